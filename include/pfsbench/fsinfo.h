@@ -1,0 +1,33 @@
+/* fsinfo.h: what the target directory is: its filesystem type, mount source
+ * and options, free space; and dropping the page cache. No MPI. */
+#ifndef PFSBENCH_FSINFO_H
+#define PFSBENCH_FSINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pfs_fsinfo {
+	char fstype[64];          /* upper case, from mountinfo, else statfs */
+	char mount_point[4096];
+	char mount_source[256];
+	char mount_options[512];
+	uint64_t bytes_free;      /* for an unprivileged user (f_bavail) */
+	uint64_t inodes_free;     /* f_favail; UINT64_MAX when the fs has no limit */
+};
+
+/* Fills info for dir. Returns 0, or -errno of statvfs. */
+int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info);
+
+/* Finds the mount of path in a mountinfo text (as /proc/self/mountinfo):
+ * the longest mount point that contains path. Pure, for tests. Returns 0 or
+ * -ENOENT. */
+int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinfo *info);
+
+/* Checks that dir is an existing, writable directory. Returns 0, or a
+ * negative errno with a one-line reason in why. */
+int pfs_check_dir(const char *dir, char *why, size_t whylen);
+
+/* sync(), then writes 3 to /proc/sys/vm/drop_caches. Returns 0 or -errno. */
+int pfs_drop_caches(void);
+
+#endif

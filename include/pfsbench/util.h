@@ -1,0 +1,41 @@
+/* util.h: small helpers every module uses: the error printer, number and
+ * size parsing, the monotonic clock, checked formatting. No MPI here. */
+#ifndef PFSBENCH_UTIL_H
+#define PFSBENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses of the program, documented in pfsbench.1. */
+enum {
+	PFS_EXIT_OK = 0,
+	PFS_EXIT_FAILED = 1, /* a run started and failed, or a command failed */
+	PFS_EXIT_USAGE = 2,  /* bad input or a refused plan: nothing was created */
+};
+
+/* Prints "pfsbench: <message>" to stderr and returns -1, so that a failure
+ * path reads `return pfs_error(...)`. */
+int pfs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pfs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* snprintf that reports truncation: 0 when it fit, -ENAMETOOLONG when not. */
+int pfs_format(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Parses a whole decimal number; rejects signs, garbage and overflow.
+ * Returns 0 or -EINVAL / -ERANGE. */
+int pfs_parse_u64(const char *s, uint64_t *out);
+
+/* Parses a byte size: a number with an optional binary suffix
+ * k/K, m/M, g/G, t/T, optionally followed by "iB" or "B" (4m = 4MiB).
+ * Returns 0 or -EINVAL / -ERANGE. */
+int pfs_parse_size(const char *s, uint64_t *out);
+
+/* Monotonic clock in microseconds (CLOCK_MONOTONIC). */
+uint64_t pfs_now_us(void);
+
+/* Multiplies with overflow detection: 0, or -ERANGE. */
+int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+
+#endif

@@ -1,0 +1,195 @@
+/* fsinfo.c: the target's filesystem (type, mount, space) and cache dropping. */
+#include "pfsbench/fsinfo.h"
+#include "pfsbench/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+/* Copies one space-separated mountinfo field, undoing its octal escapes
+ * (\040 for a space). Returns the position after the field. */
+static const char *field(const char *p, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ' && *p != '\n') {
+		char c = *p++;
+
+		if (c == '\\' && p[0] >= '0' && p[0] <= '3' && p[1] >= '0' && p[1] <= '7' &&
+		    p[2] >= '0' && p[2] <= '7') {
+			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
+			p += 3;
+		}
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	if (len)
+		out[n] = 0;
+	return p;
+}
+
+/* Length of mount point mp when it contains path, else 0. */
+static size_t contains(const char *mp, const char *path)
+{
+	size_t n = strlen(mp);
+
+	if (!strcmp(mp, "/"))
+		return 1;
+	if (strncmp(mp, path, n) || (path[n] && path[n] != '/'))
+		return 0;
+	return n;
+}
+
+int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinfo *info)
+{
+	const char *line = mountinfo;
+	size_t best = 0;
+
+	while (line && *line) {
+		char mp[PATH_MAX], opts[512], tok[512], type[64], src[256], super[512];
+		const char *p = line;
+		size_t len;
+
+		for (int i = 0; i < 4; i++) /* id, parent, major:minor, root */
+			p = field(p, tok, sizeof(tok));
+		p = field(p, mp, sizeof(mp));
+		p = field(p, opts, sizeof(opts));
+		do /* optional fields end at "-" */
+			p = field(p, tok, sizeof(tok));
+		while (tok[0] && strcmp(tok, "-"));
+		p = field(p, type, sizeof(type));
+		p = field(p, src, sizeof(src));
+		field(p, super, sizeof(super));
+		len = contains(mp, path);
+		/* >=: a later mount on the same point hides the earlier one. */
+		if (len && len >= best && type[0]) {
+			best = len;
+			snprintf(info->mount_point, sizeof(info->mount_point), "%s", mp);
+			snprintf(info->mount_source, sizeof(info->mount_source), "%s", src);
+			/* Cut when very long: provenance, not something we act on. */
+			(void)pfs_format(info->mount_options, sizeof(info->mount_options), "%s%s%s",
+					 opts, super[0] ? "," : "", super);
+			for (size_t i = 0; i < sizeof(info->fstype); i++)
+				if (!(info->fstype[i] = (char)toupper((unsigned char)type[i])))
+					break;
+			info->fstype[sizeof(info->fstype) - 1] = 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return best ? 0 : -ENOENT;
+}
+
+/* statfs magic numbers of the filesystems this tool is aimed at, for when
+ * /proc/self/mountinfo cannot be read. ext2/3/4 share one magic. */
+static const char *magic_name(long type)
+{
+	switch ((unsigned long)type) {
+	case 0x01161970: return "GFS2";
+	case 0xEF53: return "EXT4";
+	case 0x58465342: return "XFS";
+	case 0x01021994: return "TMPFS";
+	case 0x6969: return "NFS";
+	case 0x65735546: return "FUSE";
+	case 0x0BD00BD0: return "LUSTRE";
+	case 0x9123683E: return "BTRFS";
+	default: return "UNKNOWN";
+	}
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = 0;
+	return buf;
+}
+
+int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info)
+{
+	char real[PATH_MAX];
+	struct statvfs sv;
+	struct statfs sf;
+	char *mi;
+
+	memset(info, 0, sizeof(*info));
+	if (statvfs(dir, &sv))
+		return -errno;
+	info->bytes_free = (uint64_t)sv.f_bavail * sv.f_frsize;
+	info->inodes_free = sv.f_files ? (uint64_t)sv.f_favail : UINT64_MAX;
+	mi = slurp("/proc/self/mountinfo");
+	if (!mi || !realpath(dir, real) || pfs_mountinfo_find(mi, real, info)) {
+		snprintf(info->fstype, sizeof(info->fstype), "%s",
+			 statfs(dir, &sf) ? "UNKNOWN" : magic_name((long)sf.f_type));
+	}
+	free(mi);
+	return 0;
+}
+
+int pfs_check_dir(const char *dir, char *why, size_t whylen)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		int err = errno;
+
+		pfs_format(why, whylen, "cannot use '%s': %s", dir, strerror(err));
+		return -err;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pfs_format(why, whylen, "'%s' is not a directory", dir);
+		return -ENOTDIR;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		int err = errno;
+
+		pfs_format(why, whylen, "cannot write in '%s': %s", dir, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+int pfs_drop_caches(void)
+{
+	int fd, rc = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	return rc;
+}

@@ -1,0 +1,125 @@
+/* util.c: the error printer, number parsing, the clock. */
+#include "pfsbench/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	/* One write, so lines of different ranks do not interleave mid-line. */
+	fprintf(stderr, "pfsbench: %s%s\n", prefix, line);
+}
+
+int pfs_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void pfs_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int pfs_format(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Parses the leading digits of s; *end points past them. */
+static int parse_digits(const char *s, uint64_t *out, const char **end)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+int pfs_parse_u64(const char *s, uint64_t *out)
+{
+	const char *end;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	rc = parse_digits(s, out, &end);
+	if (rc)
+		return rc;
+	return *end ? -EINVAL : 0;
+}
+
+int pfs_parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "kmgt";
+	const char *end, *u;
+	uint64_t v, mult = 1;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	rc = parse_digits(s, &v, &end);
+	if (rc)
+		return rc;
+	if (*end) {
+		u = strchr(units, end[0] | 0x20);
+		if (!u)
+			return -EINVAL;
+		for (long i = 0; i <= u - units; i++)
+			mult *= 1024;
+		end++;
+		if ((end[0] == 'i' && end[1] == 'B' && !end[2]) || (end[0] == 'B' && !end[1]))
+			end += strlen(end);
+		if (*end)
+			return -EINVAL;
+	}
+	return pfs_mul_u64(v, mult, out);
+}
+
+int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (a && b > UINT64_MAX / a)
+		return -ERANGE;
+	*out = a * b;
+	return 0;
+}
+
+uint64_t pfs_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}

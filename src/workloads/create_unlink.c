@@ -1,0 +1,432 @@
+/* create_unlink.c: Red Hat's create_unlink_perf on the pfsbench engine.
+ *
+ * Ops: Create (-f empty files), Write (-s bytes into each of the first -F
+ * files, fsync before close), Read (them back), Unlink (all -f files), and
+ * CreateUnlink (create one file, unlink it, -f times; two rows). Tests are
+ * plans of those ops over the nodes: se, pa, ua, ub, uc, defined precisely
+ * in docs/methodology.md. Files live in the worker's own directory as
+ * f0000000000, f0000000001, ...; only names of that form that this worker
+ * created are ever removed. */
+#include "pfsbench/output.h"
+#include "pfsbench/util.h"
+#include "pfsbench/workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct cu_opts {
+	struct pfs_common_opts common;
+	uint64_t files;       /* -f: per worker, Create and Unlink */
+	uint64_t write_files; /* -F: per worker, Write and Read */
+	uint64_t size;        /* -s: bytes per written file */
+	bool fsync;
+};
+
+enum cu_op { OP_CREATE, OP_WRITE, OP_READ, OP_UNLINK, OP_CREATE_UNLINK };
+
+#define NAME_DIGITS 10
+#define MAX_FILES 9999999999ull
+#define IO_CHUNK (1u << 20)
+
+/* Which of this worker's files exist: exactly the indexes [lo, hi). Once
+ * all are gone the numbering starts again at 0, so each test uses the same
+ * names. */
+struct cu_state {
+	uint64_t lo, hi;
+	char *buf;
+	size_t buflen;
+};
+
+/* ---- names ------------------------------------------------------------ */
+
+struct cu_name {
+	char s[NAME_DIGITS + 2];
+};
+
+static void name_set(struct cu_name *n, uint64_t idx)
+{
+	n->s[0] = 'f';
+	for (int i = NAME_DIGITS; i >= 1; i--, idx /= 10)
+		n->s[i] = (char)('0' + idx % 10);
+	n->s[NAME_DIGITS + 1] = 0;
+}
+
+/* The next name, in place: a few instructions instead of a snprintf. */
+static void name_next(struct cu_name *n)
+{
+	for (int i = NAME_DIGITS; i >= 1; i--) {
+		if (n->s[i] != '9') {
+			n->s[i]++;
+			return;
+		}
+		n->s[i] = '0';
+	}
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+static int create_one(struct pfs_worker *w, const char *name)
+{
+	int fd = openat(w->dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return pfs_fail(w, "create", name, errno);
+	if (close(fd))
+		return pfs_fail(w, "close", name, errno);
+	return 0;
+}
+
+static void restart_names(struct cu_state *st)
+{
+	if (st->lo == st->hi)
+		st->lo = st->hi = 0;
+}
+
+static int op_create(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st)
+{
+	struct cu_name n;
+
+	restart_names(st);
+	name_set(&n, st->hi);
+	for (; st->hi < o->files; st->hi++, name_next(&n)) {
+		if (pfs_stop_requested(w))
+			return -ECANCELED;
+		if (create_one(w, n.s))
+			return -1;
+	}
+	return 0;
+}
+
+static int op_unlink(struct pfs_worker *w, struct cu_state *st)
+{
+	struct cu_name n;
+
+	name_set(&n, st->lo);
+	for (; st->lo < st->hi; st->lo++, name_next(&n)) {
+		if (pfs_stop_requested(w))
+			return -ECANCELED;
+		if (unlinkat(w->dirfd, n.s, 0))
+			return pfs_fail(w, "unlink", n.s, errno);
+	}
+	return 0;
+}
+
+static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
+		     const char *name)
+{
+	int fd = openat(w->dirfd, name, O_WRONLY | O_CLOEXEC);
+	uint64_t left = o->size;
+
+	if (fd < 0)
+		return pfs_fail(w, "open", name, errno);
+	while (left) {
+		size_t len = left < st->buflen ? (size_t)left : st->buflen;
+		ssize_t n = write(fd, st->buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+
+			close(fd);
+			return pfs_fail(w, "write", name, err);
+		}
+		left -= (uint64_t)n;
+	}
+	/* On network and cluster filesystems write errors surface here. */
+	if (o->fsync && fsync(fd)) {
+		int err = errno;
+
+		close(fd);
+		return pfs_fail(w, "fsync", name, err);
+	}
+	if (close(fd))
+		return pfs_fail(w, "close", name, errno);
+	return 0;
+}
+
+static int read_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
+		    const char *name)
+{
+	int fd = openat(w->dirfd, name, O_RDONLY | O_CLOEXEC);
+	uint64_t got = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return pfs_fail(w, "open", name, errno);
+	while ((n = read(fd, st->buf, st->buflen)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			close(fd);
+			return pfs_fail(w, "read", name, err);
+		}
+		got += (uint64_t)n;
+	}
+	close(fd);
+	/* A short file means a lost write: the filesystem's fault, not ours. */
+	if (got != o->size)
+		return pfs_fail(w, "read all of", name, EIO);
+	return 0;
+}
+
+static int op_rw(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st, bool wr)
+{
+	struct cu_name n;
+
+	name_set(&n, st->lo);
+	for (uint64_t i = 0; i < o->write_files; i++, name_next(&n)) {
+		if (pfs_stop_requested(w))
+			return -ECANCELED;
+		if (wr ? write_one(w, o, st, n.s) : read_one(w, o, st, n.s))
+			return -1;
+	}
+	return 0;
+}
+
+/* uc: the two kinds of op interleave, so each is timed on its own and the
+ * rows carry the sum of each kind's times. */
+static int op_create_unlink(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
+			    struct pfs_sample *out)
+{
+	struct cu_name n;
+	uint64_t t0, t1, t2;
+
+	restart_names(st);
+	name_set(&n, st->hi);
+	for (uint64_t i = 0; i < o->files; i++, name_next(&n)) {
+		if (pfs_stop_requested(w))
+			return -ECANCELED;
+		t0 = pfs_now_us();
+		if (create_one(w, n.s))
+			return -1;
+		st->hi++;
+		t1 = pfs_now_us();
+		if (unlinkat(w->dirfd, n.s, 0))
+			return pfs_fail(w, "unlink", n.s, errno);
+		st->lo++;
+		t2 = pfs_now_us();
+		out[0].elapsed_us += t1 - t0;
+		out[1].elapsed_us += t2 - t1;
+	}
+	return 0;
+}
+
+static int cu_run_op(struct pfs_worker *w, unsigned op, struct pfs_sample *out, unsigned *nout)
+{
+	const struct cu_opts *o = w->opts;
+	struct cu_state *st = w->state;
+	uint64_t bytes = o->write_files * o->size;
+
+	memset(out, 0, 2 * sizeof(*out));
+	*nout = 1;
+	switch ((enum cu_op)op) {
+	case OP_CREATE:
+		out[0] = (struct pfs_sample){ .op = "Create", .files = o->files };
+		return op_create(w, o, st);
+	case OP_WRITE:
+		out[0] = (struct pfs_sample){ .op = "Write", .files = o->write_files, .bytes = bytes };
+		return op_rw(w, o, st, true);
+	case OP_READ:
+		out[0] = (struct pfs_sample){ .op = "Read", .files = o->write_files, .bytes = bytes };
+		return op_rw(w, o, st, false);
+	case OP_UNLINK:
+		out[0] = (struct pfs_sample){ .op = "Unlink", .files = o->files };
+		return op_unlink(w, st);
+	case OP_CREATE_UNLINK:
+		*nout = 2;
+		out[0] = (struct pfs_sample){ .op = "Create", .files = o->files, .timed = true };
+		out[1] = (struct pfs_sample){ .op = "Unlink", .files = o->files, .timed = true };
+		return op_create_unlink(w, o, st, out);
+	}
+	return pfs_fail(w, "run", "unknown op", EINVAL);
+}
+
+/* ---- setup and cleanup ------------------------------------------------------ */
+
+static int cu_setup(struct pfs_worker *w)
+{
+	const struct cu_opts *o = w->opts;
+	struct cu_state *st = w->state;
+
+	st->buflen = o->size < IO_CHUNK ? (size_t)o->size : IO_CHUNK;
+	st->buf = malloc(st->buflen);
+	if (!st->buf)
+		return pfs_fail(w, "allocate", "the I/O buffer", ENOMEM);
+	/* Not zeros: some storage compresses or skips them. */
+	for (size_t i = 0; i < st->buflen; i++)
+		st->buf[i] = (char)(i * 131 + 7);
+	return 0;
+}
+
+/* Removes exactly the files this worker created and has not yet removed. */
+static int cu_cleanup(struct pfs_worker *w)
+{
+	struct cu_state *st = w->state;
+	struct cu_name n;
+	int rc = 0;
+
+	name_set(&n, st->lo);
+	for (; st->lo < st->hi; st->lo++, name_next(&n))
+		if (unlinkat(w->dirfd, n.s, 0) && errno != ENOENT)
+			rc = -errno;
+	free(st->buf);
+	st->buf = NULL;
+	return rc;
+}
+
+/* ---- plans -------------------------------------------------------------------- */
+
+static size_t put(struct pfs_step *steps, size_t cap, size_t i, int node_a, unsigned op_a,
+		  int node_b, unsigned op_b)
+{
+	if (i < cap) {
+		steps[i].nassign = node_b == -2 ? 1 : 2;
+		steps[i].assign[0] = (struct pfs_assign){ node_a, op_a };
+		steps[i].assign[1] = (struct pfs_assign){ node_b, op_b };
+	}
+	return i + 1;
+}
+
+#define ONE(node, op) (node), (op), -2, 0
+
+/* se: each op, node by node. */
+static size_t plan_se(unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	size_t i = 0;
+
+	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
+		for (unsigned n = 0; n < nnodes; n++)
+			i = put(steps, cap, i, ONE((int)n, op));
+	return i;
+}
+
+/* pa: each op on all nodes at once. */
+static size_t plan_pa(unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	size_t i = 0;
+
+	(void)nnodes;
+	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
+		i = put(steps, cap, i, ONE(PFS_ALL_NODES, op));
+	return i;
+}
+
+/* ua: a pipeline; node k unlinks while node k+1 creates. */
+static size_t plan_ua(unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	size_t i = put(steps, cap, 0, ONE(0, OP_CREATE));
+
+	for (unsigned n = 1; n < nnodes; n++)
+		i = put(steps, cap, i, (int)n - 1, OP_UNLINK, (int)n, OP_CREATE);
+	return put(steps, cap, i, ONE((int)nnodes - 1, OP_UNLINK));
+}
+
+/* ub: node by node creates, then every node unlinks at once. */
+static size_t plan_ub(unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	size_t i = 0;
+
+	for (unsigned n = 0; n < nnodes; n++)
+		i = put(steps, cap, i, ONE((int)n, OP_CREATE));
+	return put(steps, cap, i, ONE(PFS_ALL_NODES, OP_UNLINK));
+}
+
+/* uc: node by node, create one file and unlink it, -f times. */
+static size_t plan_uc(unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	size_t i = 0;
+
+	for (unsigned n = 0; n < nnodes; n++)
+		i = put(steps, cap, i, ONE((int)n, OP_CREATE_UNLINK));
+	return i;
+}
+
+static const struct pfs_test cu_tests[] = {
+	{ "se", PFS_ORDER_PLAN, plan_se },
+	{ "pa", PFS_ORDER_COMPLETION, plan_pa },
+	{ "ua", PFS_ORDER_COMPLETION, plan_ua },
+	{ "ub", PFS_ORDER_COMPLETION, plan_ub },
+	{ "uc", PFS_ORDER_PLAN, plan_uc },
+	{ NULL, 0, NULL },
+};
+
+/* ---- options ------------------------------------------------------------------ */
+
+static const struct pfs_option cu_options[] = {
+	{ "mount", 'm', PFS_OPT_STRING, offsetof(struct cu_opts, common.dir), PATH_MAX, 0, "DIR",
+	  "directory to test in (required); the run works in a new directory inside it" },
+	{ "files", 'f', PFS_OPT_COUNT, offsetof(struct cu_opts, files), 0, MAX_FILES, "N",
+	  "files per worker for Create and Unlink (default 50000)" },
+	{ "write-files", 'F', PFS_OPT_COUNT, offsetof(struct cu_opts, write_files), 0, MAX_FILES,
+	  "N", "files per worker for Write and Read (default 2500)" },
+	{ "size", 's', PFS_OPT_SIZE, offsetof(struct cu_opts, size), 0, 0, "SIZE",
+	  "bytes written to each file, suffixes k, m, g (default 4m)" },
+	{ "tests", 't', PFS_OPT_STRING, offsetof(struct cu_opts, common.test_list),
+	  PFS_TEST_LIST_MAX, 0, "LIST", "tests to run, in order (default se,pa,ua,ub,uc)" },
+	{ "no-fsync", 0, PFS_OPT_CLEAR, offsetof(struct cu_opts, fsync), 0, 0, NULL,
+	  "do not fsync each written file before closing it" },
+	PFS_COMMON_OPTIONS(struct cu_opts),
+	PFS_OPT_END,
+};
+
+static void cu_defaults(void *opts)
+{
+	struct cu_opts *o = opts;
+
+	o->files = 50000;
+	o->write_files = 2500;
+	o->size = 4u << 20;
+	o->fsync = true;
+}
+
+static int cu_validate(void *opts, char *err, size_t errlen)
+{
+	struct cu_opts *o = opts;
+
+	if (!o->common.dir[0]) {
+		pfs_format(err, errlen, "-m DIR is required: the directory to test in");
+		return -EINVAL;
+	}
+	if (o->write_files > o->files) {
+		pfs_format(err, errlen, "-F (%llu) cannot exceed -f (%llu): Write uses created files",
+			   (unsigned long long)o->write_files, (unsigned long long)o->files);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* At its peak a worker holds -f files, -F of them with -s bytes. */
+static void cu_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
+{
+	const struct cu_opts *o = opts;
+
+	if (pfs_mul_u64(o->write_files, o->size, &needs->bytes) ||
+	    pfs_mul_u64(needs->bytes, nranks, &needs->bytes))
+		needs->bytes = UINT64_MAX;
+	if (pfs_mul_u64(o->files + 1, nranks, &needs->inodes))
+		needs->inodes = UINT64_MAX;
+}
+
+const struct pfs_workload pfs_workload_create_unlink = {
+	.name = "create-unlink",
+	.summary = "Create, Write, Read and Unlink files across nodes, as Red Hat's "
+		   "create_unlink_perf does.",
+	.synopsis = "-m DIR [-i N] [-f N] [-F N] [-s SIZE] [-t se,pa,ua,ub,uc] [options]",
+	.options = cu_options,
+	.opts_size = sizeof(struct cu_opts),
+	.state_size = sizeof(struct cu_state),
+	.tests = cu_tests,
+	.report = &pfs_output_table,
+	.defaults = cu_defaults,
+	.validate = cu_validate,
+	.needs = cu_needs,
+	.setup = cu_setup,
+	.run_op = cu_run_op,
+	.cleanup = cu_cleanup,
+};
