@@ -1,4 +1,6 @@
-/* main.c: MPI start and end, and the choice of subcommand. */
+/* main.c: the choice of subcommand; MPI start and end for the workloads.
+ * Commands that only read result files run without MPI. */
+#include "pfsbench/commands.h"
 #include "pfsbench/engine.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
@@ -16,6 +18,8 @@ static void usage(FILE *out)
 		     "Commands:\n");
 	for (size_t i = 0; pfs_workloads[i]; i++)
 		fprintf(out, "  %-14s %s\n", pfs_workloads[i]->name, pfs_workloads[i]->summary);
+	for (size_t i = 0; pfs_commands[i]; i++)
+		fprintf(out, "  %-14s %s\n", pfs_commands[i]->name, pfs_commands[i]->summary);
 	fprintf(out, "\nWith options and no command, pfsbench runs create-unlink.\n"
 		     "'pfsbench COMMAND --help' lists a command's options; see pfsbench(1).\n");
 }
@@ -48,8 +52,11 @@ static int dispatch(int argc, char **argv, int rank)
 
 int main(int argc, char **argv)
 {
+	const struct pfs_command *cmd = argc > 1 ? pfs_command_find(argv[1]) : NULL;
 	int rank = 0, status;
 
+	if (cmd)
+		return cmd->main(argc - 1, argv + 1);
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
 		fprintf(stderr, "pfsbench: MPI_Init failed\n");
 		return PFS_EXIT_FAILED;
