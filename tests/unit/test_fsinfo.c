@@ -1,0 +1,90 @@
+/* test_fsinfo.c: which mount a directory is on, and the directory checks. */
+#include "cmocka_prelude.h"
+
+#include "pfsbench/fsinfo.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char mountinfo[] =
+	"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw,errors=remount-ro\n"
+	"30 22 0:25 / /mnt rw shared:2 - tmpfs tmpfs rw,size=1024k\n"
+	"31 30 253:3 / /mnt/gfs2 rw,noatime shared:3 - gfs2 /dev/mapper/vg-lv rw,lockproto=lock_dlm\n"
+	"32 22 0:40 / /mnt/gfs2x rw - xfs /dev/sdb rw\n"
+	"33 22 0:41 / /mnt/with\\040space rw master:4 propagate_from:1 - fuse.glusterfs srv:/vol rw\n"
+	"34 30 0:42 / /mnt/gfs2 rw - ext3 /dev/loop0 rw,data=ordered\n";
+
+static void test_longest_mount_wins(void **state)
+{
+	struct pfs_fsinfo fi;
+
+	(void)state;
+	memset(&fi, 0, sizeof(fi));
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/home/x", &fi), 0);
+	assert_string_equal(fi.fstype, "EXT4");
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/gfs2x/a", &fi), 0);
+	assert_string_equal(fi.fstype, "XFS"); /* not /mnt/gfs2: a component boundary */
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/other", &fi), 0);
+	assert_string_equal(fi.fstype, "TMPFS");
+}
+
+static void test_later_mount_on_same_point_hides_earlier(void **state)
+{
+	struct pfs_fsinfo fi;
+
+	(void)state;
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/gfs2/bench", &fi), 0);
+	assert_string_equal(fi.fstype, "EXT3");
+	assert_string_equal(fi.mount_source, "/dev/loop0");
+	assert_string_equal(fi.mount_options, "rw,rw,data=ordered");
+}
+
+static void test_optional_fields_and_escapes(void **state)
+{
+	struct pfs_fsinfo fi;
+
+	(void)state;
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/with space/d", &fi), 0);
+	assert_string_equal(fi.fstype, "FUSE.GLUSTERFS");
+	assert_string_equal(fi.mount_source, "srv:/vol");
+	assert_string_equal(fi.mount_point, "/mnt/with space");
+}
+
+static void test_this_machine(void **state)
+{
+	char dir[] = "/tmp/pfsbench-fsinfo-XXXXXX", file[64], why[256];
+	struct pfs_fsinfo fi;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(pfs_fsinfo_get(dir, &fi), 0);
+	assert_true(fi.fstype[0] != 0);
+	assert_true(fi.bytes_free > 0);
+	assert_int_equal(pfs_check_dir(dir, why, sizeof(why)), 0);
+	snprintf(file, sizeof(file), "%s/f", dir);
+	f = fopen(file, "w");
+	fclose(f);
+	assert_int_equal(pfs_check_dir(file, why, sizeof(why)), -ENOTDIR);
+	assert_non_null(strstr(why, "is not a directory"));
+	unlink(file);
+	rmdir(dir);
+	assert_int_equal(pfs_check_dir(dir, why, sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "No such file or directory"));
+	assert_int_equal(pfs_fsinfo_get(dir, &fi), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_longest_mount_wins),
+		cmocka_unit_test(test_later_mount_on_same_point_hides_earlier),
+		cmocka_unit_test(test_optional_fields_and_escapes),
+		cmocka_unit_test(test_this_machine),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

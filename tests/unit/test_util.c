@@ -1,0 +1,105 @@
+/* test_util.c: number and size parsing, checked formatting, overflow. */
+#include "cmocka_prelude.h"
+
+#include "pfsbench/util.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void test_parse_u64_accepts_whole_numbers(void **state)
+{
+	static const struct { const char *in; uint64_t want; } ok[] = {
+		{ "0", 0 }, { "1", 1 }, { "50000", 50000 }, { "18446744073709551615", UINT64_MAX },
+	};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(pfs_parse_u64(ok[i].in, &v), 0);
+		assert_true(v == ok[i].want);
+	}
+}
+
+static void test_parse_u64_rejects_garbage(void **state)
+{
+	static const char *const bad[] = { "", "-1", "+1", "1x", "x1", " 1", "1 ", "0x10", "1.5" };
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(pfs_parse_u64(bad[i], &v), -EINVAL);
+	assert_int_equal(pfs_parse_u64("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(pfs_parse_u64(NULL, &v), -EINVAL);
+}
+
+static void test_parse_size_suffixes(void **state)
+{
+	static const struct { const char *in; uint64_t want; } ok[] = {
+		{ "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 }, { "4m", 4u << 20 },
+		{ "4M", 4u << 20 }, { "4MiB", 4u << 20 }, { "4MB", 4u << 20 },
+		{ "1g", 1u << 30 }, { "2t", 2ull << 40 }, { "0", 0 },
+	};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(pfs_parse_size(ok[i].in, &v), 0);
+		assert_true(v == ok[i].want);
+	}
+}
+
+static void test_parse_size_rejects(void **state)
+{
+	static const char *const bad[] = { "", "m", "4x", "4mm", "4Mib", "4 m", "-4m", "4iB" };
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(pfs_parse_size(bad[i], &v), -EINVAL);
+	assert_int_equal(pfs_parse_size("17179869184g", &v), -ERANGE);
+}
+
+static void test_format_reports_truncation(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(pfs_format(buf, sizeof(buf), "%s", "1234567"), 0);
+	assert_string_equal(buf, "1234567");
+	assert_int_equal(pfs_format(buf, sizeof(buf), "%s", "12345678"), -ENAMETOOLONG);
+}
+
+static void test_mul_overflow(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(pfs_mul_u64(1ull << 32, 1ull << 31, &v), 0);
+	assert_true(v == 1ull << 63);
+	assert_int_equal(pfs_mul_u64(1ull << 32, 1ull << 32, &v), -ERANGE);
+	assert_int_equal(pfs_mul_u64(0, UINT64_MAX, &v), 0);
+	assert_true(v == 0);
+}
+
+static void test_clock_is_monotonic(void **state)
+{
+	uint64_t a = pfs_now_us(), b = pfs_now_us();
+
+	(void)state;
+	assert_true(b >= a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_u64_accepts_whole_numbers),
+		cmocka_unit_test(test_parse_u64_rejects_garbage),
+		cmocka_unit_test(test_parse_size_suffixes),
+		cmocka_unit_test(test_parse_size_rejects),
+		cmocka_unit_test(test_format_reports_truncation),
+		cmocka_unit_test(test_mul_overflow),
+		cmocka_unit_test(test_clock_is_monotonic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
