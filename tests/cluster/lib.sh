@@ -1,0 +1,30 @@
+#!/bin/bash
+# lib.sh - helpers shared by the tests/cluster scripts (sourced, owns nothing).
+#   pfs_skip REASON    print "SKIP: REASON", exit 77 (automake's skip code)
+#   pfs_need_root WHY  skip unless real root (uid 0, not in a user namespace)
+#   need_pkg PKG...    apt-get install the missing Debian packages (root)
+
+pfs_skip() { echo "SKIP: $*"; exit 77; }
+
+pfs_need_root() {
+    [ "$(id -u)" -eq 0 ] || pfs_skip "$* needs root"
+    # a user namespace maps only part of the uid range: root there can't
+    # mount /run/netns or setgroups, so treat it as "not root"
+    [ "$(awk '{print $3}' /proc/self/uid_map)" = 4294967295 ] ||
+        pfs_skip "$* needs root outside a user namespace"
+}
+
+need_pkg() {
+    local p missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    [ "$(id -u)" -eq 0 ] || pfs_skip "need root to install ${missing[*]}"
+    command -v apt-get >/dev/null || pfs_skip "no apt-get to install ${missing[*]}"
+    echo "need_pkg: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -q "${missing[@]}" ||
+        { apt-get update -q && apt-get install -y -q "${missing[@]}"; }; } >&2 ||
+        pfs_skip "apt-get install ${missing[*]} failed"
+}
