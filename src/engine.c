@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #define TAG_STOP 4711
+#define TAG_CLOCK 4712
+#define CLOCK_ROUNDS 8
 #define MAX_OUTPUTS 4
 
 struct pfs_engine {
@@ -37,7 +39,8 @@ struct pfs_engine {
 	struct pfs_common_opts *common;
 	struct pfs_topology topo;
 	struct pfs_worker w;
-	uint64_t epoch_us;
+	int64_t clock_offset_us; /* this node's clock to node 0's */
+	uint64_t epoch_us;        /* the run's start, on node 0's clock */
 	char run_dir[PATH_MAX];
 	bool run_dir_made, worker_dir_made, setup_done;
 
@@ -293,6 +296,59 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	return 0;
 }
 
+/* ---- one clock for all nodes ---------------------------------------------- */
+
+/* Rows of different nodes are ordered by their end times, so every rank
+ * states times on node 0's clock. Ranks of one node share CLOCK_MONOTONIC,
+ * so only node leaders measure their offset to rank 0: the round trip with
+ * the least delay of CLOCK_ROUNDS, offset = remote - (send + receive) / 2
+ * (Cristian's method; the error is at most half that round trip). */
+static void sync_clocks(struct pfs_engine *e)
+{
+	bool leader = e->topo.nodes[e->w.node].leader_rank == e->rank;
+	int64_t offset = 0;
+	MPI_Comm node_comm;
+
+	if (e->rank == 0) {
+		for (unsigned n = 1; n < e->topo.nnodes; n++)
+			for (int k = 0; k < CLOCK_ROUNDS; k++) {
+				int peer = e->topo.nodes[n].leader_rank;
+				uint64_t now;
+
+				MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_CLOCK, e->comm, MPI_STATUS_IGNORE);
+				now = pfs_now_us();
+				MPI_Send(&now, 1, MPI_UINT64_T, peer, TAG_CLOCK, e->comm);
+			}
+	} else if (leader) {
+		uint64_t best = UINT64_MAX;
+
+		for (int k = 0; k < CLOCK_ROUNDS; k++) {
+			uint64_t t1 = pfs_now_us(), remote, t2;
+
+			MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_CLOCK, e->comm);
+			MPI_Recv(&remote, 1, MPI_UINT64_T, 0, TAG_CLOCK, e->comm, MPI_STATUS_IGNORE);
+			t2 = pfs_now_us();
+			if (t2 - t1 < best) {
+				best = t2 - t1;
+				offset = (int64_t)remote - (int64_t)(t1 + (t2 - t1) / 2);
+			}
+		}
+	}
+	MPI_Comm_split(e->comm, (int)e->w.node, e->rank, &node_comm);
+	MPI_Bcast(&offset, 1, MPI_INT64_T, 0, node_comm);
+	MPI_Comm_free(&node_comm);
+	e->clock_offset_us = offset;
+}
+
+/* Microseconds since the run's start barrier, on node 0's clock. A clock
+ * estimate a few microseconds off cannot make a time negative. */
+static uint64_t run_time(const struct pfs_engine *e, uint64_t local_us)
+{
+	int64_t t = (int64_t)local_us + e->clock_offset_us - (int64_t)e->epoch_us;
+
+	return t > 0 ? (uint64_t)t : 0;
+}
+
 /* ---- rows --------------------------------------------------------------- */
 
 static int add_row(struct pfs_engine *e, const char *test, unsigned it, unsigned step,
@@ -320,7 +376,7 @@ static int add_row(struct pfs_engine *e, const char *test, unsigned it, unsigned
 	r->rank = (uint32_t)e->rank;
 	r->step = step;
 	r->sample = sample;
-	r->start_us = t0 - e->epoch_us;
+	r->start_us = run_time(e, t0);
 	r->elapsed_us = s->timed ? s->elapsed_us : t1 - t0;
 	r->files = s->files;
 	r->bytes = s->bytes;
@@ -544,9 +600,11 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		join_args(cmdline, sizeof(cmdline), argc, argv);
 		begin_outputs(e, &fs, cmdline);
 	}
-	/* Every rank's clock starts here; start_us of every row counts from it. */
+	/* The run's clock starts here; start_us of every row counts from it. */
+	sync_clocks(e);
 	MPI_Barrier(e->comm);
 	e->epoch_us = pfs_now_us();
+	MPI_Bcast(&e->epoch_us, 1, MPI_UINT64_T, 0, e->comm);
 
 	/* Tests outermost, iterations inside, as create_unlink_perf orders them. */
 	for (unsigned t = 0; t < e->common->ntests && status == PFS_EXIT_OK; t++)

@@ -1,0 +1,109 @@
+# lib.sh: shared by the integration tests. Runs the real binary under
+# mpirun on scratch directories, counts checks, always cleans up.
+# Sourced; expects PFSBENCH and MPIRUN from the test environment.
+set -u
+
+: "${PFSBENCH:?PFSBENCH must point at the built binary}"
+: "${MPIRUN:=mpirun}"
+# Open MPI refuses root without these; this is the test harness's choice,
+# never the product's.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+T_PASSED=0
+T_FAILED=0
+T_CLEANUP=()
+SCRATCH=$(mktemp -d /tmp/pfsbench-test.XXXXXX)
+T_CLEANUP+=("rm -rf '$SCRATCH'")
+trap 't_cleanup' EXIT
+
+t_cleanup() {
+	local i
+	for ((i = ${#T_CLEANUP[@]} - 1; i >= 0; i--)); do
+		eval "${T_CLEANUP[i]}" || true
+	done
+}
+
+ok() {
+	T_PASSED=$((T_PASSED + 1))
+	echo "ok - $*"
+}
+
+not_ok() {
+	T_FAILED=$((T_FAILED + 1))
+	echo "not ok - $*"
+}
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+# The closing line automake and CI read; exit status follows it.
+finish() {
+	echo "$T_PASSED passed, $T_FAILED failed"
+	[ "$T_FAILED" -eq 0 ]
+	exit $?
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# pfs NP ARGS...: runs pfsbench on NP ranks; stdout in $OUT, stderr in $ERR,
+# exit status in $RC. A hang is a failure: every run has a time limit.
+pfs() {
+	local np=$1
+	shift
+	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
+	timeout 300 "$MPIRUN" --oversubscribe -np "$np" "$PFSBENCH" "$@" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+
+# pfs_nodes NODES WORKERS ARGS...: simulates NODES nodes of WORKERS ranks
+# each on this host, naming them node1, node2, ... by PFSBENCH_NODENAME.
+pfs_nodes() {
+	local nodes=$1 workers=$2 n cmd=()
+	shift 2
+	for ((n = 1; n <= nodes; n++)); do
+		[ "$n" -gt 1 ] && cmd+=(:)
+		cmd+=(-np "$workers" -x "PFSBENCH_NODENAME=node$n" "$PFSBENCH" "$@")
+	done
+	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
+	timeout 300 "$MPIRUN" --oversubscribe "${cmd[@]}" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+
+# The table rows of the report in $OUT, one per line, fields split by blanks.
+rows() {
+	sed -n '/^---- --/,/^$/p' "$OUT" | sed '1d;$d'
+}
+
+# Every derived column agrees with Microsecs and Files: us/fil is the
+# integer quotient and files/sec is 1000000 over it.
+columns_consistent() {
+	rows | awk '{
+		us = int($6 / $7); fps = (us > 0) ? int(1000000 / us) : -1
+		if ($8 != us || (fps >= 0 && $9 != fps)) { print "bad row: " $0; bad = 1 }
+	} END { exit bad }'
+}
+
+# Nothing of a run may remain in DIR but what was there before (listed in
+# DIR.before).
+dir_unchanged() {
+	diff <(cd "$1" && find . | sort) "$1.before" >/dev/null
+}
+
+snapshot() {
+	(cd "$1" && find . | sort) >"$1.before"
+}
+
+# show_on_failure: prints the run's output when a check failed, for the log.
+show_run() {
+	echo "--- exit status $RC; stdout:"
+	cat "$OUT"
+	echo "--- stderr:"
+	cat "$ERR"
+}
