@@ -1,0 +1,59 @@
+#!/bin/bash
+# Bad input: one clear message on stderr from rank 0, a usage hint, exit
+# status 2, nothing created on disk, no rank left hanging (each run has a
+# time limit in pfs()).
+. "$(dirname "$0")/lib.sh"
+
+D=$SCRATCH/target
+mkdir "$D"
+touch "$SCRATCH/plainfile"
+snapshot "$D"
+
+# bad ARGS... -- EXPECTED-MESSAGE
+bad() {
+	local args=() msg
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	msg=$2
+	pfs 2 "${args[@]}"
+	# option errors end with a usage hint; a refused target needs none
+	if [ "${3:-}" = hint ]; then
+		check "'${args[*]}' gives a usage hint" grep -q "^Try 'pfsbench.* --help'\.$" "$ERR"
+	fi
+	local what="'${args[*]}'"
+	check "$what exits 2" test "$RC" -eq 2
+	check "$what says: $msg" grep -qF -- "$msg" "$ERR"
+	# rank 0 alone speaks: the message appears once
+	check "$what says it once" test "$(grep -cF -- "$msg" "$ERR")" -eq 1
+	check "$what prints nothing on stdout" test ! -s "$OUT"
+	check "$what creates nothing" dir_unchanged "$D"
+	[ "$T_FAILED" -eq 0 ] || show_run
+}
+
+bad create-unlink -m "$D" --bogus -- "pfsbench create-unlink: unknown option '--bogus'" hint
+bad create-unlink -m "$D" -x -- "pfsbench create-unlink: unknown option '-x'" hint
+bad create-unlink -f 10 -- "pfsbench create-unlink: -m DIR is required: the directory to test in" hint
+bad create-unlink -m "$D" -f abc -- "-f/--files wants a whole number, not 'abc'" hint
+bad create-unlink -m "$D" -f 0 -- "-f/--files must be at least 1" hint
+bad create-unlink -m "$D" -F -3 -- "-F/--write-files wants a whole number, not '-3'" hint
+bad create-unlink -m "$D" -i 0 -- "-i/--iterations must be at least 1" hint
+bad create-unlink -m "$D" -s 4q -- "-s/--size wants a size such as 4096, 64k or 4m, not '4q'" hint
+bad create-unlink -m "$D" -t se,zz -- "unknown test 'zz' in -t (known: se,pa,ua,ub,uc)" hint
+bad create-unlink -m "$D" -f 10 -F 20 -- "-F (20) cannot exceed -f (10)" hint
+bad create-unlink -m "$D" extra -- "unexpected argument 'extra'" hint
+bad create-unlink -m "$D" -f 99999999999 -- "-f/--files '99999999999' is too large" hint
+bad create-unlink -m "$D/missing" -f 5 -F 1 -s 1k -- "cannot use '$D/missing': No such file or directory"
+bad create-unlink -m "$SCRATCH/plainfile" -f 5 -F 1 -s 1k -- "'$SCRATCH/plainfile' is not a directory"
+bad frobnicate -- "pfsbench: unknown command 'frobnicate'" hint
+bad -m "$D" -t nope -- "unknown test 'nope'" hint
+bad create-unlink -m "$D" -F 1000 -s 1t -f 1000 -- "this run needs"
+
+# A directory we may not write in: a read-only bind mount, where root too is refused.
+RO=$SCRATCH/ro
+mkdir "$RO"
+if mount --bind "$D" "$RO" 2>/dev/null && mount -o remount,bind,ro "$RO" 2>/dev/null; then
+	T_CLEANUP+=("umount '$RO'")
+	bad create-unlink -m "$RO" -f 5 -F 1 -s 1k -- "cannot write in '$RO': Read-only file system"
+else
+	echo "# read-only case skipped: bind mounts are not permitted here"
+fi
+finish
