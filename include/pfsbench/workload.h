@@ -101,16 +101,29 @@ struct pfs_workload {
  * OP 'DIR/NAME': strerror", tells every other rank to stop, returns -err. */
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
 
-/* Called by op loops once an item: true when another rank has failed and
- * this loop must stop. Polls MPI only every PFS_POLL_EVERY items. */
+/* True when another rank has failed and this op must stop. Asks MPI. */
 #define PFS_POLL_EVERY 256
 bool pfs_engine_poll(struct pfs_worker *w);
+
+/* Called by op loops once an item: pfs_engine_poll every PFS_POLL_EVERY
+ * items, a decrement otherwise. */
 static inline bool pfs_stop_requested(struct pfs_worker *w)
 {
 	if (--w->poll_countdown != 0)
 		return false;
 	w->poll_countdown = PFS_POLL_EVERY;
 	return pfs_engine_poll(w);
+}
+
+/* For tight loops over items first..n-1: they run in batches and ask
+ * between batches, so no per-item work is added. Returns false when the
+ * op must stop; else sets *end to the end of the next batch. */
+static inline bool pfs_next_batch(struct pfs_worker *w, uint64_t i, uint64_t n, uint64_t *end)
+{
+	if (pfs_engine_poll(w))
+		return false;
+	*end = n - i > PFS_POLL_EVERY ? i + PFS_POLL_EVERY : n;
+	return true;
 }
 
 /* Registry (src/workloads/registry.c). */

@@ -8,6 +8,7 @@
  * f0000000000, f0000000001, ...; only names of that form that this worker
  * created are ever removed. */
 #include "pfsbench/output.h"
+#include "pfsbench/sys.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
@@ -68,13 +69,14 @@ static void name_next(struct cu_name *n)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-static int create_one(struct pfs_worker *w, const char *name)
+static inline __attribute__((always_inline)) int create_one(struct pfs_worker *w,
+								const char *name)
 {
-	int fd = openat(w->dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	int fd = pfs_openat(w->dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return pfs_fail(w, "create", name, errno);
-	if (close(fd))
+	if (pfs_close(fd))
 		return pfs_fail(w, "close", name, errno);
 	return 0;
 }
@@ -85,17 +87,21 @@ static void restart_names(struct cu_state *st)
 		st->lo = st->hi = 0;
 }
 
+/* Create and Unlink run in batches between polls (pfs_next_batch), so the
+ * loop around each syscall is as short as a plain C loop's. */
 static int op_create(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st)
 {
 	struct cu_name n;
+	uint64_t end;
 
 	restart_names(st);
 	name_set(&n, st->hi);
-	for (; st->hi < o->files; st->hi++, name_next(&n)) {
-		if (pfs_stop_requested(w))
+	while (st->hi < o->files) {
+		if (!pfs_next_batch(w, st->hi, o->files, &end))
 			return -ECANCELED;
-		if (create_one(w, n.s))
-			return -1;
+		for (; st->hi < end; st->hi++, name_next(&n))
+			if (create_one(w, n.s))
+				return -1;
 	}
 	return 0;
 }
@@ -103,13 +109,15 @@ static int op_create(struct pfs_worker *w, const struct cu_opts *o, struct cu_st
 static int op_unlink(struct pfs_worker *w, struct cu_state *st)
 {
 	struct cu_name n;
+	uint64_t end;
 
 	name_set(&n, st->lo);
-	for (; st->lo < st->hi; st->lo++, name_next(&n)) {
-		if (pfs_stop_requested(w))
+	while (st->lo < st->hi) {
+		if (!pfs_next_batch(w, st->lo, st->hi, &end))
 			return -ECANCELED;
-		if (unlinkat(w->dirfd, n.s, 0))
-			return pfs_fail(w, "unlink", n.s, errno);
+		for (; st->lo < end; st->lo++, name_next(&n))
+			if (pfs_unlinkat(w->dirfd, n.s, 0))
+				return pfs_fail(w, "unlink", n.s, errno);
 	}
 	return 0;
 }
@@ -117,33 +125,33 @@ static int op_unlink(struct pfs_worker *w, struct cu_state *st)
 static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
 		     const char *name)
 {
-	int fd = openat(w->dirfd, name, O_WRONLY | O_CLOEXEC);
+	int fd = pfs_openat(w->dirfd, name, O_WRONLY | O_CLOEXEC, 0);
 	uint64_t left = o->size;
 
 	if (fd < 0)
 		return pfs_fail(w, "open", name, errno);
 	while (left) {
 		size_t len = left < st->buflen ? (size_t)left : st->buflen;
-		ssize_t n = write(fd, st->buf, len);
+		ssize_t n = pfs_write(fd, st->buf, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			int err = n < 0 ? errno : EIO;
 
-			close(fd);
+			pfs_close(fd);
 			return pfs_fail(w, "write", name, err);
 		}
 		left -= (uint64_t)n;
 	}
 	/* On network and cluster filesystems write errors surface here. */
-	if (o->fsync && fsync(fd)) {
+	if (o->fsync && pfs_fsync(fd)) {
 		int err = errno;
 
-		close(fd);
+		pfs_close(fd);
 		return pfs_fail(w, "fsync", name, err);
 	}
-	if (close(fd))
+	if (pfs_close(fd))
 		return pfs_fail(w, "close", name, errno);
 	return 0;
 }
@@ -151,24 +159,24 @@ static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_st
 static int read_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
 		    const char *name)
 {
-	int fd = openat(w->dirfd, name, O_RDONLY | O_CLOEXEC);
+	int fd = pfs_openat(w->dirfd, name, O_RDONLY | O_CLOEXEC, 0);
 	uint64_t got = 0;
 	ssize_t n;
 
 	if (fd < 0)
 		return pfs_fail(w, "open", name, errno);
-	while ((n = read(fd, st->buf, st->buflen)) != 0) {
+	while ((n = pfs_read(fd, st->buf, st->buflen)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			int err = errno;
 
-			close(fd);
+			pfs_close(fd);
 			return pfs_fail(w, "read", name, err);
 		}
 		got += (uint64_t)n;
 	}
-	close(fd);
+	pfs_close(fd);
 	/* A short file means a lost write: the filesystem's fault, not ours. */
 	if (got != o->size)
 		return pfs_fail(w, "read all of", name, EIO);
@@ -207,7 +215,7 @@ static int op_create_unlink(struct pfs_worker *w, const struct cu_opts *o, struc
 			return -1;
 		st->hi++;
 		t1 = pfs_now_us();
-		if (unlinkat(w->dirfd, n.s, 0))
+		if (pfs_unlinkat(w->dirfd, n.s, 0))
 			return pfs_fail(w, "unlink", n.s, errno);
 		st->lo++;
 		t2 = pfs_now_us();
@@ -273,7 +281,7 @@ static int cu_cleanup(struct pfs_worker *w)
 
 	name_set(&n, st->lo);
 	for (; st->lo < st->hi; st->lo++, name_next(&n))
-		if (unlinkat(w->dirfd, n.s, 0) && errno != ENOENT)
+		if (pfs_unlinkat(w->dirfd, n.s, 0) && errno != ENOENT)
 			rc = -errno;
 	free(st->buf);
 	st->buf = NULL;
