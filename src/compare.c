@@ -224,7 +224,9 @@ static void print_change(FILE *out, const struct pfs_cmp_line *base, const struc
 
 	if (loud && colour)
 		fputs(pct < 0 ? "\033[1;31m" : "\033[1;32m", out);
-	fprintf(out, " %+8.1f%% %-*s", pct, last ? 0 : 6, verdict);
+	fprintf(out, " %+8.1f%%", pct);
+	if (!last || *verdict)
+		fprintf(out, " %-*s", last ? 0 : 6, verdict);
 	if (loud && colour)
 		fputs("\033[0m", out);
 }
