@@ -675,12 +675,9 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 	/* Outputs first: after a signal, mpirun's SIGKILL may come before a
 	 * long cleanup ends, and the results file must say "aborted" by then. */
-	if (e->rank == 0) {
+	if (e->rank == 0)
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
 			    abort_reason(e, status));
-		if (!e->common->results[0])
-			fprintf(stderr, "pfsbench: results in '%s'\n", e->results_path);
-	}
 	remove_run(e);
 	return status;
 }
