@@ -87,17 +87,24 @@ void pfs_archive_fill_run_info(struct pfs_archive *a)
 
 /* ---- where results go ------------------------------------------------------ */
 
+/* Runs started within one second would share the default name: the later
+ * ones get -2, -3, ... rather than being refused. */
 int pfs_results_path(char *buf, size_t len, const char *given, const char *workload)
 {
 	char stamp[32];
 	time_t now = time(NULL);
+	struct stat st;
 	struct tm tm;
+	int rc;
 
 	if (given && *given)
 		return pfs_format(buf, len, "%s", given);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	return pfs_format(buf, len, "pfsbench-%s-%s.h5", workload, stamp);
+	rc = pfs_format(buf, len, "pfsbench-%s-%s.h5", workload, stamp);
+	for (unsigned n = 2; !rc && n < 1000 && stat(buf, &st) == 0; n++)
+		rc = pfs_format(buf, len, "pfsbench-%s-%s-%u.h5", workload, stamp, n);
+	return rc;
 }
 
 /* The directory a path names a file in, resolved: "." for a bare name. */

@@ -1,10 +1,6 @@
 /* test_archive.c: the results writer and reader round trip, the reader's
  * verdicts on bad files, where results may go, and compare's call-outs. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "cmocka_prelude.h"
 
 #include "../synth.h"
 
@@ -163,6 +159,21 @@ static void test_results_path_rules(void **state)
 	assert_int_equal(pfs_results_path(path, sizeof(path), "", "create-unlink"), 0);
 	assert_int_equal(strncmp(path, "pfsbench-create-unlink-", 23), 0);
 	assert_string_equal(path + strlen(path) - 4, "Z.h5");
+	/* A second run within the same second gets the next free name. */
+	if (chdir(f->dir) == 0) {
+		char first[PATH_MAX];
+		FILE *fp;
+
+		assert_int_equal(pfs_results_path(first, sizeof(first), NULL, "w"), 0);
+		fp = fopen(first, "w");
+		assert_non_null(fp);
+		fclose(fp);
+		assert_int_equal(pfs_results_path(path, sizeof(path), NULL, "w"), 0);
+		assert_string_not_equal(path, first);
+		if (!strncmp(path, first, strlen(first) - 3)) /* the same second */
+			assert_string_equal(path + strlen(path) - 5, "-2.h5");
+		assert_int_equal(chdir("/"), 0);
+	}
 	assert_int_equal(pfs_results_path(path, sizeof(path), "x.h5", "w"), 0);
 	assert_string_equal(path, "x.h5");
 
