@@ -1,9 +1,5 @@
 /* test_export.c: CSV fields by RFC 4180 and JSON strings, written to memory. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "cmocka_prelude.h"
 
 #include "pfsbench/export.h"
 
