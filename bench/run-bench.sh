@@ -23,6 +23,7 @@ if ! mount -t tmpfs -o size=512m pfsbench-bench "$work/fs" 2>/dev/null; then
 	ln -s /dev/shm/pfsbench-bench.$$ "$work/fs"
 fi
 fs=$work/fs/
+cd "$work" # the default results files land here, and go with it
 
 pfs_times() { "$MPIRUN" -np 1 "$PFSBENCH" create-unlink -m "$fs" -f "$1" -F 1 -s 1 -t ua \
 	--no-drop-caches | awk '$1 == "ua" && $5 == "Create" {c = $6} $1 == "ua" && $5 == "Unlink" {u = $6} END {print c, u}'; }

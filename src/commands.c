@@ -6,6 +6,9 @@
 #include <string.h>
 
 const struct pfs_command *const pfs_commands[] = {
+	&pfs_command_show,
+	&pfs_command_compare,
+	&pfs_command_export,
 	NULL,
 };
 

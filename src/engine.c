@@ -7,8 +7,10 @@
  * A test is a plan of steps. Each step: the node leaders drop caches, every
  * rank meets at a barrier, the assigned ranks run their op under the clock,
  * and all ranks agree on whether anyone failed. */
+#include "pfsbench/archive.h"
 #include "pfsbench/engine.h"
 #include "pfsbench/fsinfo.h"
+#include "pfsbench/interrupt.h"
 #include "pfsbench/options.h"
 #include "pfsbench/output.h"
 #include "pfsbench/topology.h"
@@ -20,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,11 +61,13 @@ struct pfs_engine {
 	size_t nrows, cap;
 
 	/* Rank 0 only. */
+	char results_path[PATH_MAX];
 	struct pfs_run_info ri;
 	struct pfs_output outputs[MAX_OUTPUTS];
 	size_t noutputs;
 	struct pfs_row *all_rows;
 	bool drop_failed;
+	int interrupted_ranks; /* ranks that caught SIGINT/SIGTERM, at the last agreement */
 };
 
 /* ---- stop notices and agreement ------------------------------------- */
@@ -95,6 +100,10 @@ bool pfs_engine_poll(struct pfs_worker *w)
 
 	if (w->stopped)
 		return true;
+	if (pfs_interrupted()) {
+		w->stopped = true;
+		return true;
+	}
 	if (!e->stop_recv_done && MPI_Test(&e->stop_recv, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
 	    done)
 		e->stop_recv_done = true;
@@ -117,13 +126,15 @@ int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
 }
 
 /* Every rank calls this at the same point. Returns how many ranks failed
- * (0 when all is well) and leaves no stop notice in flight: each rank
- * receives exactly as many notices as were sent to it. */
+ * or were interrupted by a signal (0 when all is well) and leaves no stop
+ * notice in flight: each rank receives exactly as many notices as were sent
+ * to it. */
 static int agree(struct pfs_engine *e, bool failed)
 {
-	int in[2] = { failed ? 1 : 0, e->sent_stop ? 1 : 0 }, out[2] = { 0, 0 };
+	int in[3] = { failed ? 1 : 0, e->sent_stop ? 1 : 0, pfs_interrupted() ? 1 : 0 };
+	int out[3] = { 0, 0, 0 };
 
-	if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, e->comm) != MPI_SUCCESS) {
+	if (MPI_Allreduce(in, out, 3, MPI_INT, MPI_SUM, e->comm) != MPI_SUCCESS) {
 		pfs_error("rank %d: MPI_Allreduce failed; aborting every rank", e->rank);
 		MPI_Abort(e->comm, PFS_EXIT_FAILED);
 	}
@@ -142,7 +153,8 @@ static int agree(struct pfs_engine *e, bool failed)
 	}
 	e->w.stopped = false;
 	e->w.failed = false;
-	return out[0];
+	e->interrupted_ranks = out[2];
+	return out[0] + out[2];
 }
 
 /* ---- options ---------------------------------------------------------- */
@@ -284,6 +296,11 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	rc = pfs_fsinfo_get(e->common->dir, fs);
 	if (rc)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
+	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
+			     e->wl->name))
+		return pfs_error("the results file name is too long");
+	if (pfs_results_path_check(e->results_path, e->common->dir, why, sizeof(why)))
+		return pfs_error("%s", why);
 	e->wl->needs(e->opts, (unsigned)e->nranks, &needs);
 	if (!e->common->force && needs.bytes > fs->bytes_free)
 		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %" PRIu64
@@ -499,6 +516,19 @@ static void join_args(char *buf, size_t len, int argc, char **argv)
 		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
 }
 
+/* Each node's memory, as its leader sees it: for the results file. */
+static void gather_memory(struct pfs_engine *e)
+{
+	uint64_t mine = pfs_local_mem_bytes(), *all = malloc((size_t)e->nranks * sizeof(*all));
+
+	if (!all)
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm);
+	for (unsigned n = 0; n < e->topo.nnodes; n++)
+		e->topo.nodes[n].mem_bytes = all[e->topo.nodes[n].leader_rank];
+	free(all);
+}
+
 static int identify(struct pfs_engine *e)
 {
 	char name[PFS_NODE_NAME_MAX], addr[PFS_ADDR_MAX];
@@ -520,12 +550,24 @@ static int identify(struct pfs_engine *e)
 	for (unsigned n = 0; n < e->topo.nnodes; n++)
 		memcpy(e->topo.nodes[n].addr, addrs + (size_t)e->topo.nodes[n].leader_rank * PFS_ADDR_MAX,
 		       PFS_ADDR_MAX);
+	gather_memory(e);
 	free(names);
 	free(addrs);
 	e->w.node = e->topo.node_of_rank[e->rank];
 	e->w.worker = e->topo.worker_of_rank[e->rank];
 	e->w.node_name = e->topo.nodes[e->w.node].name;
 	return 0;
+}
+
+/* The first line of the MPI library's version: Open MPI adds build details. */
+static void mpi_version(char *buf, size_t len)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+	int n = 0;
+
+	MPI_Get_library_version(v, &n);
+	v[strcspn(v, "\n")] = 0;
+	snprintf(buf, len, "%s", v);
 }
 
 static void begin_outputs(struct pfs_engine *e, const struct pfs_fsinfo *fs, char *cmdline)
@@ -536,9 +578,12 @@ static void begin_outputs(struct pfs_engine *e, const struct pfs_fsinfo *fs, cha
 	ri->opts = e->opts;
 	ri->dir = e->common->dir;
 	ri->run_dir = e->run_dir;
+	ri->results_path = e->results_path;
 	snprintf(ri->fstype, sizeof(ri->fstype), "%s", fs->fstype);
 	snprintf(ri->mount_source, sizeof(ri->mount_source), "%s", fs->mount_source);
 	snprintf(ri->mount_options, sizeof(ri->mount_options), "%s", fs->mount_options);
+	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
+	mpi_version(ri->mpi_version, sizeof(ri->mpi_version));
 	ri->nranks = (unsigned)e->nranks;
 	ri->nnodes = e->topo.nnodes;
 	ri->nodes = e->topo.nodes;
@@ -551,6 +596,7 @@ static void begin_outputs(struct pfs_engine *e, const struct pfs_fsinfo *fs, cha
 	ri->command_line = cmdline;
 	iso_time(ri->start_time, sizeof(ri->start_time));
 	e->outputs[e->noutputs++] = (struct pfs_output){ .ops = e->wl->report, .fp = stdout };
+	e->outputs[e->noutputs++] = (struct pfs_output){ .ops = &pfs_output_hdf5 };
 	for (size_t i = 0; i < e->noutputs; i++)
 		if (e->outputs[i].ops->begin(&e->outputs[i], ri))
 			pfs_warn("output %s could not start", e->outputs[i].ops->name);
@@ -561,6 +607,21 @@ static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char
 	iso_time(e->ri.end_time, sizeof(e->ri.end_time));
 	for (size_t i = 0; i < e->noutputs; i++)
 		e->outputs[i].ops->end(&e->outputs[i], &e->ri, st, reason);
+}
+
+static const char *abort_reason(const struct pfs_engine *e, int status)
+{
+	int sig = pfs_interrupted();
+
+	if (status == PFS_EXIT_OK)
+		return "";
+	if (sig == SIGINT)
+		return "interrupted by SIGINT";
+	if (sig == SIGTERM)
+		return "interrupted by SIGTERM";
+	if (e->interrupted_ranks)
+		return "interrupted by a signal to another rank";
+	return "a worker failed; see the messages above";
 }
 
 static int run(struct pfs_engine *e, int argc, char **argv)
@@ -612,10 +673,12 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 			if (run_test(e, &e->wl->tests[e->common->tests[t]], it))
 				status = PFS_EXIT_FAILED;
 
-	remove_run(e);
+	/* Outputs first: after a signal, mpirun's SIGKILL may come before a
+	 * long cleanup ends, and the results file must say "aborted" by then. */
 	if (e->rank == 0)
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
-			    status == PFS_EXIT_OK ? "" : "a worker failed; see the messages above");
+			    abort_reason(e, status));
+	remove_run(e);
 	return status;
 }
 
@@ -640,8 +703,12 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.opts = e.opts;
 	e.w.node_name = "?";
 	post_stop_recv(&e);
+	if (pfs_interrupt_install())
+		pfs_warn("cannot catch SIGINT and SIGTERM; an interrupted run's results file "
+			 "will say running, not aborted");
 
 	status = run(&e, argc, argv);
+	pfs_interrupt_restore();
 
 	MPI_Cancel(&e.stop_recv);
 	MPI_Wait(&e.stop_recv, MPI_STATUS_IGNORE);

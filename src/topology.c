@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 int pfs_topology_group(struct pfs_topology *topo, const char *names, int nranks)
@@ -93,4 +94,13 @@ int pfs_local_identity(char name[PFS_NODE_NAME_MAX], char addr[PFS_ADDR_MAX])
 	}
 	local_addr(addr);
 	return 0;
+}
+
+uint64_t pfs_local_mem_bytes(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return 0;
+	return (uint64_t)si.totalram * si.mem_unit;
 }

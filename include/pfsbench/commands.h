@@ -10,6 +10,11 @@ struct pfs_command {
 	int (*main)(int argc, char **argv);
 };
 
+/* src/show.c, src/compare.c, src/export.c */
+extern const struct pfs_command pfs_command_show;
+extern const struct pfs_command pfs_command_compare;
+extern const struct pfs_command pfs_command_export;
+
 /* NULL-terminated (src/commands.c). */
 extern const struct pfs_command *const pfs_commands[];
 const struct pfs_command *pfs_command_find(const char *name);

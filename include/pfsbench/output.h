@@ -18,9 +18,12 @@ struct pfs_run_info {
 	const void *opts;           /* the workload's options */
 	const char *dir;            /* target directory as given */
 	const char *run_dir;        /* the run's own directory in it */
+	const char *results_path;   /* the HDF5 results file; NULL for none */
 	char fstype[64];            /* upper case: GFS2, EXT4, TMPFS, FUSE.GLUSTERFS */
 	char mount_source[256];
 	char mount_options[512];
+	char mount_point[4096];
+	char mpi_version[256];      /* MPI_Get_library_version, first line */
 	unsigned nranks;
 	unsigned nnodes;
 	const struct pfs_node *nodes;
@@ -52,6 +55,10 @@ struct pfs_output_ops {
 
 /* The create_unlink_perf table (src/outputs/table.c). */
 extern const struct pfs_output_ops pfs_output_table;
+
+/* The results archive (src/outputs/hdf5.c): writes ri->results_path,
+ * appending and flushing each block, so an interrupted run keeps its rows. */
+extern const struct pfs_output_ops pfs_output_hdf5;
 
 /* Pieces of the table, for reports that embed it (tree's per-node table). */
 void pfs_table_header(FILE *fp);

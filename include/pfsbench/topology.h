@@ -6,6 +6,7 @@
 #define PFSBENCH_TOPOLOGY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pfsbench/results.h"
 
@@ -16,6 +17,7 @@ struct pfs_node {
 	char addr[PFS_ADDR_MAX];  /* first non-loopback IPv4 address, else "-" */
 	unsigned nworkers;
 	int leader_rank;          /* lowest rank on the node */
+	uint64_t mem_bytes;       /* physical memory of the node */
 };
 
 struct pfs_topology {
@@ -34,5 +36,8 @@ void pfs_topology_free(struct pfs_topology *topo);
 
 /* This process's node name and address. */
 int pfs_local_identity(char name[PFS_NODE_NAME_MAX], char addr[PFS_ADDR_MAX]);
+
+/* This host's physical memory in bytes (sysinfo), 0 when unknown. */
+uint64_t pfs_local_mem_bytes(void);
 
 #endif

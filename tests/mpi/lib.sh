@@ -62,7 +62,8 @@ pfs() {
 	local np=$1
 	shift
 	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
-	timeout 300 "$MPIRUN" --oversubscribe -np "$np" "$PFSBENCH" "$@" >"$OUT" 2>"$ERR"
+	# in SCRATCH: the default results file lands in the current directory
+	(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np "$np" "$PFSBENCH" "$@") >"$OUT" 2>"$ERR"
 	RC=$?
 }
 
@@ -76,7 +77,7 @@ pfs_nodes() {
 		cmd+=(-np "$workers" -x "PFSBENCH_NODENAME=node$n" "$PFSBENCH" "$@")
 	done
 	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
-	timeout 300 "$MPIRUN" --oversubscribe "${cmd[@]}" >"$OUT" 2>"$ERR"
+	(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe "${cmd[@]}") >"$OUT" 2>"$ERR"
 	RC=$?
 }
 

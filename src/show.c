@@ -1,0 +1,57 @@
+/* show.c: `pfsbench show FILE.h5` prints a run's text report from its
+ * results file. It feeds the stored rows, in the stored (report) order, to
+ * the same output that printed the report during the run, so the table is
+ * byte for byte what the run printed. */
+#include "pfsbench/archive.h"
+#include "pfsbench/commands.h"
+#include "pfsbench/output.h"
+#include "pfsbench/util.h"
+#include "pfsbench/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void show_usage(FILE *out)
+{
+	fprintf(out, "Usage: pfsbench show FILE.h5\n"
+		     "Print the text report of the run stored in a results file.\n");
+}
+
+static int show_main(int argc, char **argv)
+{
+	const struct pfs_workload *wl;
+	struct pfs_output o = { .ops = &pfs_output_table, .fp = stdout };
+	struct pfs_archive a;
+	int rc;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		show_usage(stdout);
+		return PFS_EXIT_OK;
+	}
+	if (argc != 2 || (argv[1][0] == '-' && argv[1][1])) {
+		show_usage(stderr);
+		return PFS_EXIT_USAGE;
+	}
+	if (pfs_archive_load(argv[1], &a))
+		return PFS_EXIT_FAILED;
+	wl = pfs_workload_find(pfs_archive_get(&a, "workload"));
+	if (wl && wl->report)
+		o.ops = wl->report;
+	rc = o.ops->begin(&o, &a.ri);
+	if (!rc && a.nrows)
+		rc = o.ops->block(&o, &a.ri, a.rows, a.nrows);
+	if (!rc)
+		rc = o.ops->end(&o, &a.ri, a.status, a.reason);
+	if (!rc && a.status != PFS_RUN_COMPLETE)
+		rc = printf("Status: aborted: %s\n", a.reason) < 0 ? -1 : 0;
+	if (fflush(stdout) || rc)
+		rc = pfs_error("cannot write the report to standard output");
+	pfs_archive_free(&a);
+	return rc ? PFS_EXIT_FAILED : PFS_EXIT_OK;
+}
+
+const struct pfs_command pfs_command_show = {
+	.name = "show",
+	.summary = "print the text report of a results file",
+	.main = show_main,
+};

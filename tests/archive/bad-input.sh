@@ -1,0 +1,72 @@
+#!/bin/sh
+# show, compare and export on files that are not good results files: one
+# clear line on stderr, exit 1 (2 for usage), never a crash. And --results
+# inside the directory under test is refused before anything is created.
+. "$SRCDIR/tests/archive/lib.sh"
+[ -x "$SYNTH" ] || fail "$SYNTH is not built"
+"$SYNTH" "$scratch/good.h5" 4 2 1 1.0 0.0 1 || fail "synth"
+printf 'this is not hdf5\n' >"$scratch/text.h5"
+: >"$scratch/empty.h5"
+head -c 5000 "$scratch/good.h5" >"$scratch/truncated.h5"
+mkdir "$scratch/dir.h5"
+
+# expect STATUS CMD...: the exit status, one line on stderr, nothing on stdout.
+expect() {
+	want=$1
+	shift
+	"$PFSBENCH" "$@" >"$scratch/out" 2>"$scratch/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' exited $got, not $want: $(cat "$scratch/err")"
+	[ ! -s "$scratch/out" ] || fail "'$*' wrote to stdout"
+	if [ "$want" = 1 ]; then
+		[ "$(wc -l <"$scratch/err")" = 1 ] || fail "'$*' did not print one line: $(cat "$scratch/err")"
+		grep -q "^pfsbench: " "$scratch/err" || fail "'$*': $(cat "$scratch/err")"
+	fi
+}
+
+for cmd in show "export --csv" "export --json" "compare $scratch/good.h5"; do
+	for f in missing text empty truncated dir; do
+		# shellcheck disable=SC2086
+		expect 1 $cmd "$scratch/$f.h5"
+	done
+done
+expect 1 show "$scratch/missing.h5"
+grep -q "cannot open '$scratch/missing.h5': No such file or directory" "$scratch/err" || fail "missing: $(cat "$scratch/err")"
+expect 1 show "$scratch/text.h5"
+grep -q "not an HDF5 file" "$scratch/err" || fail "text: $(cat "$scratch/err")"
+expect 1 show "$scratch/truncated.h5"
+grep -q "truncated or damaged" "$scratch/err" || fail "truncated: $(cat "$scratch/err")"
+
+expect 2 show
+expect 2 show "$scratch/good.h5" "$scratch/good.h5"
+expect 2 compare "$scratch/good.h5"
+expect 2 export "$scratch/good.h5"
+expect 2 export "$scratch/good.h5" --csv --json
+expect 2 export --bogus "$scratch/good.h5"
+
+need_h5py
+"$PY" - "$scratch/other.h5" "$scratch/good.h5" "$scratch/v2.h5" <<'PYEOF' || fail "h5py could not write the foreign files"
+import shutil, sys, h5py
+with h5py.File(sys.argv[1], "w") as f:
+    f.attrs["schema"] = "someone-elses"
+    f["data"] = [1, 2, 3]
+shutil.copy(sys.argv[2], sys.argv[3])
+with h5py.File(sys.argv[3], "a") as f:
+    f.attrs.modify("schema_version", 2)
+PYEOF
+expect 1 show "$scratch/other.h5"
+grep -q "not a pfsbench results file" "$scratch/err" || fail "other schema: $(cat "$scratch/err")"
+expect 1 export "$scratch/v2.h5" --json
+grep -q "results schema version 2; this pfsbench reads version 1" "$scratch/err" || fail "v2: $(cat "$scratch/err")"
+
+mkdir -p "$scratch/target"
+"$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" create-unlink -m "$scratch/target" -f 10 -F 1 \
+	--results "$scratch/target/in.h5" >"$scratch/out" 2>"$scratch/err"
+[ $? = 2 ] || fail "--results inside the target was not refused with exit 2"
+grep -q "is inside the directory under test" "$scratch/err" || fail "$(cat "$scratch/err")"
+[ -z "$(ls -A "$scratch/target")" ] || fail "a refused run created files in the target"
+"$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" create-unlink -m "$scratch/target" -f 10 -F 1 \
+	--results "$scratch/good.h5" >"$scratch/out" 2>"$scratch/err"
+[ $? = 2 ] || fail "an existing results file was not refused with exit 2"
+grep -q "exists; pfsbench does not overwrite" "$scratch/err" || fail "$(cat "$scratch/err")"
+echo "PASS"

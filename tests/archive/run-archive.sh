@@ -1,0 +1,54 @@
+#!/bin/sh
+# A run under mpirun writes a results file whose rows are the rows of its
+# text report; show prints that report byte for byte; h5dump and a Python
+# client (h5py, by field name) read it; export gives valid JSON and CSV.
+. "$SRCDIR/tests/archive/lib.sh"
+need_h5py
+run_mpi r 2 2 -f 100 -F 3 -s 4k -t se,pa,uc -i 2 || fail "the run failed"
+"$PFSBENCH" show "$scratch/r.h5" >"$scratch/show.txt" || fail "show failed"
+cmp "$scratch/r.txt" "$scratch/show.txt" || fail "show differs from the run's report"
+h5dump "$scratch/r.h5" >"$scratch/dump.txt" || fail "h5dump cannot read the file"
+grep -q '"elapsed_us"' "$scratch/dump.txt" || fail "h5dump shows no elapsed_us field"
+
+"$PY" - "$scratch/r.h5" "$scratch/r.txt" <<'PYEOF' || fail "h5py disagrees with the report"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+rows = f["rows"]
+text = [l.split() for l in open(sys.argv[2])
+        if l.startswith(" ") and len(l.split()) == 9 and l.split()[1].isdigit()]
+assert len(text) == rows.shape[0] == 2 * 2 * 2 * (4 + 4 + 2), (len(text), rows.shape)
+s = lambda b: b.decode()
+for r, t in zip(rows, text):
+    files, us = int(r["files"]), int(r["elapsed_us"])
+    got = [s(r["test"]), str(r["iteration"]), s(r["node"]), str(r["worker"]), s(r["op"]),
+           str(us), str(files), str(us // files)]
+    assert got == t[:8], (got, t)
+assert rows.attrs["elapsed_us.unit"] == b"us"
+p = f["provenance"].attrs
+assert p["status"] == b"complete" and p["ranks"] == 4 and p["nodes"] == 2, dict(p)
+assert f["parameters"].attrs["files"] == 100
+assert f["parameters"].attrs["no-drop-caches"] == True
+assert [n.decode() for n in f["nodes"]["name"]] == ["nA", "nB"]
+assert all(m > 0 for m in f["nodes"]["mem_bytes"])
+PYEOF
+
+"$PFSBENCH" export "$scratch/r.h5" --json >"$scratch/r.json" || fail "export --json failed"
+"$PY" -m json.tool "$scratch/r.json" >/dev/null || fail "export --json is not valid JSON"
+"$PFSBENCH" export "$scratch/r.h5" --csv >"$scratch/r.csv" || fail "export --csv failed"
+"$PFSBENCH" export "$scratch/r.h5" --csv --provenance >"$scratch/p.csv" || fail "export --csv --provenance failed"
+"$PY" - "$scratch/r.json" "$scratch/r.csv" "$scratch/p.csv" <<'PYEOF' || fail "export's CSV and JSON disagree"
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+with open(sys.argv[2], newline="") as fp:
+    rows = list(csv.DictReader(fp, strict=True))
+assert len(rows) == len(doc["rows"]) == 80
+for c, j in zip(rows, doc["rows"]):
+    assert {k: str(v) for k, v in j.items()} == c, (c, j)
+assert doc["provenance"]["status"] == "complete"
+assert doc["units"]["elapsed_us"] == "us"
+with open(sys.argv[3], newline="") as fp:
+    prov = dict(csv.reader(fp, strict=True))
+assert prov["parameters.tests"] == "se,pa,uc" and prov["nodes.1.name"] == "nB", prov
+assert prov["command_line"] == doc["provenance"]["command_line"]
+PYEOF
+echo "PASS"

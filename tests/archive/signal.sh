@@ -1,0 +1,30 @@
+#!/bin/sh
+# SIGINT or SIGTERM to mpirun mid-run: the results file stays readable, says
+# aborted and why, and keeps the rows measured so far; show prints the
+# partial report with its status; the target is cleaned up.
+. "$SRCDIR/tests/archive/lib.sh"
+mkdir -p "$scratch/target"
+for sig in INT TERM; do
+	h5="$scratch/$sig.h5"
+	"$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" create-unlink -m "$scratch/target" -f 20000 -F 5 \
+		-s 4k -t se,pa -i 1000 --no-drop-caches --results "$h5" >"$scratch/$sig.txt" 2>"$scratch/$sig.err" &
+	pid=$!
+	# Wait for the first block of rows in the report, then interrupt.
+	for _ in $(seq 1 300); do
+		grep -q ' Unlink ' "$scratch/$sig.txt" 2>/dev/null && break
+		sleep 0.1
+	done
+	grep -q ' Unlink ' "$scratch/$sig.txt" || { kill -KILL $pid; fail "the run never printed a row"; }
+	kill -s "$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc != 0 ] || fail "SIG$sig: the run exited 0"
+	"$PFSBENCH" export "$h5" --csv --provenance >"$scratch/prov.csv" || fail "SIG$sig: the file is not readable"
+	grep -q '^status,aborted' "$scratch/prov.csv" || fail "SIG$sig: status is not aborted: $(grep ^status "$scratch/prov.csv")"
+	grep -q '^status_reason,interrupted by SIG' "$scratch/prov.csv" || fail "SIG$sig: $(grep ^status_reason "$scratch/prov.csv")"
+	"$PFSBENCH" show "$h5" >"$scratch/show.txt" || fail "SIG$sig: show failed"
+	grep -q '^Status: aborted: interrupted by SIG' "$scratch/show.txt" || fail "SIG$sig: show gives no status"
+	[ "$("$PFSBENCH" export "$h5" --csv | wc -l)" -gt 8 ] || fail "SIG$sig: the rows measured were lost"
+	[ -z "$(ls -A "$scratch/target")" ] || fail "SIG$sig: the run left files in the target"
+done
+echo "PASS"

@@ -1,0 +1,274 @@
+/* test_archive.c: the results writer and reader round trip, the reader's
+ * verdicts on bad files, where results may go, and compare's call-outs. */
+#include "cmocka_prelude.h"
+
+#include "../synth.h"
+
+#include "pfsbench/archive.h"
+#include "pfsbench/compare.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct fixture {
+	char dir[64];
+	char path[128];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/pfsbench-test-archive.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/run.h5", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd))
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void write_synth(const char *path, unsigned nranks, unsigned nnodes, double scale,
+			unsigned seed)
+{
+	struct synth s;
+
+	assert_int_equal(synth_init(&s, nranks, nnodes, 2, scale, 0.03, seed), 0);
+	assert_int_equal(synth_write(&s, path), 0);
+	synth_free(&s);
+}
+
+static void test_rows_and_provenance_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct pfs_archive a;
+	struct pfs_row *want;
+	struct synth s;
+	size_t i = 0;
+
+	write_synth(f->path, 4, 2, 1.0, 7);
+	assert_int_equal(pfs_archive_load(f->path, &a), 0);
+	assert_int_equal(a.nrows, 5 * 4 * 2 * 4);
+	assert_int_equal(a.nnodes, 2);
+	assert_string_equal(a.nodes[1].name, "node0001");
+	assert_true(a.nodes[1].mem_bytes == 64ull << 30);
+	assert_int_equal(a.schema_version, PFS_SCHEMA_VERSION);
+	assert_string_equal(pfs_archive_get(&a, "status"), "complete");
+	assert_string_equal(pfs_archive_get(&a, "fstype"), "SYNTH");
+	assert_string_equal(pfs_archive_get(&a, "ranks"), "4");
+	assert_string_equal(pfs_archive_get(&a, "caches_dropped"), "true");
+	assert_string_equal(pfs_archive_get(&a, "no-such-attribute"), "");
+	assert_int_equal(a.status, PFS_RUN_COMPLETE);
+	assert_int_equal(a.ri.workers_min, 2);
+	/* Every option of the workload's table, but not the results path. */
+	assert_true(a.nparams > 3);
+	for (size_t p = 0; p < a.nparams; p++) {
+		assert_string_not_equal(a.params[p].key, "results");
+		if (!strcmp(a.params[p].key, "iterations"))
+			assert_string_equal(a.params[p].value, "2");
+	}
+	/* The same rows, in the same order, field for field. */
+	assert_int_equal(synth_init(&s, 4, 2, 2, 1.0, 0.03, 7), 0);
+	want = calloc(synth_block_rows(&s), sizeof(*want));
+	assert_non_null(want);
+	for (unsigned t = 0; t < s.ntests; t++)
+		for (unsigned it = 1; it <= s.iterations; it++) {
+			synth_block(&s, t, it, want);
+			for (size_t r = 0; r < synth_block_rows(&s); r++, i++)
+				assert_memory_equal(&a.rows[i], &want[r], sizeof(*want));
+		}
+	free(want);
+	synth_free(&s);
+	pfs_archive_free(&a);
+}
+
+static void test_bad_files_are_refused(void **state)
+{
+	struct fixture *f = *state;
+	char path[160];
+	struct pfs_archive a;
+	struct stat st;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/missing.h5", f->dir);
+	assert_int_equal(pfs_archive_load(path, &a), -ENOENT);
+
+	snprintf(path, sizeof(path), "%s/text.h5", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("not hdf5\n", fp);
+	fclose(fp);
+	assert_int_equal(pfs_archive_load(path, &a), -EINVAL);
+
+	write_synth(f->path, 4, 2, 1.0, 1);
+	assert_int_equal(stat(f->path, &st), 0);
+	assert_int_equal(truncate(f->path, st.st_size / 2), 0);
+	assert_int_equal(pfs_archive_load(f->path, &a), -EIO);
+	assert_null(a.rows);
+}
+
+static void test_a_killed_run_reads_as_aborted(void **state)
+{
+	struct fixture *f = *state;
+	struct pfs_output o = { .ops = &pfs_output_hdf5 };
+	struct pfs_archive a;
+	struct pfs_row rows[8];
+	struct synth s;
+
+	/* begin and one block, never end: what a SIGKILL leaves. */
+	assert_int_equal(synth_init(&s, 2, 1, 1, 1.0, 0, 1), 0);
+	s.ri.results_path = f->path;
+	assert_int_equal(o.ops->begin(&o, &s.ri), 0);
+	synth_block(&s, 0, 1, rows);
+	assert_int_equal(o.ops->block(&o, &s.ri, rows, synth_block_rows(&s)), 0);
+	assert_int_equal(pfs_archive_load(f->path, &a), 0);
+	assert_int_equal(a.nrows, synth_block_rows(&s));
+	assert_int_equal(a.status, PFS_RUN_ABORTED);
+	assert_string_equal(pfs_archive_get(&a, "status"), "running");
+	pfs_archive_free(&a);
+	assert_int_equal(o.ops->end(&o, &s.ri, PFS_RUN_ABORTED, "interrupted by SIGTERM"), 0);
+	assert_int_equal(pfs_archive_load(f->path, &a), 0);
+	assert_string_equal(a.reason, "interrupted by SIGTERM");
+	pfs_archive_free(&a);
+	synth_free(&s);
+}
+
+static void test_results_path_rules(void **state)
+{
+	struct fixture *f = *state;
+	char path[PATH_MAX], why[512], sub[128];
+
+	assert_int_equal(pfs_results_path(path, sizeof(path), "", "create-unlink"), 0);
+	assert_int_equal(strncmp(path, "pfsbench-create-unlink-", 23), 0);
+	assert_string_equal(path + strlen(path) - 4, "Z.h5");
+	/* A second run within the same second gets the next free name. */
+	if (chdir(f->dir) == 0) {
+		char first[PATH_MAX];
+		FILE *fp;
+
+		assert_int_equal(pfs_results_path(first, sizeof(first), NULL, "w"), 0);
+		fp = fopen(first, "w");
+		assert_non_null(fp);
+		fclose(fp);
+		assert_int_equal(pfs_results_path(path, sizeof(path), NULL, "w"), 0);
+		assert_string_not_equal(path, first);
+		if (!strncmp(path, first, strlen(first) - 3)) /* the same second */
+			assert_string_equal(path + strlen(path) - 5, "-2.h5");
+		assert_int_equal(chdir("/"), 0);
+	}
+	assert_int_equal(pfs_results_path(path, sizeof(path), "x.h5", "w"), 0);
+	assert_string_equal(path, "x.h5");
+
+	snprintf(sub, sizeof(sub), "%s/target", f->dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(path, sizeof(path), "%s/r.h5", sub);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "inside the directory under test"));
+	snprintf(path, sizeof(path), "%s/target/../target/r.h5", f->dir);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), -EINVAL);
+	snprintf(path, sizeof(path), "%s/r.h5", f->dir);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), 0);
+	/* A sibling whose name starts with the target's is not inside it. */
+	snprintf(path, sizeof(path), "%s/target2", f->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/target2/r.h5", f->dir);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), 0);
+	write_synth(f->path, 2, 1, 1.0, 1);
+	assert_int_equal(pfs_results_path_check(f->path, sub, why, sizeof(why)), -EEXIST);
+	snprintf(path, sizeof(path), "%s/no/such/dir/r.h5", f->dir);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), -ENOENT);
+}
+
+/* Loads a synthetic run and gives its statistics. */
+static void stats_of(const char *path, unsigned nranks, double scale, unsigned seed,
+		     struct pfs_archive *a, struct pfs_cmp_run *run)
+{
+	write_synth(path, nranks, 2, scale, seed);
+	assert_int_equal(pfs_archive_load(path, a), 0);
+	assert_int_equal(pfs_compare_stats(a, run), 0);
+	assert_int_equal(run->n, 5 * 4);
+}
+
+static void test_compare_calls_out_2x_not_noise(void **state)
+{
+	struct fixture *f = *state;
+	static const struct { double scale; bool loud; } cases[] = {
+		{ 1.0, false }, { 1.05, false }, { 2.0, true }, { 0.5, true },
+	};
+	struct pfs_archive base, other;
+	struct pfs_cmp_run bs, os;
+	char path[160];
+	double pct;
+
+	stats_of(f->path, 8, 1.0, 1, &base, &bs);
+	/* 1000 files in about 100 ms on each of 8 ranks, all at once. */
+	assert_true(bs.lines[0].rate > 8 * 1000 * 0.9 / 0.1 && bs.lines[0].rate < 8 * 1000 * 1.1 / 0.1);
+	assert_true(bs.lines[0].iter_spread >= 0 && bs.lines[0].iter_spread < 0.05);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(path, sizeof(path), "%s/other%zu.h5", f->dir, c);
+		stats_of(path, 8, cases[c].scale, (unsigned)c + 2, &other, &os);
+		for (size_t i = 0; i < bs.n; i++)
+			assert_int_equal(pfs_compare_called_out(&bs.lines[i], &os.lines[i], &pct),
+					 cases[c].loud);
+		pfs_compare_run_free(&os);
+		pfs_archive_free(&other);
+	}
+	pfs_compare_run_free(&bs);
+	pfs_archive_free(&base);
+}
+
+static void test_noise_rule(void **state)
+{
+	static const struct {
+		double a_it, b_it, a_nd, b_nd, ratio;
+		bool loud;
+	} cases[] = {
+		{ -1, -1, -1, -1, 1.09, false },  /* no noise known: 10% floor */
+		{ -1, -1, -1, -1, 1.11, true },
+		{ 0.10, 0.10, -1, -1, 1.40, false }, /* 3 x 14.1% = 42% */
+		{ 0.10, 0.10, -1, -1, 1.45, true },
+		{ -1, -1, 0.20, 0.0, 0.35, true },   /* node spread stands in: 60% */
+		{ -1, -1, 0.20, 0.0, 0.45, false },
+	};
+	double pct;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pfs_cmp_line a = { "t", "op", 1000, cases[i].a_it, cases[i].a_nd, 2 };
+		struct pfs_cmp_line b = { "t", "op", 1000 * cases[i].ratio, cases[i].b_it, cases[i].b_nd, 2 };
+
+		assert_int_equal(pfs_compare_called_out(&a, &b, &pct), cases[i].loud);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rows_and_provenance_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_files_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_killed_run_reads_as_aborted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_results_path_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_calls_out_2x_not_noise, setup, teardown),
+		cmocka_unit_test(test_noise_rule),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
