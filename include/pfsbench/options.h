@@ -57,11 +57,11 @@ struct pfs_common_opts {
 	{ "iterations", 'i', PFS_OPT_COUNT, offsetof(TYPE, common.iterations), 0,     \
 	  1000000, "N", "run every test N times (default 1)" },                        \
 	{ "results", 0, PFS_OPT_STRING, offsetof(TYPE, common.results),               \
-	  PATH_MAX, 0, "PATH", "HDF5 results file (default pfsbench-<time>.h5 here)" }, \
+	  PATH_MAX, 0, "PATH", "HDF5 results file (default pfsbench-<workload>-<time>.h5 here)" }, \
 	{ "no-drop-caches", 0, PFS_OPT_CLEAR, offsetof(TYPE, common.drop_caches), 0,  \
 	  0, NULL, "do not sync and drop the page cache before each phase" },         \
 	{ "force", 0, PFS_OPT_SET, offsetof(TYPE, common.force), 0, 0, NULL,          \
-	  "run even when the target lacks the space the plan needs" },                 \
+	  "run even when the target lacks the space or inodes the plan needs" },                 \
 	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit" },     \
 	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit" }
 
