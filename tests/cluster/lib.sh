@@ -3,6 +3,7 @@
 #   pfs_skip REASON    print "SKIP: REASON", exit 77 (automake's skip code)
 #   pfs_need_root WHY  skip unless real root (uid 0, not in a user namespace)
 #   need_pkg PKG...    apt-get install the missing Debian packages (root)
+#   pfs_cluster_lock   one cluster test at a time on this machine
 
 pfs_skip() { echo "SKIP: $*"; exit 77; }
 
@@ -27,4 +28,14 @@ need_pkg() {
     { apt-get install -y -q "${missing[@]}" ||
         { apt-get update -q && apt-get install -y -q "${missing[@]}"; }; } >&2 ||
         pfs_skip "apt-get install ${missing[*]} failed"
+}
+
+# The namespace hosts, their names and the Slurm ports are machine-wide, so
+# two worktrees running check-cluster at once would tear down each other's
+# hosts. The lock (fd 9) is held until the test exits.
+pfs_cluster_lock() {
+    local f=/run/lock/pfsbench-cluster.lock
+    pfs_need_root "this cluster test"
+    exec 9>>"$f"
+    flock -w 900 9 || { echo "pfs_cluster_lock: '$f' still held after 15 min" >&2; exit 99; }
 }

@@ -10,7 +10,8 @@
 #
 # CLI:
 #   netns-hosts.sh up N            create N hosts (tears down old ones first)
-#   netns-hosts.sh down            remove everything (safe to call twice)
+#   netns-hosts.sh down            end processes left in the hosts, remove
+#                                  everything (safe to call twice)
 #   netns-hosts.sh run HOST CMD... run CMD inside HOST's net+uts namespaces
 #   netns-hosts.sh with N CMD...   up N, run CMD in the root ns, always down
 #   netns-hosts.sh hosts           print the host names that are up
@@ -52,8 +53,29 @@ pfs_hosts_check() {
     ip netns del "$probe"
 }
 
+# pfs_hosts_kill: ends every process still inside one of our hosts (an
+# mpirun a timeout orphaned, a rank on a host whose link was cut): TERM,
+# then KILL after 2 s. Only our namespaces are looked at.
+pfs_hosts_kill() {
+    local ns pids=() i
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+        case $ns in
+            "$PFS_HOST_PREFIX"-sw | "$PFS_HOST_PREFIX"[0-9]*)
+                mapfile -t -O "${#pids[@]}" pids < <(ip netns pids "$ns" 2>/dev/null) ;;
+        esac
+    done
+    [ ${#pids[@]} -gt 0 ] || return 0
+    kill "${pids[@]}" 2>/dev/null || true
+    for ((i = 0; i < 20; i++)); do
+        kill -0 "${pids[@]}" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill -9 "${pids[@]}" 2>/dev/null || true
+}
+
 pfs_hosts_down() {
     local f ns
+    pfs_hosts_kill
     for f in "$PFS_HOSTS_STATE"/uts/*; do
         [ -e "$f" ] || continue
         umount "$f" 2>/dev/null || true

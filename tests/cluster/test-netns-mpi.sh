@@ -9,6 +9,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=netns-hosts.sh
 . "$here/netns-hosts.sh"
 command -v mpicc >/dev/null || need_pkg libopenmpi-dev openmpi-bin
+pfs_cluster_lock
 
 tmp=$(mktemp -d /tmp/pfs-netns-test.XXXXXX)
 trap 'pfs_hosts_down; rm -rf "$tmp"' EXIT

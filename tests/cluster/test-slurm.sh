@@ -7,6 +7,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=slurm.sh
 . "$here/slurm.sh"
 command -v mpirun >/dev/null || need_pkg openmpi-bin
+pfs_cluster_lock
 
 tmp=$(mktemp -d /tmp/pfs-slurm-test.XXXXXX)
 trap 'pfs_slurm_down; rm -rf "$tmp"' EXIT
