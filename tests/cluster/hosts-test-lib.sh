@@ -52,3 +52,10 @@ hosts_pfsbench_pids() {
     done
     return 0
 }
+
+# ran_ok NODES WORKERS: the run in $OUT/$RC ended with status 0 and its
+# header counts NODES nodes of WORKERS workers.
+ran_ok() {
+    if [ "$RC" -eq 0 ]; then ok "exit status 0"; else not_ok "exit status $RC"; show_run; fi
+    check "$1 nodes of $2 workers" grep -qx "Testing with $1 nodes, $2 workers per node: " "$OUT"
+}

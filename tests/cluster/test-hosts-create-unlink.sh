@@ -13,9 +13,7 @@ snapshot "$D"
 start=$SECONDS
 hosts_run 2 create-unlink -m "$D" -f 200 -F 5 -s 64k --no-drop-caches --results "$SCRATCH/r.h5"
 echo "# run took $((SECONDS - start)) s"
-if [ "$RC" -eq 0 ]; then ok "exit status 0"; else not_ok "exit status $RC"; show_run; fi
-
-check "3 nodes of 2 workers" grep -qx "Testing with 3 nodes, 2 workers per node: " "$OUT"
+ran_ok 3 2
 check "node lines: host names with their own addresses, in rank order" test \
     "$(sed -n '3,5p' "$OUT")" = "$(printf ' pfsh1 10.231.77.11\n pfsh2 10.231.77.12\n pfsh3 10.231.77.13')"
 check "84 rows: se 24, pa 24, ua 12, ub 12, uc 12" test \
