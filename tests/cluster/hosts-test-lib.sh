@@ -5,6 +5,7 @@
 # cluster lock, N hosts brought up now and torn down at exit, and
 #   hosts_run NPERHOST [MPIRUN-OPTS --] ARGS...   pfsbench ARGS on the hosts
 #   hosts_pfsbench_pids HOST                      pfsbench processes in HOST
+#   h5_nodes FILE                                 "name addr workers" per node
 # Usage: . hosts-test-lib.sh; hosts_begin N
 # PFSBENCH defaults to the binary of this source tree.
 set -euo pipefail
@@ -40,8 +41,9 @@ hosts_run() {
         shift
     fi
     OUT=$SCRATCH/out ERR=$SCRATCH/err RC=0
-    timeout -k 5 120 "$here/mpirun-hosts.sh" "$nper" "${opts[@]}" -- "$PFSBENCH" "$@" \
-        >"$OUT" 2>"$ERR" || RC=$?
+    # in SCRATCH: the default results file lands in rank 0's current directory
+    (cd "$SCRATCH" && timeout -k 5 120 "$here/mpirun-hosts.sh" "$nper" "${opts[@]}" -- \
+        "$PFSBENCH" "$@") >"$OUT" 2>"$ERR" || RC=$?
 }
 
 hosts_pfsbench_pids() {
@@ -58,4 +60,10 @@ hosts_pfsbench_pids() {
 ran_ok() {
     if [ "$RC" -eq 0 ]; then ok "exit status 0"; else not_ok "exit status $RC"; show_run; fi
     check "$1 nodes of $2 workers" grep -qx "Testing with $1 nodes, $2 workers per node: " "$OUT"
+}
+
+# h5_nodes FILE: the /nodes dataset of a results file, one "name address
+# workers" line per node, in node order.
+h5_nodes() {
+    h5dump -y -d /nodes "$1" | tr -d ' \n' | grep -o '{"[^"]*","[^"]*",[0-9]*' | tr -d '{"' | tr ',' ' '
 }

@@ -2,9 +2,10 @@
 # test-hosts-failures.sh - a run across 3 namespace hosts x 2 workers that
 # loses a rank (kill -9 of one pfsbench on pfsh2) or a host (pfsh3's link
 # set down) mid-run ends within a bounded time with a non-zero status and a
-# message naming the failed host; no pfsbench is left running, and what the
-# run left (DIR/pfsbench.<stamp>.<host>.<job>/<node>.<worker>/f<10 digits>)
-# is removed by rm -rf of that one directory. Exit 77 = skipped.
+# message naming the failed host; no pfsbench is left running; the results
+# file keeps the rows so far and says "aborted"; and what the run left,
+# DIR/pfsbench.<stamp>.<host>.<job>/<node>.<worker>/f<10 digits>, is
+# removed by rm -rf of that one directory. Exit 77 = skipped.
 . "$(dirname "$0")/hosts-test-lib.sh"
 hosts_begin 3
 
@@ -20,8 +21,9 @@ start_run() {
     D=$SCRATCH/$1
     mkdir "$D"
     OUT=$SCRATCH/$1.out ERR=$SCRATCH/$1.err
-    timeout -k 5 300 "$here/mpirun-hosts.sh" 2 "${KEEPALIVE[@]}" -- "$PFSBENCH" create-unlink \
-        -m "$D" -f 200 -F 5 -s 64k -i 500 --no-drop-caches >"$OUT" 2>"$ERR" &
+    (cd "$SCRATCH" && exec timeout -k 5 300 "$here/mpirun-hosts.sh" 2 "${KEEPALIVE[@]}" -- \
+        "$PFSBENCH" create-unlink -m "$D" -f 200 -F 5 -s 64k -i 500 --no-drop-caches \
+        --results "$SCRATCH/$1.h5") >"$OUT" 2>"$ERR" &
     RUN_PID=$!
     local i
     for ((i = 0; i < 300; i++)); do
@@ -62,6 +64,9 @@ left_behind() {
     check "$1: it holds only <node>.<worker>/f<10 digits>" test -z \
         "$(cd "${runs[0]}" && find . -mindepth 1 | grep -Ev '^\./pfsh[1-3]\.[12](/f[0-9]{10})?$')"
     echo "# $1: left $(find "${runs[0]}" -type f | wc -l) files in $(basename "${runs[0]}")"
+    "$PFSBENCH" show "$SCRATCH/$1.h5" >"$SCRATCH/$1.show" 2>&1 || true
+    check "$1: the results file keeps the rows so far and says the run was aborted" test \
+        "$(grep -c '^ se ' "$SCRATCH/$1.show") $(tail -n 1 "$SCRATCH/$1.show" | cut -c1-15)" = "24 Status: aborted"
     rm -rf "${runs[0]}"
     check "$1: rm -rf of the run directory leaves the target empty" test -z "$(ls -A "$D")"
 }

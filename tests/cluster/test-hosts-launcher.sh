@@ -16,8 +16,9 @@ export PFSBENCH_MPIRUN_ARGS="--mca plm_rsh_agent $here/rsh-agent.sh --mca btl tc
     --mca btl_tcp_if_include $PFS_NET.0/24 --mca oob_tcp_if_include $PFS_NET.0/24"
 OUT=$SCRATCH/out ERR=$SCRATCH/err RC=0
 start=$SECONDS
-timeout -k 5 120 "$here/netns-hosts.sh" run pfsh1 "$cup" -i2 -w 2 -m "$D" pfsh3 pfsh1 pfsh2 \
-    -- -f 100 -F 3 -s 16k -t se,ua --no-drop-caches >"$OUT" 2>"$ERR" || RC=$?
+(cd "$SCRATCH" && timeout -k 5 120 "$here/netns-hosts.sh" run pfsh1 "$cup" -i2 -w 2 -m "$D" \
+    pfsh3 pfsh1 pfsh2 -- -f 100 -F 3 -s 16k -t se,ua --no-drop-caches --results "$SCRATCH/l.h5") \
+    >"$OUT" 2>"$ERR" || RC=$?
 echo "# the launcher's run took $((SECONDS - start)) s"
 ran_ok 3 2
 check "nodes in the order given, with their addresses" test \
@@ -30,5 +31,7 @@ check "two iterations of se (48 rows) and ua (24 rows)" test \
 check "ua starts with pfsh3's creates" test \
     "$(rows | awk '$1 == "ua" && $2 == 1 {print $3 ":" $5}' | sed -n '1,2p' | xargs)" = "pfsh3:Create pfsh3:Create"
 check "nothing left in the target" test -z "$(ls -A "$D")"
+check "the results file records the nodes in that order" test \
+    "$(h5_nodes "$SCRATCH/l.h5" 2>&1 | awk '{print $1}' | xargs)" = "pfsh3 pfsh1 pfsh2"
 [ "$T_FAILED" -eq 0 ] || show_run
 finish
