@@ -46,6 +46,8 @@ struct pfs_engine {
 	uint64_t epoch_us;        /* the run's start, on node 0's clock */
 	char run_dir[PATH_MAX];
 	bool run_dir_made, worker_dir_made, setup_done;
+	int persist; /* enum pfs_persist */
+	char persist_key[128];
 
 	/* Stop notices: a failing rank tells every other rank at once, so that
 	 * loops elsewhere end within PFS_POLL_EVERY items, not at the phase's
@@ -213,8 +215,44 @@ static void iso_time(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Replaces any '/' in the last component of path (a node name, a key). */
+static void flatten_last(char *path)
+{
+	for (char *p = strrchr(path, '/') + 1; *p; p++)
+		if (*p == '/')
+			*p = '_';
+}
+
+/* A run that leaves its items for a later one, or resumes them, works in
+ * DIR/pfsbench.<workload>.<key>, a name both runs derive from the options.
+ * Names it and checks, before anything is created, that it is there for a
+ * resuming run and not there for a leaving one. Returns 0, or -EEXIST or
+ * -ENOENT with a message. */
+static int check_persist_dir(struct pfs_engine *e)
+{
+	struct stat st;
+	bool there;
+
+	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s", e->common->dir,
+		       e->wl->name, e->persist_key))
+		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
+	flatten_last(e->run_dir);
+	there = !stat(e->run_dir, &st) && S_ISDIR(st.st_mode);
+	if (e->persist == PFS_PERSIST_LEAVE && there) {
+		pfs_error("'%s' exists: an earlier run with these options left it there; remove "
+			  "it first (see pfsbench %s --help)", e->run_dir, e->wl->name);
+		return -EEXIST;
+	}
+	if (e->persist == PFS_PERSIST_RESUME && !there) {
+		pfs_error("nothing to resume: no earlier run with these options left '%s'",
+			  e->run_dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* A name no other run shares: time, host and the batch job (or pid). */
-static int make_run_dir(struct pfs_engine *e)
+static int name_fresh_run_dir(struct pfs_engine *e)
 {
 	const char *job = getenv("SLURM_JOB_ID");
 	char stamp[32], jobbuf[32];
@@ -234,10 +272,17 @@ static int make_run_dir(struct pfs_engine *e)
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s.%s", e->common->dir,
 		       stamp, e->topo.nodes[0].name, job))
 		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
-	for (char *p = strrchr(e->run_dir, '/') + 1; *p; p++)
-		if (*p == '/')
-			*p = '_';
-	if (mkdir(e->run_dir, 0755))
+	flatten_last(e->run_dir);
+	return 0;
+}
+
+/* A persistent run's directory was named by check_persist_dir; a resuming
+ * run finds it there, and owns it from now on. */
+static int make_run_dir(struct pfs_engine *e)
+{
+	if (e->persist == PFS_PERSIST_NONE && name_fresh_run_dir(e))
+		return -1;
+	if (e->persist != PFS_PERSIST_RESUME && mkdir(e->run_dir, 0755))
 		return pfs_error("cannot create '%s': %s", e->run_dir, strerror(errno));
 	e->run_dir_made = true;
 	return 0;
@@ -246,14 +291,11 @@ static int make_run_dir(struct pfs_engine *e)
 static int make_worker_dir(struct pfs_engine *e)
 {
 	struct pfs_worker *w = &e->w;
-	char *p;
 
 	if (pfs_format(w->dir, sizeof(w->dir), "%s/%s.%u", e->run_dir, w->node_name, w->worker))
 		return pfs_error("the worker directory name is too long");
-	for (p = strrchr(w->dir, '/') + 1; *p; p++)
-		if (*p == '/')
-			*p = '_';
-	if (mkdir(w->dir, 0755))
+	flatten_last(w->dir);
+	if (e->persist != PFS_PERSIST_RESUME && mkdir(w->dir, 0755))
 		return pfs_fail(w, "create", NULL, errno);
 	e->worker_dir_made = true;
 	w->dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -264,7 +306,8 @@ static int make_worker_dir(struct pfs_engine *e)
 
 /* Removes what the run created and nothing else: the workload removes its
  * own items, then each worker its empty directory, then rank 0 the run
- * directory. rmdir never removes a directory someone else filled. */
+ * directory. rmdir never removes a directory someone else filled. When the
+ * run leaves its items for a later one (w->keep), all of it stays. */
 static void remove_run(struct pfs_engine *e)
 {
 	struct pfs_worker *w = &e->w;
@@ -275,14 +318,26 @@ static void remove_run(struct pfs_engine *e)
 	if (w->dirfd >= 0)
 		close(w->dirfd);
 	w->dirfd = -1;
-	if (e->worker_dir_made && rmdir(w->dir))
+	if (e->worker_dir_made && !w->keep && rmdir(w->dir))
 		pfs_warn("cannot remove '%s': %s", w->dir, strerror(errno));
 	MPI_Barrier(e->comm);
-	if (e->rank == 0 && e->run_dir_made && rmdir(e->run_dir))
+	if (e->rank == 0 && e->run_dir_made && !w->keep && rmdir(e->run_dir))
 		pfs_warn("cannot remove '%s': %s", e->run_dir, strerror(errno));
 }
 
 /* ---- checks before anything is created ---------------------------------- */
+
+/* --dry-run: the workload says what the plan makes, the engine what it
+ * needs; preflight then says whether the target has it. */
+static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
+{
+	printf("pfsbench %s --dry-run: nothing is created\n", e->wl->name);
+	if (e->wl->dry_run)
+		e->wl->dry_run(stdout, e->opts, (unsigned)e->nranks, e->topo.nnodes);
+	printf("%d workers on %u nodes need %" PRIu64 " KiB and %" PRIu64 " inodes in '%s'\n",
+	       e->nranks, e->topo.nnodes, needs->bytes / 1024 + (needs->bytes % 1024 != 0),
+	       needs->inodes, e->common->dir);
+}
 
 static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 {
@@ -290,6 +345,9 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	char why[PATH_MAX + 128];
 	int rc;
 
+	e->wl->needs(e->opts, (unsigned)e->nranks, &needs);
+	if (e->common->dry_run)
+		print_dry_run(e, &needs);
 	rc = pfs_check_dir(e->common->dir, why, sizeof(why));
 	if (rc)
 		return pfs_error("%s", why);
@@ -301,7 +359,6 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 		return pfs_error("the results file name is too long");
 	if (pfs_results_path_check(e->results_path, e->common->dir, why, sizeof(why)))
 		return pfs_error("%s", why);
-	e->wl->needs(e->opts, (unsigned)e->nranks, &needs);
 	if (!e->common->force && needs.bytes > fs->bytes_free)
 		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %" PRIu64
 				 " MiB (use --force to run anyway, or lower the counts)",
@@ -310,6 +367,11 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 		return pfs_error("'%s' has %" PRIu64 " free inodes; this run needs %" PRIu64
 				 " (use --force to run anyway)",
 				 e->common->dir, fs->inodes_free, needs.inodes);
+	if (e->persist != PFS_PERSIST_NONE && check_persist_dir(e))
+		return -1;
+	if (e->common->dry_run)
+		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
+		       e->common->dir, fs->fstype, fs->bytes_free / 1024, fs->inodes_free);
 	return 0;
 }
 
@@ -474,13 +536,13 @@ static void drop_caches(struct pfs_engine *e)
 static int run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)
 {
 	unsigned nnodes = e->topo.nnodes;
-	size_t nsteps = t->plan(nnodes, NULL, 0);
+	size_t nsteps = t->plan(e->opts, nnodes, NULL, 0);
 	struct pfs_step *steps = calloc(nsteps ? nsteps : 1, sizeof(*steps));
 	int failed = 0;
 
 	if (!steps)
 		return pfs_error("out of memory");
-	t->plan(nnodes, steps, nsteps);
+	t->plan(e->opts, nnodes, steps, nsteps);
 	for (size_t s = 0; s < nsteps && !failed; s++) {
 		struct pfs_sample samples[PFS_MAX_SAMPLES];
 		unsigned nsamples = 0;
@@ -635,17 +697,29 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		return rc < 0 ? PFS_EXIT_USAGE : PFS_EXIT_OK;
 	if (identify(e))
 		return PFS_EXIT_FAILED;
+	e->persist = e->wl->persist ? e->wl->persist(e->opts, e->persist_key,
+						     sizeof(e->persist_key))
+				    : PFS_PERSIST_NONE;
+	if (e->persist < 0) {
+		if (e->rank == 0)
+			pfs_error("the options make too long a run directory name");
+		return PFS_EXIT_USAGE;
+	}
 
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
+	fflush(stdout);
 	MPI_Bcast(&rc, 1, MPI_INT, 0, e->comm);
-	if (rc)
-		return PFS_EXIT_USAGE;
+	if (rc || e->common->dry_run)
+		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
 
 	rc = e->rank == 0 ? make_run_dir(e) : 0;
 	MPI_Bcast(&rc, 1, MPI_INT, 0, e->comm);
 	if (rc)
 		return PFS_EXIT_FAILED;
 	MPI_Bcast(e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm);
+	/* A resuming run's items stay until its first step: a run that cannot
+	 * start leaves them for another try. */
+	e->w.keep = e->persist == PFS_PERSIST_RESUME;
 	e->w.state = calloc(1, e->wl->state_size ? e->wl->state_size : 1);
 	rc = e->w.state ? make_worker_dir(e) : pfs_fail(&e->w, "allocate", "state", ENOMEM);
 	if (!rc) {
@@ -662,6 +736,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		begin_outputs(e, &fs, cmdline);
 	}
 	/* The run's clock starts here; start_us of every row counts from it. */
+	e->w.keep = false;
 	sync_clocks(e);
 	MPI_Barrier(e->comm);
 	e->epoch_us = pfs_now_us();
@@ -675,6 +750,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 	/* Outputs first: after a signal, mpirun's SIGKILL may come before a
 	 * long cleanup ends, and the results file must say "aborted" by then. */
+	e->w.keep = e->persist == PFS_PERSIST_LEAVE && status == PFS_EXIT_OK;
 	if (e->rank == 0)
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
 			    abort_reason(e, status));

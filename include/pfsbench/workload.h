@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pfsbench/options.h"
 #include "pfsbench/results.h"
@@ -36,9 +37,10 @@ struct pfs_step {
 struct pfs_test {
 	const char *name;
 	enum pfs_order order;
-	/* Writes the plan for nnodes nodes into steps (at most cap of them) and
-	 * returns how many steps the plan has, also when that exceeds cap. */
-	size_t (*plan)(unsigned nnodes, struct pfs_step *steps, size_t cap);
+	/* Writes the plan for nnodes nodes and the workload's options into steps
+	 * (at most cap of them) and returns how many steps the plan has, also
+	 * when that exceeds cap. */
+	size_t (*plan)(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap);
 };
 
 /* One row's worth of an op's result. An op that times itself (several kinds
@@ -65,6 +67,8 @@ struct pfs_worker {
 	void *state;          /* workload_size bytes, zeroed before setup */
 	struct pfs_engine *engine;
 	unsigned poll_countdown;
+	bool keep;            /* the run leaves its items for a later run: cleanup
+			       * frees memory but removes nothing (see pfs_persist) */
 	bool failed;          /* this rank recorded a failure */
 	bool stopped;         /* another rank failed: leave the loop */
 };
@@ -73,6 +77,16 @@ struct pfs_worker {
 struct pfs_needs {
 	uint64_t bytes;
 	uint64_t inodes;
+};
+
+/* How a run's items outlive it, for workloads that create in one run and
+ * remove in another (tree -C, then tree -R). */
+enum pfs_persist {
+	PFS_PERSIST_NONE,   /* a fresh run directory, emptied and removed at the end */
+	PFS_PERSIST_LEAVE,  /* a run directory named by the plan; when the run
+			     * completes, it is left with the workload's items */
+	PFS_PERSIST_RESUME, /* works in the directories a LEAVE run left, and
+			     * removes them at the end; refused when they are missing */
 };
 
 struct pfs_workload {
@@ -95,6 +109,15 @@ struct pfs_workload {
 	int (*setup)(struct pfs_worker *w);
 	int (*run_op)(struct pfs_worker *w, unsigned op, struct pfs_sample *out, unsigned *nout);
 	int (*cleanup)(struct pfs_worker *w);
+	/* Optional; NULL means PFS_PERSIST_NONE. Returns how this run's items
+	 * outlive it (an enum pfs_persist), or -ENAMETOOLONG when key is too
+	 * small. For LEAVE and RESUME it writes a key naming the plan, and the
+	 * run directory is DIR/pfsbench.<name>.<key>: the later run finds what
+	 * the earlier one left by the same options. */
+	int (*persist)(const void *opts, char *key, size_t keylen);
+	/* Optional: for --dry-run, on rank 0, prints what the plan would make;
+	 * the engine then prints the space and inodes it needs. */
+	void (*dry_run)(FILE *out, const void *opts, unsigned nranks, unsigned nnodes);
 };
 
 /* Called by an op on failure: records it, prints "node N worker W: cannot

@@ -304,10 +304,11 @@ static size_t put(struct pfs_step *steps, size_t cap, size_t i, int node_a, unsi
 #define ONE(node, op) (node), (op), -2, 0
 
 /* se: each op, node by node. */
-static size_t plan_se(unsigned nnodes, struct pfs_step *steps, size_t cap)
+static size_t plan_se(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = 0;
 
+	(void)opts;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
 		for (unsigned n = 0; n < nnodes; n++)
 			i = put(steps, cap, i, ONE((int)n, op));
@@ -315,10 +316,11 @@ static size_t plan_se(unsigned nnodes, struct pfs_step *steps, size_t cap)
 }
 
 /* pa: each op on all nodes at once. */
-static size_t plan_pa(unsigned nnodes, struct pfs_step *steps, size_t cap)
+static size_t plan_pa(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = 0;
 
+	(void)opts;
 	(void)nnodes;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
 		i = put(steps, cap, i, ONE(PFS_ALL_NODES, op));
@@ -326,30 +328,33 @@ static size_t plan_pa(unsigned nnodes, struct pfs_step *steps, size_t cap)
 }
 
 /* ua: a pipeline; node k unlinks while node k+1 creates. */
-static size_t plan_ua(unsigned nnodes, struct pfs_step *steps, size_t cap)
+static size_t plan_ua(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = put(steps, cap, 0, ONE(0, OP_CREATE));
 
+	(void)opts;
 	for (unsigned n = 1; n < nnodes; n++)
 		i = put(steps, cap, i, (int)n - 1, OP_UNLINK, (int)n, OP_CREATE);
 	return put(steps, cap, i, ONE((int)nnodes - 1, OP_UNLINK));
 }
 
 /* ub: node by node creates, then every node unlinks at once. */
-static size_t plan_ub(unsigned nnodes, struct pfs_step *steps, size_t cap)
+static size_t plan_ub(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = 0;
 
+	(void)opts;
 	for (unsigned n = 0; n < nnodes; n++)
 		i = put(steps, cap, i, ONE((int)n, OP_CREATE));
 	return put(steps, cap, i, ONE(PFS_ALL_NODES, OP_UNLINK));
 }
 
 /* uc: node by node, create one file and unlink it, -f times. */
-static size_t plan_uc(unsigned nnodes, struct pfs_step *steps, size_t cap)
+static size_t plan_uc(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = 0;
 
+	(void)opts;
 	for (unsigned n = 0; n < nnodes; n++)
 		i = put(steps, cap, i, ONE((int)n, OP_CREATE_UNLINK));
 	return i;

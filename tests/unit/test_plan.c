@@ -22,10 +22,10 @@ static const struct pfs_test *test_named(const char *name)
 static size_t plan(const char *name, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	const struct pfs_test *t = test_named(name);
-	size_t n = t->plan(nnodes, NULL, 0);
+	size_t n = t->plan(NULL, nnodes, NULL, 0);
 
 	assert_true(n <= cap);
-	assert_int_equal(t->plan(nnodes, steps, cap), n);
+	assert_int_equal(t->plan(NULL, nnodes, steps, cap), n);
 	return n;
 }
 
@@ -109,7 +109,7 @@ static void test_plan_respects_capacity(void **state)
 
 	(void)state;
 	memset(s, 0xAB, sizeof(s));
-	assert_int_equal(test_named("se")->plan(5, s, 2), 20);
+	assert_int_equal(test_named("se")->plan(NULL, 5, s, 2), 20);
 	assert_int_equal(s[2].nassign, 0xABABABABu); /* untouched past cap */
 }
 
