@@ -38,4 +38,13 @@ uint64_t pfs_now_us(void);
 /* Multiplies with overflow detection: 0, or -ERANGE. */
 int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 
+/* A buffer of len bytes (at least 1) of a fixed pattern for writing files:
+ * not zeros, which some storage compresses or skips. NULL when out of
+ * memory; free() it. */
+char *pfs_pattern_alloc(size_t len);
+
+/* Writes bytes bytes to fd, buf (buflen bytes) again and again, retrying
+ * after signals. Returns 0, or -errno (-EIO when write returns 0). */
+int pfs_write_all(int fd, const char *buf, size_t buflen, uint64_t bytes);
+
 #endif

@@ -125,24 +125,14 @@ static int op_unlink(struct pfs_worker *w, struct cu_state *st)
 static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
 		     const char *name)
 {
-	int fd = pfs_openat(w->dirfd, name, O_WRONLY | O_CLOEXEC, 0);
-	uint64_t left = o->size;
+	int fd = pfs_openat(w->dirfd, name, O_WRONLY | O_CLOEXEC, 0), rc;
 
 	if (fd < 0)
 		return pfs_fail(w, "open", name, errno);
-	while (left) {
-		size_t len = left < st->buflen ? (size_t)left : st->buflen;
-		ssize_t n = pfs_write(fd, st->buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int err = n < 0 ? errno : EIO;
-
-			pfs_close(fd);
-			return pfs_fail(w, "write", name, err);
-		}
-		left -= (uint64_t)n;
+	rc = pfs_write_all(fd, st->buf, st->buflen, o->size);
+	if (rc) {
+		pfs_close(fd);
+		return pfs_fail(w, "write", name, -rc);
 	}
 	/* On network and cluster filesystems write errors surface here. */
 	if (o->fsync && pfs_fsync(fd)) {
@@ -263,12 +253,9 @@ static int cu_setup(struct pfs_worker *w)
 	struct cu_state *st = w->state;
 
 	st->buflen = o->size < IO_CHUNK ? (size_t)o->size : IO_CHUNK;
-	st->buf = malloc(st->buflen);
+	st->buf = pfs_pattern_alloc(st->buflen);
 	if (!st->buf)
 		return pfs_fail(w, "allocate", "the I/O buffer", ENOMEM);
-	/* Not zeros: some storage compresses or skips them. */
-	for (size_t i = 0; i < st->buflen; i++)
-		st->buf[i] = (char)(i * 131 + 7);
 	return 0;
 }
 
