@@ -334,9 +334,8 @@ static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
 	printf("pfsbench %s --dry-run: nothing is created\n", e->wl->name);
 	if (e->wl->dry_run)
 		e->wl->dry_run(stdout, e->opts, (unsigned)e->nranks, e->topo.nnodes);
-	printf("%d workers on %u nodes need %" PRIu64 " KiB and %" PRIu64 " inodes in '%s'\n",
-	       e->nranks, e->topo.nnodes, needs->bytes / 1024 + (needs->bytes % 1024 != 0),
-	       needs->inodes, e->common->dir);
+	printf("the run needs %" PRIu64 " KiB and %" PRIu64 " inodes in '%s'\n",
+	       needs->bytes / 1024 + (needs->bytes % 1024 != 0), needs->inodes, e->common->dir);
 }
 
 static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
