@@ -151,6 +151,7 @@ static inline bool pfs_next_batch(struct pfs_worker *w, uint64_t i, uint64_t n, 
 
 /* Registry (src/workloads/registry.c). */
 extern const struct pfs_workload pfs_workload_create_unlink;
+extern const struct pfs_workload pfs_workload_tree;
 extern const struct pfs_workload *const pfs_workloads[];
 const struct pfs_workload *pfs_workload_find(const char *name);
 

@@ -6,6 +6,7 @@
 
 const struct pfs_workload *const pfs_workloads[] = {
 	&pfs_workload_create_unlink,
+	&pfs_workload_tree,
 	NULL,
 };
 

@@ -1,0 +1,167 @@
+/* fdtree.c: the report of the tree workload in fdtree's layout and words:
+ * the plan ("creating/deleting ...", "for a total of ..."), then for each
+ * phase its dates, "... TIME IN, OUT, TOTAL = ..." and its rates, then the
+ * create-unlink table of every node and worker, where a slow node stands
+ * out.
+ *
+ * A phase's figures are those of all ranks together: IN is the earliest
+ * start and OUT the latest end of its rows, in seconds since the run's start
+ * barrier, with microseconds, so a fast phase is not 0; rate = items of all
+ * ranks / (OUT - IN). */
+#include "pfsbench/output.h"
+#include "pfsbench/tree.h"
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#define INDENT "        "
+
+struct fdtree_phase {
+	const char *op;    /* the rows' op */
+	const char *title; /* padded so that the '=' line up, as in fdtree */
+	const char *rate;
+	bool kib;          /* also "KiB per second" */
+};
+
+static const struct fdtree_phase phases[] = {
+	{ PFS_TREE_OP_MKDIR, "DIRECTORY CREATE TIME IN, OUT, TOTAL =",
+	  INDENT "Directory creates per second =", false },
+	{ PFS_TREE_OP_CREATE, "FILE CREATE TIME IN, OUT, TOTAL      =",
+	  INDENT "File creates per second      =", true },
+	{ PFS_TREE_OP_UNLINK, "FILE REMOVE TIME IN, OUT, TOTAL      =",
+	  INDENT "File removals per second     =", false },
+	{ PFS_TREE_OP_RMDIR, "DIRECTORY REMOVE TIME IN, OUT, TOTAL =",
+	  INDENT "Directory removals per second =", false },
+};
+
+/* a x b, or UINT64_MAX when it does not fit: for the "in all" line only. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
+		       unsigned nnodes)
+{
+	struct pfs_tree_totals t;
+
+	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t))
+		return;
+	fprintf(fp, INDENT "one tree per worker, in <node>.<worker>/LEVEL0/: %u worker%s on %u node%s\n",
+		nranks, nranks == 1 ? "" : "s", nnodes, nnodes == 1 ? "" : "s");
+	fprintf(fp, INDENT "creating/deleting %" PRIu64 " directory levels with %" PRIu64
+		    " directories at each level\n",
+		o->levels, o->fanout);
+	fprintf(fp, INDENT "for a total of %" PRIu64 " directories\n", t.dirs);
+	fprintf(fp, INDENT "with %" PRIu64 " files of size %" PRIu64 "KiB per directory\n", o->files,
+		o->blocks * (PFS_TREE_BLOCK / 1024));
+	fprintf(fp, INDENT "for a total of %" PRIu64 " files and %" PRIu64 "KiB\n", t.files, t.kib);
+	if (nranks > 1)
+		fprintf(fp, INDENT "on all %u workers: %" PRIu64 " directories, %" PRIu64
+			    " files and %" PRIu64 "KiB\n",
+			nranks, mul_sat(t.dirs, nranks), mul_sat(t.files, nranks),
+			mul_sat(t.kib, nranks));
+}
+
+static int fdtree_begin(struct pfs_output *o, const struct pfs_run_info *ri)
+{
+	fprintf(o->fp, "pfsbench-%s tree: starting at %s/\n", PACKAGE_VERSION, ri->run_dir);
+	pfs_tree_describe(o->fp, ri->opts, ri->nranks, ri->nnodes);
+	return fflush(o->fp) ? -1 : 0;
+}
+
+/* `date`'s layout, in UTC: the run's start time plus offset_us. */
+static void print_date(FILE *fp, const char *start_time, uint64_t offset_us)
+{
+	struct tm tm;
+	time_t t;
+	char buf[64];
+
+	memset(&tm, 0, sizeof(tm));
+	if (!strptime(start_time, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return;
+	t = timegm(&tm) + (time_t)(offset_us / 1000000u);
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S UTC %Y", &tm);
+	fprintf(fp, "%s\n", buf);
+}
+
+/* Items a second over elapsed_us; a zero time counts as a microsecond. */
+static uint64_t per_sec(uint64_t items, uint64_t elapsed_us)
+{
+	return (uint64_t)((double)items * 1e6 / (double)(elapsed_us ? elapsed_us : 1));
+}
+
+static void print_phase(FILE *fp, const struct pfs_run_info *ri, const struct fdtree_phase *ph,
+			const struct pfs_row *rows, size_t n)
+{
+	uint64_t in = UINT64_MAX, out = 0, items = 0, bytes = 0, total;
+	bool seen = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pfs_row *r = &rows[i];
+
+		if (strcmp(r->op, ph->op))
+			continue;
+		seen = true;
+		if (r->start_us < in)
+			in = r->start_us;
+		if (r->start_us + r->elapsed_us > out)
+			out = r->start_us + r->elapsed_us;
+		items += r->files;
+		bytes += r->bytes;
+	}
+	if (!seen)
+		return;
+	total = out - in;
+	print_date(fp, ri->start_time, in);
+	print_date(fp, ri->start_time, out);
+	fprintf(fp, "%s %" PRIu64 ".%06" PRIu64 ", %" PRIu64 ".%06" PRIu64 ", %" PRIu64 ".%06" PRIu64
+		    "\n",
+		ph->title, in / 1000000u, in % 1000000u, out / 1000000u, out % 1000000u,
+		total / 1000000u, total % 1000000u);
+	fprintf(fp, "%s  %" PRIu64 "\n", ph->rate, per_sec(items, total));
+	if (ph->kib)
+		fprintf(fp, INDENT "KiB per second               =  %" PRIu64 "\n",
+			per_sec(bytes / 1024, total));
+}
+
+static int fdtree_block(struct pfs_output *o, const struct pfs_run_info *ri,
+			const struct pfs_row *rows, size_t n)
+{
+	const struct pfs_tree_opts *opts = ri->opts;
+
+	if (n && opts->common.iterations > 1)
+		fprintf(o->fp, "ITERATION %" PRIu32 " OF %" PRIu64 "\n", rows[0].iteration,
+			opts->common.iterations);
+	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++)
+		print_phase(o->fp, ri, &phases[p], rows, n);
+	fputc('\n', o->fp);
+	pfs_table_header(o->fp);
+	for (size_t i = 0; i < n; i++)
+		pfs_table_row(o->fp, &rows[i]);
+	return fflush(o->fp) ? -1 : 0;
+}
+
+/* Says where a -C run left its trees; the rest is the table's ending. */
+static int fdtree_end(struct pfs_output *o, const struct pfs_run_info *ri,
+		      enum pfs_run_status status, const char *reason)
+{
+	const struct pfs_tree_opts *opts = ri->opts;
+
+	if (opts->create_only && status == PFS_RUN_COMPLETE)
+		fprintf(o->fp, "\nThe trees stay in %s/ for 'pfsbench tree -R' with the same -o, -l, "
+			       "-d, -f and -s.\n",
+			ri->run_dir);
+	return pfs_output_table.end(o, ri, status, reason);
+}
+
+const struct pfs_output_ops pfs_output_fdtree = {
+	.name = "fdtree",
+	.begin = fdtree_begin,
+	.block = fdtree_block,
+	.end = fdtree_end,
+};

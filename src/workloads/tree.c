@@ -1,0 +1,483 @@
+/* tree.c: LLNL's fdtree on the pfsbench engine.
+ *
+ * Every worker builds one tree in its own directory: LEVEL0 at the top;
+ * below every directory above the bottom level, -d directories d<j>; in
+ * every directory, -f files f<j> of -s 4 KiB blocks. Indexes are decimal,
+ * zero-padded to the width of the largest, so a name never changes length:
+ * LEVEL0/d3/d0/f7. The test "tree" has four ops, each on every node at once
+ * (the engine puts barriers and cache drops between them): Mkdir (pre-order),
+ * Create (the files with their data), Unlink, Rmdir (post-order). -C runs the
+ * first two and leaves the trees, -R the last two (see docs/tree.md).
+ *
+ * The walk is iterative and relative to directory descriptors: memory is one
+ * record a level and one path buffer, whatever the size of the tree, and the
+ * kernel looks up one name per call. Only names of the plan are ever
+ * touched, and only inside the worker's directory. */
+#include "pfsbench/tree.h"
+#include "pfsbench/util.h"
+#include "pfsbench/workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TOP "LEVEL0"
+#define IO_CHUNK (1u << 20)
+
+enum tree_op { OP_MKDIR, OP_CREATE, OP_UNLINK, OP_RMDIR, OP_CLEANUP };
+
+/* One directory on the way from the top to where the walk is. */
+struct tree_level {
+	int fd;       /* open while the walk needs it, else -1 */
+	uint64_t idx; /* its index among its siblings */
+	size_t end;   /* length of the path through its name */
+};
+
+struct tree_state {
+	struct pfs_tree_totals totals;
+	struct tree_level *lv; /* levels + 1 */
+	char *path;            /* of the current item, relative to the worker's directory */
+	unsigned dir_digits, file_digits;
+	char *buf;
+	size_t buflen;
+	uint64_t file_bytes;
+};
+
+/* ---- planning arithmetic ------------------------------------------------ */
+
+int pfs_tree_totals(uint64_t levels, uint64_t fanout, uint64_t files, uint64_t blocks,
+		    struct pfs_tree_totals *t)
+{
+	uint64_t width = 1; /* directories at the current level: fanout^i */
+
+	t->dirs = 1;
+	if (fanout == 1) {
+		if (levels == UINT64_MAX)
+			return -ERANGE;
+		t->dirs = levels + 1;
+	} else if (fanout > 1) {
+		for (uint64_t i = 1; i <= levels; i++) {
+			if (pfs_mul_u64(width, fanout, &width) || t->dirs > UINT64_MAX - width)
+				return -ERANGE;
+			t->dirs += width;
+		}
+	}
+	if (pfs_mul_u64(t->dirs, files, &t->files) || pfs_mul_u64(t->files, blocks, &t->kib) ||
+	    pfs_mul_u64(t->kib, PFS_TREE_BLOCK / 1024, &t->kib) ||
+	    pfs_mul_u64(t->kib, 1024, &t->bytes))
+		return -ERANGE;
+	return 0;
+}
+
+/* ---- names, built in place ---------------------------------------------- */
+
+static unsigned digits_of(uint64_t n)
+{
+	unsigned d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* Adds one to the n-digit decimal number that ends just before end. */
+static void digits_next(char *end, unsigned n)
+{
+	for (char *p = end - 1; n--; p--) {
+		if (*p != '9') {
+			(*p)++;
+			return;
+		}
+		*p = '0';
+	}
+}
+
+/* Appends "/<c>00..0" to the path of length at, returns the new length. */
+static size_t name_first(char *path, size_t at, char c, unsigned digits)
+{
+	path[at] = '/';
+	path[at + 1] = c;
+	memset(path + at + 2, '0', digits);
+	path[at + 2 + digits] = 0;
+	return at + 2 + digits;
+}
+
+/* Makes the directory at depth the first child of the one above it. */
+static void dir_first(struct tree_state *st, unsigned depth)
+{
+	struct tree_level *l = &st->lv[depth];
+
+	l->idx = 0;
+	l->fd = -1;
+	l->end = name_first(st->path, st->lv[depth - 1].end, 'd', st->dir_digits);
+}
+
+/* Makes it its next sibling; cuts off what deeper levels appended. */
+static void dir_next(struct tree_state *st, unsigned depth)
+{
+	struct tree_level *l = &st->lv[depth];
+
+	l->idx++;
+	l->fd = -1;
+	st->path[l->end] = 0;
+	digits_next(st->path + l->end, st->dir_digits);
+}
+
+static int parent_fd(const struct pfs_worker *w, const struct tree_state *st, unsigned depth)
+{
+	return depth ? st->lv[depth - 1].fd : w->dirfd;
+}
+
+static const char *dir_name(const struct tree_state *st, unsigned depth)
+{
+	return st->path + (depth ? st->lv[depth - 1].end + 1 : 0);
+}
+
+/* ---- the work on each item ---------------------------------------------- */
+
+static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644), rc;
+
+	if (fd < 0)
+		return pfs_fail(w, "create", st->path, errno);
+	rc = pfs_write_all(fd, st->buf, st->buflen, st->file_bytes);
+	if (rc) {
+		close(fd);
+		return pfs_fail(w, "write", st->path, -rc);
+	}
+	/* On network and cluster filesystems write errors surface here. */
+	if (close(fd))
+		return pfs_fail(w, "close", st->path, errno);
+	return 0;
+}
+
+/* Creates or removes the files of the directory whose path ends at end. */
+static int each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
+		     size_t end)
+{
+	const struct pfs_tree_opts *o = w->opts;
+	char *name = st->path + end + 1;
+	char *last = name + 1 + st->file_digits;
+	int rc = 0;
+
+	name_first(st->path, end, 'f', st->file_digits);
+	for (uint64_t j = 0; j < o->files; j++, digits_next(last, st->file_digits)) {
+		if (op == OP_CLEANUP) {
+			/* Goes on past errors: remove as much as can be removed. */
+			if (unlinkat(dfd, name, 0) && errno != ENOENT && !rc)
+				rc = -errno;
+			continue;
+		}
+		if (pfs_stop_requested(w)) {
+			rc = -ECANCELED;
+			break;
+		}
+		if (op == OP_CREATE)
+			rc = create_file(w, st, dfd, name);
+		else if (unlinkat(dfd, name, 0))
+			rc = pfs_fail(w, "remove", st->path, errno);
+		if (rc)
+			break;
+	}
+	st->path[end] = 0;
+	return rc;
+}
+
+/* Before the walk goes below the directory at depth (or past it, at the
+ * bottom). Opens it when its files or children need it. Returns 0, 1 when
+ * its subtree is not there (cleanup only), or a negative errno. */
+static int enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth,
+		 bool bottom)
+{
+	struct tree_level *l = &st->lv[depth];
+	int parent = parent_fd(w, st, depth);
+	const char *name = dir_name(st, depth);
+
+	if (op != OP_CLEANUP && pfs_stop_requested(w))
+		return -ECANCELED;
+	if (op == OP_MKDIR && mkdirat(parent, name, 0755))
+		return pfs_fail(w, "create", st->path, errno);
+	if ((op == OP_MKDIR || op == OP_RMDIR) && bottom)
+		return 0;
+	l->fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (l->fd < 0) {
+		if (op == OP_CLEANUP)
+			return errno == ENOENT ? 1 : -errno;
+		return pfs_fail(w, "open", st->path, errno);
+	}
+	if (op == OP_MKDIR || op == OP_RMDIR)
+		return 0;
+	return each_file(w, st, op, l->fd, l->end);
+}
+
+/* After the walk is done with the directory at depth and below it. */
+static int leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
+{
+	struct tree_level *l = &st->lv[depth];
+
+	st->path[l->end] = 0; /* cut off what deeper levels appended */
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	if (op != OP_RMDIR && op != OP_CLEANUP)
+		return 0;
+	if (!unlinkat(parent_fd(w, st, depth), dir_name(st, depth), AT_REMOVEDIR))
+		return 0;
+	if (op == OP_CLEANUP)
+		return errno == ENOENT ? 0 : -errno;
+	return pfs_fail(w, "remove", st->path, errno);
+}
+
+/* Walks the whole tree depth first, without recursion. Each directory is
+ * entered before its children and left after them; an error stops the walk
+ * (except in cleanup, which goes on to remove all it can). */
+static int walk(struct pfs_worker *w, enum tree_op op)
+{
+	const struct pfs_tree_opts *o = w->opts;
+	struct tree_state *st = w->state;
+	unsigned depth = 0, bottom = (unsigned)o->levels;
+	int rc, first_err = 0;
+
+	memcpy(st->path, TOP, sizeof(TOP));
+	st->lv[0] = (struct tree_level){ .fd = -1, .idx = 0, .end = sizeof(TOP) - 1 };
+	for (;;) {
+		rc = enter(w, st, op, depth, depth == bottom);
+		if (rc < 0 && op != OP_CLEANUP)
+			goto out;
+		if (rc < 0 && !first_err)
+			first_err = rc;
+		if (rc == 0 && depth < bottom) {
+			dir_first(st, ++depth);
+			continue;
+		}
+		/* Leave this directory, and each ancestor whose last child it is. */
+		for (;;) {
+			rc = leave(w, st, op, depth);
+			if (rc < 0 && op != OP_CLEANUP)
+				goto out;
+			if (rc < 0 && !first_err)
+				first_err = rc;
+			if (depth == 0) {
+				rc = first_err;
+				goto out;
+			}
+			if (st->lv[depth].idx + 1 < o->fanout) {
+				dir_next(st, depth);
+				break;
+			}
+			depth--;
+		}
+	}
+out:
+	for (unsigned i = 0; i <= depth; i++)
+		if (st->lv[i].fd >= 0) {
+			close(st->lv[i].fd);
+			st->lv[i].fd = -1;
+		}
+	return rc;
+}
+
+static int tree_run_op(struct pfs_worker *w, unsigned op, struct pfs_sample *out, unsigned *nout)
+{
+	static const char *const names[] = { PFS_TREE_OP_MKDIR, PFS_TREE_OP_CREATE,
+					     PFS_TREE_OP_UNLINK, PFS_TREE_OP_RMDIR };
+	const struct tree_state *st = w->state;
+	bool dirs = op == OP_MKDIR || op == OP_RMDIR;
+
+	if (op > OP_RMDIR)
+		return pfs_fail(w, "run", "unknown op", EINVAL);
+	*nout = 1;
+	out[0] = (struct pfs_sample){
+		.op = names[op],
+		.files = dirs ? st->totals.dirs : st->totals.files,
+		.bytes = op == OP_CREATE ? st->totals.bytes : 0,
+	};
+	return walk(w, (enum tree_op)op);
+}
+
+/* ---- setup and cleanup ------------------------------------------------------ */
+
+static int tree_setup(struct pfs_worker *w)
+{
+	const struct pfs_tree_opts *o = w->opts;
+	struct tree_state *st = w->state;
+	size_t len;
+
+	/* validate() checked that these fit. */
+	pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &st->totals);
+	st->dir_digits = digits_of(o->fanout - 1);
+	st->file_digits = digits_of(o->files - 1);
+	st->file_bytes = o->blocks * PFS_TREE_BLOCK;
+	len = sizeof(TOP) + (size_t)o->levels * (2 + st->dir_digits) + 2 + st->file_digits;
+	st->path = malloc(len);
+	st->lv = calloc((size_t)o->levels + 1, sizeof(*st->lv));
+	if (!st->path || !st->lv)
+		return pfs_fail(w, "allocate", "the walk", ENOMEM);
+	if (o->remove_only)
+		return 0;
+	st->buflen = st->file_bytes < IO_CHUNK ? (size_t)st->file_bytes : IO_CHUNK;
+	st->buf = pfs_pattern_alloc(st->buflen);
+	if (!st->buf)
+		return pfs_fail(w, "allocate", "the I/O buffer", ENOMEM);
+	return 0;
+}
+
+/* Removes what is left of this worker's tree, by the names of the plan: a
+ * subtree whose directory is not there is skipped, and rmdir leaves a
+ * directory that holds anything else. Nothing is removed from a tree the
+ * run leaves for a later one (w->keep). */
+static int tree_cleanup(struct pfs_worker *w)
+{
+	struct tree_state *st = w->state;
+	int rc = 0;
+
+	if (!w->keep && st->path && st->lv)
+		rc = walk(w, OP_CLEANUP);
+	free(st->path);
+	free(st->lv);
+	free(st->buf);
+	st->path = st->buf = NULL;
+	st->lv = NULL;
+	return rc;
+}
+
+/* ---- the test: its phases, all nodes at once ------------------------------- */
+
+static size_t tree_plan(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	const struct pfs_tree_opts *o = opts;
+	unsigned first = o->remove_only ? OP_UNLINK : OP_MKDIR;
+	unsigned last = o->create_only ? OP_CREATE : OP_RMDIR;
+	size_t n = 0;
+
+	(void)nnodes;
+	for (unsigned op = first; op <= last; op++, n++)
+		if (n < cap)
+			steps[n] = (struct pfs_step){ 1, { { PFS_ALL_NODES, op } } };
+	return n;
+}
+
+static const struct pfs_test tree_tests[] = {
+	{ "tree", PFS_ORDER_PLAN, tree_plan },
+	{ NULL, 0, NULL },
+};
+
+/* ---- options ------------------------------------------------------------------ */
+
+static const struct pfs_option tree_options[] = {
+	{ "levels", 'l', PFS_OPT_UINT, offsetof(struct pfs_tree_opts, levels), 0,
+	  PFS_TREE_MAX_LEVELS, "N", "directory levels below the top directory (default 4)" },
+	{ "dirs", 'd', PFS_OPT_COUNT, offsetof(struct pfs_tree_opts, fanout), 0, 0, "N",
+	  "directories in each directory above the bottom level (default 10)" },
+	{ "files", 'f', PFS_OPT_COUNT, offsetof(struct pfs_tree_opts, files), 0, 0, "N",
+	  "files in each directory (default 10)" },
+	{ "size", 's', PFS_OPT_COUNT, offsetof(struct pfs_tree_opts, blocks), 0, 0, "N",
+	  "file size in 4 KiB blocks (default 10)" },
+	{ "start", 'o', PFS_OPT_STRING, offsetof(struct pfs_tree_opts, common.dir), PATH_MAX, 0,
+	  "DIR", "directory to build the trees in (default .)" },
+	{ "create-only", 'C', PFS_OPT_SET, offsetof(struct pfs_tree_opts, create_only), 0, 0, NULL,
+	  "create the trees and leave them in DIR/pfsbench.tree.l<L>.d<D>.f<F>.s<S>" },
+	{ "remove-only", 'R', PFS_OPT_SET, offsetof(struct pfs_tree_opts, remove_only), 0, 0, NULL,
+	  "remove the trees a -C run with the same -o, -l, -d, -f and -s left" },
+	{ "dry-run", 0, PFS_OPT_SET, offsetof(struct pfs_tree_opts, common.dry_run), 0, 0, NULL,
+	  "print the totals and the space and inodes needed; create nothing" },
+	PFS_COMMON_OPTIONS(struct pfs_tree_opts),
+	PFS_OPT_END,
+};
+
+static void tree_defaults(void *opts)
+{
+	struct pfs_tree_opts *o = opts;
+
+	o->levels = 4;
+	o->fanout = 10;
+	o->files = 10;
+	o->blocks = 10;
+	memcpy(o->common.dir, ".", 2);
+}
+
+static int tree_validate(void *opts, char *err, size_t errlen)
+{
+	struct pfs_tree_opts *o = opts;
+	struct pfs_tree_totals t;
+
+	if (o->create_only && o->remove_only) {
+		pfs_format(err, errlen, "-C and -R exclude each other: -C leaves trees, -R removes them");
+		return -EINVAL;
+	}
+	if ((o->create_only || o->remove_only) && o->common.iterations > 1) {
+		pfs_format(err, errlen, "-C and -R run once: -i must be 1");
+		return -EINVAL;
+	}
+	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t)) {
+		pfs_format(err, errlen,
+			   "-l %" PRIu64 " -d %" PRIu64 " -f %" PRIu64 " -s %" PRIu64
+			   " make a tree too large to count",
+			   o->levels, o->fanout, o->files, o->blocks);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* At its peak every worker holds its whole tree: the files' data and, on
+ * most filesystems, a block for each directory. -R creates nothing. */
+static void tree_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
+{
+	const struct pfs_tree_opts *o = opts;
+	struct pfs_tree_totals t;
+	uint64_t dir_bytes;
+
+	needs->bytes = needs->inodes = 0;
+	if (o->remove_only)
+		return;
+	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t) ||
+	    pfs_mul_u64(t.dirs, PFS_TREE_BLOCK, &dir_bytes) || t.bytes > UINT64_MAX - dir_bytes ||
+	    pfs_mul_u64(t.bytes + dir_bytes, nranks, &needs->bytes) ||
+	    pfs_mul_u64(t.dirs + t.files, nranks, &needs->inodes))
+		needs->bytes = needs->inodes = UINT64_MAX;
+}
+
+/* -C leaves the trees where -R with the same options finds them. */
+static int tree_persist(const void *opts, char *key, size_t keylen)
+{
+	const struct pfs_tree_opts *o = opts;
+
+	if (!o->create_only && !o->remove_only)
+		return PFS_PERSIST_NONE;
+	if (pfs_format(key, keylen, "l%" PRIu64 ".d%" PRIu64 ".f%" PRIu64 ".s%" PRIu64, o->levels,
+		       o->fanout, o->files, o->blocks))
+		return -ENAMETOOLONG;
+	return o->create_only ? PFS_PERSIST_LEAVE : PFS_PERSIST_RESUME;
+}
+
+static void tree_dry_run(FILE *out, const void *opts, unsigned nranks, unsigned nnodes)
+{
+	pfs_tree_describe(out, opts, nranks, nnodes);
+}
+
+const struct pfs_workload pfs_workload_tree = {
+	.name = "tree",
+	.summary = "Create and remove a tree of directories and small files on every rank, "
+		   "as LLNL's fdtree does.",
+	.synopsis = "[-l N] [-d N] [-f N] [-s N] [-o DIR] [-C | -R] [--dry-run] [options]",
+	.options = tree_options,
+	.opts_size = sizeof(struct pfs_tree_opts),
+	.state_size = sizeof(struct tree_state),
+	.tests = tree_tests,
+	.report = &pfs_output_fdtree,
+	.defaults = tree_defaults,
+	.validate = tree_validate,
+	.needs = tree_needs,
+	.setup = tree_setup,
+	.run_op = tree_run_op,
+	.cleanup = tree_cleanup,
+	.persist = tree_persist,
+	.dry_run = tree_dry_run,
+};
