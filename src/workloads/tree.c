@@ -159,7 +159,7 @@ static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, con
 }
 
 /* Creates or removes the files of the directory whose path ends at end. */
-static int each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
+__attribute__((always_inline)) static inline int each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
 		     size_t end)
 {
 	const struct pfs_tree_opts *o = w->opts;
@@ -193,7 +193,7 @@ static int each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op o
 /* Before the walk goes below the directory at depth (or past it, at the
  * bottom). Opens it when its files or children need it. Returns 0, 1 when
  * its subtree is not there (cleanup only), or a negative errno. */
-static int enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth,
+__attribute__((always_inline)) static inline int enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth,
 		 bool bottom)
 {
 	struct tree_level *l = &st->lv[depth];
@@ -218,7 +218,7 @@ static int enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, u
 }
 
 /* After the walk is done with the directory at depth and below it. */
-static int leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
+__attribute__((always_inline)) static inline int leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
 {
 	struct tree_level *l = &st->lv[depth];
 
@@ -238,7 +238,7 @@ static int leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, u
 /* Walks the whole tree depth first, without recursion. Each directory is
  * entered before its children and left after them; an error stops the walk
  * (except in cleanup, which goes on to remove all it can). */
-static int walk(struct pfs_worker *w, enum tree_op op)
+__attribute__((always_inline)) static inline int walk(struct pfs_worker *w, enum tree_op op)
 {
 	const struct pfs_tree_opts *o = w->opts;
 	struct tree_state *st = w->state;
@@ -299,7 +299,18 @@ static int tree_run_op(struct pfs_worker *w, unsigned op, struct pfs_sample *out
 		.files = dirs ? st->totals.dirs : st->totals.files,
 		.bytes = op == OP_CREATE ? st->totals.bytes : 0,
 	};
-	return walk(w, (enum tree_op)op);
+	/* Each op a constant: the compiler drops the other ops' branches from
+	 * each phase's loop. */
+	switch (op) {
+	case OP_MKDIR:
+		return walk(w, OP_MKDIR);
+	case OP_CREATE:
+		return walk(w, OP_CREATE);
+	case OP_UNLINK:
+		return walk(w, OP_UNLINK);
+	default:
+		return walk(w, OP_RMDIR);
+	}
 }
 
 /* ---- setup and cleanup ------------------------------------------------------ */
