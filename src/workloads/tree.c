@@ -13,6 +13,7 @@
  * record a level and one path buffer, whatever the size of the tree, and the
  * kernel looks up one name per call. Only names of the plan are ever
  * touched, and only inside the worker's directory. */
+#include "pfsbench/sys.h"
 #include "pfsbench/tree.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
@@ -22,8 +23,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define TOP "LEVEL0"
 #define IO_CHUNK (1u << 20)
@@ -143,17 +142,17 @@ static const char *dir_name(const struct tree_state *st, unsigned depth)
 
 static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, const char *name)
 {
-	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644), rc;
+	int fd = pfs_openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644), rc;
 
 	if (fd < 0)
 		return pfs_fail(w, "create", st->path, errno);
 	rc = pfs_write_all(fd, st->buf, st->buflen, st->file_bytes);
 	if (rc) {
-		close(fd);
+		pfs_close(fd);
 		return pfs_fail(w, "write", st->path, -rc);
 	}
 	/* On network and cluster filesystems write errors surface here. */
-	if (close(fd))
+	if (pfs_close(fd))
 		return pfs_fail(w, "close", st->path, errno);
 	return 0;
 }
@@ -171,7 +170,7 @@ __attribute__((always_inline)) static inline int each_file(struct pfs_worker *w,
 	for (uint64_t j = 0; j < o->files; j++, digits_next(last, st->file_digits)) {
 		if (op == OP_CLEANUP) {
 			/* Goes on past errors: remove as much as can be removed. */
-			if (unlinkat(dfd, name, 0) && errno != ENOENT && !rc)
+			if (pfs_unlinkat(dfd, name, 0) && errno != ENOENT && !rc)
 				rc = -errno;
 			continue;
 		}
@@ -181,7 +180,7 @@ __attribute__((always_inline)) static inline int each_file(struct pfs_worker *w,
 		}
 		if (op == OP_CREATE)
 			rc = create_file(w, st, dfd, name);
-		else if (unlinkat(dfd, name, 0))
+		else if (pfs_unlinkat(dfd, name, 0))
 			rc = pfs_fail(w, "remove", st->path, errno);
 		if (rc)
 			break;
@@ -202,11 +201,11 @@ __attribute__((always_inline)) static inline int enter(struct pfs_worker *w, str
 
 	if (op != OP_CLEANUP && pfs_stop_requested(w))
 		return -ECANCELED;
-	if (op == OP_MKDIR && mkdirat(parent, name, 0755))
+	if (op == OP_MKDIR && pfs_mkdirat(parent, name, 0755))
 		return pfs_fail(w, "create", st->path, errno);
 	if ((op == OP_MKDIR || op == OP_RMDIR) && bottom)
 		return 0;
-	l->fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	l->fd = pfs_openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (l->fd < 0) {
 		if (op == OP_CLEANUP)
 			return errno == ENOENT ? 1 : -errno;
@@ -224,11 +223,11 @@ __attribute__((always_inline)) static inline int leave(struct pfs_worker *w, str
 
 	st->path[l->end] = 0; /* cut off what deeper levels appended */
 	if (l->fd >= 0)
-		close(l->fd);
+		pfs_close(l->fd);
 	l->fd = -1;
 	if (op != OP_RMDIR && op != OP_CLEANUP)
 		return 0;
-	if (!unlinkat(parent_fd(w, st, depth), dir_name(st, depth), AT_REMOVEDIR))
+	if (!pfs_unlinkat(parent_fd(w, st, depth), dir_name(st, depth), AT_REMOVEDIR))
 		return 0;
 	if (op == OP_CLEANUP)
 		return errno == ENOENT ? 0 : -errno;
@@ -278,7 +277,7 @@ __attribute__((always_inline)) static inline int walk(struct pfs_worker *w, enum
 out:
 	for (unsigned i = 0; i <= depth; i++)
 		if (st->lv[i].fd >= 0) {
-			close(st->lv[i].fd);
+			pfs_close(st->lv[i].fd);
 			st->lv[i].fd = -1;
 		}
 	return rc;
