@@ -5,13 +5,7 @@
 # what it created and keeps what it measured.
 . "$(dirname "$0")/lib.sh"
 
-M=$SCRATCH/small
-mkdir "$M"
-mount -t tmpfs -o size=4m,nr_inodes=400 pfsbench-test "$M" 2>/dev/null ||
-	skip "cannot mount a tmpfs here (not root, or no mount permission)"
-T_CLEANUP+=("umount '$M'")
-echo keep >"$M/foreign"
-snapshot "$M"
+small_fs size=4m,nr_inodes=400
 
 # 2 ranks x 4 files x 1 MiB = 8 MiB > 4 MiB
 pfs 2 create-unlink -m "$M" -f 10 -F 4 -s 1m -t se

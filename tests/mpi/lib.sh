@@ -105,6 +105,19 @@ snapshot() {
 	(cd "$1" && find . | sort) >"$1.before"
 }
 
+# small_fs OPTIONS: mounts a tmpfs with OPTIONS (size=..., nr_inodes=...)
+# at $SCRATCH/small as $M, unmounted at exit, holding one file of someone
+# else's, and snapshots it; skips the test where mounting is not allowed.
+small_fs() {
+	M=$SCRATCH/small
+	mkdir "$M"
+	mount -t tmpfs -o "$1" pfsbench-test "$M" 2>/dev/null ||
+		skip "cannot mount a tmpfs here (not root, or no mount permission)"
+	T_CLEANUP+=("umount '$M'")
+	echo keep >"$M/foreign"
+	snapshot "$M"
+}
+
 # show_on_failure: prints the run's output when a check failed, for the log.
 show_run() {
 	echo "--- exit status $RC; stdout:"

@@ -1,55 +1,73 @@
-#!/bin/sh
-# tree-run.sh: pfsbench tree under mpirun with 1 rank, 2 ranks and 2
-# simulated nodes. Protects: after -C the trees on disk are exactly the plan
-# (directories, files, names, sizes) and stay; -R then leaves nothing; a
-# full run leaves nothing; the report has fdtree's four phases.
-. "${SRCDIR:-.}/tests/mpi/tree-lib.sh"
+#!/bin/bash
+# pfsbench tree with 1 rank, 2 ranks and 2 simulated nodes: after -C the
+# trees on disk are exactly the plan (names, counts, sizes) and stay; -R then
+# removes them all; a full run of 2 iterations leaves nothing; the report
+# has fdtree's phases and one table row per phase, iteration and worker.
+. "$(dirname "$0")/lib.sh"
 
+D=$SCRATCH/target
+mkdir "$D"
+snapshot "$D"
 # -l 2 -d 3 -f 4 -s 2: 13 directories and 52 files of 8 KiB a tree.
-PLAN="-l 2 -d 3 -f 4 -s 2 --no-drop-caches"
-kept=$scratch/pfsbench.tree.l2.d3.f4.s2
+PLAN=(-o "$D" -l 2 -d 3 -f 4 -s 2 --no-drop-caches)
+KEPT=$D/pfsbench.tree.l2.d3.f4.s2
 
-check_kept() { # LAYOUT WORKERS
-	layout=$1 want=$2
-	[ -d "$kept" ] || fail "$layout: -C left no '$kept'"
-	[ "$(ls "$scratch")" = "pfsbench.tree.l2.d3.f4.s2" ] || fail "$layout: more than the tree in '$scratch'"
-	set -- $(ls "$kept")
-	[ $# -eq "$want" ] || fail "$layout: worker directories $*"
-	n=$#
-	for w in "$@"; do
-		t=$kept/$w
-		[ "$(ls "$t")" = LEVEL0 ] || fail "$layout: '$t' holds $(ls "$t")"
-		[ "$(find "$t/LEVEL0" -type d | wc -l)" -eq 13 ] || fail "$layout: directories in '$t'"
-		[ "$(find "$t/LEVEL0" -type f | wc -l)" -eq 52 ] || fail "$layout: files in '$t'"
-		[ -d "$t/LEVEL0/d2/d0" ] && [ -f "$t/LEVEL0/d2/d0/f3" ] && [ -f "$t/LEVEL0/f0" ] ||
-			fail "$layout: names in '$t'"
-	done
-	[ "$(find "$kept" -type f -size 8192c | wc -l)" -eq $((52 * n)) ] || fail "$layout: file sizes"
-	[ "$(find "$kept" ! -type f ! -type d | wc -l)" -eq 0 ] || fail "$layout: other kinds of file"
-	[ "$(find "$kept" -type d | wc -l)" -eq $((1 + 14 * n)) ] || fail "$layout: extra directories"
+# tree_is_plan W: W's tree (KEPT/W/LEVEL0) has the planned names, no more.
+tree_is_plan() {
+	local t=$KEPT/$1
+	[ "$(ls "$t")" = LEVEL0 ] &&
+		[ "$(find "$t/LEVEL0" -type d | wc -l)" -eq 13 ] &&
+		[ "$(find "$t/LEVEL0" -type f -size 8192c | wc -l)" -eq 52 ] &&
+		[ "$(find "$t/LEVEL0" ! -type d ! \( -type f -size 8192c \) | wc -l)" -eq 0 ] &&
+		[ -f "$t/LEVEL0/f0" ] && [ -f "$t/LEVEL0/d2/d0/f3" ] && [ ! -e "$t/LEVEL0/d2/d0/d0" ]
+}
+
+# run LAYOUT ARGS...: 1 or 2 ranks on this host, or 2x1 (two nodes).
+run() {
+	local layout=$1
+	shift
+	case $layout in
+	2x1) pfs_nodes 2 1 tree "$@" ;;
+	*) pfs "$layout" tree "$@" ;;
+	esac
 }
 
 for layout in 1 2 2x1; do
-	nworkers=${layout%x1}
-	run "$layout" tree -o "$scratch" $PLAN -C || fail "$layout: -C exited $?"
-	check_kept "$layout" "$nworkers"
-	[ "$layout" != 2x1 ] || [ "$(ls "$kept" | tr '\n' ' ')" = "nA.1 nB.1 " ] ||
-		fail "2x1: worker directories are not nA.1 and nB.1"
-	grep -q "^DIRECTORY CREATE TIME IN, OUT, TOTAL = " "$out" || fail "$layout: no directory create phase"
-	grep -q "^FILE CREATE TIME IN, OUT, TOTAL      = " "$out" || fail "$layout: no file create phase"
-	! grep -q "REMOVE TIME" "$out" || fail "$layout: -C removed"
-	grep -q "^The trees stay in $kept/" "$out" || fail "$layout: -C does not say where the trees are"
+	case $layout in
+	1) workers="$(hostname).1" ;;
+	2) workers="$(hostname).1 $(hostname).2" ;;
+	2x1) workers="node1.1 node2.1" ;;
+	esac
+	n=$(echo $workers | wc -w)
 
-	run "$layout" tree -o "$scratch" $PLAN -R || fail "$layout: -R exited $?"
-	expect_empty "$scratch" "-R ($layout)"
-	grep -q "^FILE REMOVE TIME IN, OUT, TOTAL      = " "$out" || fail "$layout: no file remove phase"
-	grep -q "^DIRECTORY REMOVE TIME IN, OUT, TOTAL = " "$out" || fail "$layout: no directory remove phase"
+	run $layout "${PLAN[@]}" -C
+	check "$layout: -C exits 0" test "$RC" -eq 0
+	check "$layout: -C leaves one directory named by the plan" test "$(ls "$D")" = "${KEPT##*/}"
+	check "$layout: one worker directory a rank" test "$(ls "$KEPT" | tr '\n' ' ')" = "$workers "
+	for w in $workers; do
+		check "$layout: $w holds exactly the planned tree" tree_is_plan "$w"
+	done
+	check "$layout: -C reports the two create phases" \
+		test "$(grep -c "^DIRECTORY CREATE TIME IN\|^FILE CREATE TIME IN" "$OUT")" -eq 2
+	check "$layout: -C reports no remove phase" test "$(grep -c "REMOVE TIME" "$OUT")" -eq 0
+	check "$layout: -C says where the trees stay" grep -q "^The trees stay in $KEPT/" "$OUT"
+	[ "$T_FAILED" -eq 0 ] || show_run
 
-	run "$layout" tree -o "$scratch" $PLAN -i 2 || fail "$layout: a full run exited $?"
-	expect_empty "$scratch" "a full run ($layout)"
-	[ "$(grep -c "TIME IN, OUT, TOTAL" "$out")" -eq 8 ] || fail "$layout: not 4 phases x 2 iterations"
-	[ "$(grep -c "^tree " "$out")" -eq $((8 * nworkers)) ] ||
-		fail "$layout: not one table row per phase, iteration and worker"
-	grep -q "^Done.$" "$out" || fail "$layout: no Done."
+	run $layout "${PLAN[@]}" -R
+	check "$layout: -R exits 0" test "$RC" -eq 0
+	check "$layout: -R leaves nothing" dir_unchanged "$D"
+	check "$layout: -R reports the two remove phases" \
+		test "$(grep -c "^FILE REMOVE TIME IN\|^DIRECTORY REMOVE TIME IN" "$OUT")" -eq 2
+
+	run $layout "${PLAN[@]}" -i 2
+	check "$layout: a full run exits 0" test "$RC" -eq 0
+	check "$layout: a full run leaves nothing" dir_unchanged "$D"
+	check "$layout: 4 phases x 2 iterations" test "$(grep -c "TIME IN, OUT, TOTAL *= " "$OUT")" -eq 8
+	check "$layout: one row a phase, iteration and worker" \
+		test "$(grep -c "^tree  [12] " "$OUT")" -eq $((8 * n))
+	check "$layout: fast phases are not 0 seconds" \
+		test "$(grep "TIME IN, OUT, TOTAL *= " "$OUT" | grep -c ", 0\.000000$")" -eq 0
+	check "$layout: the run completes" test "$(tail -1 "$OUT")" = "Done."
+	[ "$T_FAILED" -eq 0 ] || show_run
 done
-echo "PASS: tree -C, -R and full runs with 1 rank, 2 ranks and 2 nodes"
+finish
