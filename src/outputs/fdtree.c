@@ -129,20 +129,33 @@ static void print_phase(FILE *fp, const struct pfs_run_info *ri, const struct fd
 			per_sec(bytes / 1024, total));
 }
 
-static int fdtree_block(struct pfs_output *o, const struct pfs_run_info *ri,
-			const struct pfs_row *rows, size_t n)
+/* One iteration: its phases, then its table. */
+static void print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct pfs_row *rows,
+			    size_t n)
 {
 	const struct pfs_tree_opts *opts = ri->opts;
 
-	if (n && opts->common.iterations > 1)
-		fprintf(o->fp, "ITERATION %" PRIu32 " OF %" PRIu64 "\n", rows[0].iteration,
+	if (opts->common.iterations > 1)
+		fprintf(fp, "ITERATION %" PRIu32 " OF %" PRIu64 "\n", rows[0].iteration,
 			opts->common.iterations);
 	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++)
-		print_phase(o->fp, ri, &phases[p], rows, n);
-	fputc('\n', o->fp);
-	pfs_table_header(o->fp);
+		print_phase(fp, ri, &phases[p], rows, n);
+	fputc('\n', fp);
+	pfs_table_header(fp);
 	for (size_t i = 0; i < n; i++)
-		pfs_table_row(o->fp, &rows[i]);
+		pfs_table_row(fp, &rows[i]);
+}
+
+/* A run gives one iteration a block; `pfsbench show` gives them all at
+ * once, in order: each iteration is reported on its own either way. */
+static int fdtree_block(struct pfs_output *o, const struct pfs_run_info *ri,
+			const struct pfs_row *rows, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && rows[j].iteration == rows[i].iteration; j++)
+			;
+		print_iteration(o->fp, ri, rows + i, j - i);
+	}
 	return fflush(o->fp) ? -1 : 0;
 }
 

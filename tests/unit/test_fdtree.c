@@ -191,12 +191,42 @@ static void test_partial_runs(void **state)
 	report_check(&r, "\nAborted.\n");
 }
 
+/* show hands over all iterations at once: each is reported on its own, with
+ * its own phases and table, as the run printed them block by block. */
+static void test_iterations_each_on_their_own(void **state)
+{
+	struct pfs_row rows[] = {
+		row("Mkdir", "nA", 1, 0, 0, 10, 3, 0),
+		row("Mkdir", "nA", 1, 0, 100, 20, 3, 0),
+	};
+	struct report r;
+	const char *p;
+
+	(void)state;
+	rows[1].iteration = 2;
+	report_open(&r, 1, 2, 3, 1, 1, 1);
+	r.opts.common.iterations = 2;
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, rows, 2), 0);
+	fflush(r.fp);
+	p = strstr(r.text, "ITERATION 1 OF 2\n");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "DIRECTORY CREATE TIME IN, OUT, TOTAL = 0.000000, 0.000010, 0.000010\n"));
+	p = strstr(p, "ITERATION 2 OF 2\n");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "DIRECTORY CREATE TIME IN, OUT, TOTAL = 0.000100, 0.000120, 0.000020\n"));
+	assert_non_null(strstr(p, "tree  2 nA"));
+	assert_null(strstr(p, "tree  1 nA"));
+	fclose(r.fp);
+	free(r.text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_begin_words_the_plan_as_fdtree),
 		cmocka_unit_test(test_full_run_aggregates_all_ranks),
 		cmocka_unit_test(test_partial_runs),
+		cmocka_unit_test(test_iterations_each_on_their_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
