@@ -9,6 +9,7 @@
 #include "pfsbench/workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void show_usage(FILE *out)
@@ -17,11 +18,44 @@ static void show_usage(FILE *out)
 		     "Print the text report of the run stored in a results file.\n");
 }
 
+/* The run's options, rebuilt from its stored parameters through the
+ * workload's own table (the inverse of the writer's write_parameters), so a
+ * report that reads them (tree's) prints what the run printed. Options the
+ * file lacks keep their defaults. NULL when out of memory. */
+static void *rebuild_opts(const struct pfs_workload *wl, const struct pfs_archive *a)
+{
+	void *opts = calloc(1, wl->opts_size);
+
+	if (!opts)
+		return NULL;
+	wl->defaults(opts);
+	for (const struct pfs_option *op = wl->options; op->long_name; op++) {
+		char *field = (char *)opts + op->offset;
+		const char *v = NULL;
+		uint64_t u;
+
+		for (size_t i = 0; i < a->nparams && !v; i++)
+			if (!strcmp(a->params[i].key, op->long_name))
+				v = a->params[i].value;
+		if (!v)
+			continue;
+		if (op->kind == PFS_OPT_SET || op->kind == PFS_OPT_CLEAR)
+			/* Stored: whether the flag is in effect. */
+			*(bool *)field = !strcmp(v, "true") == (op->kind == PFS_OPT_SET);
+		else if (op->kind == PFS_OPT_STRING)
+			snprintf(field, op->size, "%s", v);
+		else if (op->kind != PFS_OPT_HELP && op->kind != PFS_OPT_VERSION && !pfs_parse_u64(v, &u))
+			memcpy(field, &u, sizeof(u));
+	}
+	return opts;
+}
+
 static int show_main(int argc, char **argv)
 {
 	const struct pfs_workload *wl;
 	struct pfs_output o = { .ops = &pfs_output_table, .fp = stdout };
 	struct pfs_archive a;
+	void *opts = NULL;
 	int rc;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -35,8 +69,17 @@ static int show_main(int argc, char **argv)
 	if (pfs_archive_load(argv[1], &a))
 		return PFS_EXIT_FAILED;
 	wl = pfs_workload_find(pfs_archive_get(&a, "workload"));
-	if (wl && wl->report)
+	if (wl && wl->report) {
+		opts = rebuild_opts(wl, &a);
+		if (!opts) {
+			pfs_error("out of memory");
+			pfs_archive_free(&a);
+			return PFS_EXIT_FAILED;
+		}
 		o.ops = wl->report;
+		a.ri.workload = wl;
+		a.ri.opts = opts;
+	}
 	rc = o.ops->begin(&o, &a.ri);
 	if (!rc && a.nrows)
 		rc = o.ops->block(&o, &a.ri, a.rows, a.nrows);
@@ -47,6 +90,7 @@ static int show_main(int argc, char **argv)
 	if (fflush(stdout) || rc)
 		rc = pfs_error("cannot write the report to standard output");
 	pfs_archive_free(&a);
+	free(opts);
 	return rc ? PFS_EXIT_FAILED : PFS_EXIT_OK;
 }
 

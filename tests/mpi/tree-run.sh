@@ -59,7 +59,7 @@ for layout in 1 2 2x1; do
 	check "$layout: -R reports the two remove phases" \
 		test "$(grep -c "^FILE REMOVE TIME IN\|^DIRECTORY REMOVE TIME IN" "$OUT")" -eq 2
 
-	run $layout "${PLAN[@]}" -i 2
+	run $layout "${PLAN[@]}" -i 2 --results "$SCRATCH/$layout.h5"
 	check "$layout: a full run exits 0" test "$RC" -eq 0
 	check "$layout: a full run leaves nothing" dir_unchanged "$D"
 	check "$layout: 4 phases x 2 iterations" test "$(grep -c "TIME IN, OUT, TOTAL *= " "$OUT")" -eq 8
@@ -68,6 +68,15 @@ for layout in 1 2 2x1; do
 	check "$layout: fast phases are not 0 seconds" \
 		test "$(grep "TIME IN, OUT, TOTAL *= " "$OUT" | grep -c ", 0\.000000$")" -eq 0
 	check "$layout: the run completes" test "$(tail -1 "$OUT")" = "Done."
+	check "$layout: show prints the report byte for byte" \
+		diff <("$PFSBENCH" show "$SCRATCH/$layout.h5") "$OUT"
+	check "$layout: export has a row a phase, iteration and worker" \
+		test "$("$PFSBENCH" export "$SCRATCH/$layout.h5" --csv | grep -c "^tree,")" -eq $((8 * n))
 	[ "$T_FAILED" -eq 0 ] || show_run
 done
+"$PFSBENCH" compare "$SCRATCH/1.h5" "$SCRATCH/2x1.h5" >"$OUT" 2>"$ERR"
+RC=$?
+check "compare reads tree runs" test "$RC" -eq 0
+check "compare lists the four phases" test "$(grep -cE "^tree (Mkdir|Create|Unlink|Rmdir) " "$OUT")" -eq 4
+[ "$T_FAILED" -eq 0 ] || show_run
 finish
