@@ -1,6 +1,5 @@
 /* util.c: the error printer, number parsing, the clock. */
 #include "pfsbench/util.h"
-#include "pfsbench/sys.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -124,21 +123,6 @@ char *pfs_pattern_alloc(size_t len)
 	for (size_t i = 0; buf && i < len; i++)
 		buf[i] = (char)(i * 131 + 7);
 	return buf;
-}
-
-int pfs_write_all(int fd, const char *buf, size_t buflen, uint64_t bytes)
-{
-	while (bytes) {
-		size_t len = bytes < buflen ? (size_t)bytes : buflen;
-		ssize_t n = pfs_write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		bytes -= (uint64_t)n;
-	}
-	return 0;
 }
 
 uint64_t pfs_now_us(void)

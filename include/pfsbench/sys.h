@@ -10,7 +10,9 @@
 #ifndef PFSBENCH_SYS_H
 #define PFSBENCH_SYS_H
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -48,6 +50,24 @@ static inline ssize_t pfs_write(int fd, const void *buf, size_t len)
 static inline int pfs_fsync(int fd)
 {
 	return (int)syscall(SYS_fsync, fd);
+}
+
+/* Writes bytes bytes to fd, buf (buflen bytes) again and again, retrying
+ * after signals. Returns 0, or -errno (-EIO when write returns 0). Inline:
+ * it runs once a file, and a call costs as much as the loop. */
+static inline int pfs_write_all(int fd, const char *buf, size_t buflen, uint64_t bytes)
+{
+	while (bytes) {
+		size_t len = bytes < buflen ? (size_t)bytes : buflen;
+		ssize_t n = pfs_write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		bytes -= (uint64_t)n;
+	}
+	return 0;
 }
 
 #endif

@@ -43,8 +43,4 @@ int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
  * memory; free() it. */
 char *pfs_pattern_alloc(size_t len);
 
-/* Writes bytes bytes to fd, buf (buflen bytes) again and again, retrying
- * after signals. Returns 0, or -errno (-EIO when write returns 0). */
-int pfs_write_all(int fd, const char *buf, size_t buflen, uint64_t bytes);
-
 #endif
