@@ -86,7 +86,7 @@ static unsigned digits_of(uint64_t n)
 }
 
 /* Adds one to the n-digit decimal number that ends just before end. */
-static void digits_next(char *end, unsigned n)
+static inline void digits_next(char *end, unsigned n)
 {
 	for (char *p = end - 1; n--; p--) {
 		if (*p != '9') {
@@ -117,14 +117,13 @@ static void dir_first(struct tree_state *st, unsigned depth)
 	l->end = name_first(st->path, st->lv[depth - 1].end, 'd', st->dir_digits);
 }
 
-/* Makes it its next sibling; cuts off what deeper levels appended. */
-static void dir_next(struct tree_state *st, unsigned depth)
+/* Makes it its next sibling, once leave() has closed it and cut the path
+ * after its name. */
+static inline void dir_next(struct tree_state *st, unsigned depth)
 {
 	struct tree_level *l = &st->lv[depth];
 
 	l->idx++;
-	l->fd = -1;
-	st->path[l->end] = 0;
 	digits_next(st->path + l->end, st->dir_digits);
 }
 
