@@ -32,7 +32,9 @@ enum tree_op { OP_MKDIR, OP_CREATE, OP_UNLINK, OP_RMDIR, OP_CLEANUP };
 /* One directory on the way from the top to where the walk is. */
 struct tree_level {
 	int fd;       /* open while the walk needs it, else -1 */
+	int parent;   /* the descriptor of the directory it is in */
 	uint64_t idx; /* its index among its siblings */
+	size_t name;  /* where its name starts in the path */
 	size_t end;   /* length of the path through its name */
 };
 
@@ -114,6 +116,8 @@ static void dir_first(struct tree_state *st, unsigned depth)
 
 	l->idx = 0;
 	l->fd = -1;
+	l->parent = st->lv[depth - 1].fd;
+	l->name = st->lv[depth - 1].end + 1;
 	l->end = name_first(st->path, st->lv[depth - 1].end, 'd', st->dir_digits);
 }
 
@@ -125,16 +129,6 @@ static inline void dir_next(struct tree_state *st, unsigned depth)
 
 	l->idx++;
 	digits_next(st->path + l->end, st->dir_digits);
-}
-
-static int parent_fd(const struct pfs_worker *w, const struct tree_state *st, unsigned depth)
-{
-	return depth ? st->lv[depth - 1].fd : w->dirfd;
-}
-
-static const char *dir_name(const struct tree_state *st, unsigned depth)
-{
-	return st->path + (depth ? st->lv[depth - 1].end + 1 : 0);
 }
 
 /* ---- the work on each item ---------------------------------------------- */
@@ -157,8 +151,8 @@ static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, con
 }
 
 /* Creates or removes the files of the directory whose path ends at end. */
-__attribute__((always_inline)) static inline int each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
-		     size_t end)
+static inline __attribute__((always_inline)) int
+each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd, size_t end)
 {
 	const struct pfs_tree_opts *o = w->opts;
 	char *name = st->path + end + 1;
@@ -191,12 +185,12 @@ __attribute__((always_inline)) static inline int each_file(struct pfs_worker *w,
 /* Before the walk goes below the directory at depth (or past it, at the
  * bottom). Opens it when its files or children need it. Returns 0, 1 when
  * its subtree is not there (cleanup only), or a negative errno. */
-__attribute__((always_inline)) static inline int enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth,
-		 bool bottom)
+static inline __attribute__((always_inline)) int
+enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth, bool bottom)
 {
 	struct tree_level *l = &st->lv[depth];
-	int parent = parent_fd(w, st, depth);
-	const char *name = dir_name(st, depth);
+	int parent = l->parent;
+	const char *name = st->path + l->name;
 
 	if (op != OP_CLEANUP && pfs_stop_requested(w))
 		return -ECANCELED;
@@ -216,7 +210,8 @@ __attribute__((always_inline)) static inline int enter(struct pfs_worker *w, str
 }
 
 /* After the walk is done with the directory at depth and below it. */
-__attribute__((always_inline)) static inline int leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
+static inline __attribute__((always_inline)) int
+leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
 {
 	struct tree_level *l = &st->lv[depth];
 
@@ -226,7 +221,7 @@ __attribute__((always_inline)) static inline int leave(struct pfs_worker *w, str
 	l->fd = -1;
 	if (op != OP_RMDIR && op != OP_CLEANUP)
 		return 0;
-	if (!pfs_unlinkat(parent_fd(w, st, depth), dir_name(st, depth), AT_REMOVEDIR))
+	if (!pfs_unlinkat(l->parent, st->path + l->name, AT_REMOVEDIR))
 		return 0;
 	if (op == OP_CLEANUP)
 		return errno == ENOENT ? 0 : -errno;
@@ -236,7 +231,8 @@ __attribute__((always_inline)) static inline int leave(struct pfs_worker *w, str
 /* Walks the whole tree depth first, without recursion. Each directory is
  * entered before its children and left after them; an error stops the walk
  * (except in cleanup, which goes on to remove all it can). */
-__attribute__((always_inline)) static inline int walk(struct pfs_worker *w, enum tree_op op)
+static inline __attribute__((always_inline)) int
+walk(struct pfs_worker *w, enum tree_op op)
 {
 	const struct pfs_tree_opts *o = w->opts;
 	struct tree_state *st = w->state;
@@ -244,7 +240,9 @@ __attribute__((always_inline)) static inline int walk(struct pfs_worker *w, enum
 	int rc, first_err = 0;
 
 	memcpy(st->path, TOP, sizeof(TOP));
-	st->lv[0] = (struct tree_level){ .fd = -1, .idx = 0, .end = sizeof(TOP) - 1 };
+	st->lv[0] = (struct tree_level){
+		.fd = -1, .parent = w->dirfd, .idx = 0, .name = 0, .end = sizeof(TOP) - 1
+	};
 	for (;;) {
 		rc = enter(w, st, op, depth, depth == bottom);
 		if (rc < 0 && op != OP_CLEANUP)
