@@ -11,8 +11,8 @@
 # Environment: PFSBENCH, BASELINE, MPIRUN; optional BENCH_DIR (a tmpfs
 # directory, default /dev/shm), REPS (default 9).
 set -u
-PFSBENCH=${PFSBENCH:-src/pfsbench}
-BASELINE=${BASELINE:-bench/baseline_tree}
+PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
+BASELINE=$(realpath "${BASELINE:-bench/baseline_tree}")
 MPIRUN=${MPIRUN:-mpirun}
 REPS=${REPS:-9}
 OMPI_ALLOW_RUN_AS_ROOT=1
@@ -27,6 +27,7 @@ fi
 work=$(mktemp -d "$base/pfsbench-bench-tree.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/run" "$work/cg"
+cd "$work" || exit 1 # pfsbench's default results files land here, and go with it
 
 # Rates: -l 4 -d 10 -f 10 -s 1, 11111 directories and 111110 files of 4 KiB.
 PLAN="-l 4 -d 10 -f 10 -s 1"
