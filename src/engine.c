@@ -70,6 +70,8 @@ struct pfs_engine {
 	struct pfs_row *all_rows;
 	bool drop_failed;
 	int interrupted_ranks; /* ranks that caught SIGINT/SIGTERM, at the last agreement */
+	char failure[512];     /* this rank's first failure; on rank 0 after a failed
+				* run, the lowest failing rank's (first_failure) */
 };
 
 /* ---- stop notices and agreement ------------------------------------- */
@@ -119,8 +121,11 @@ int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
 
 	if (!w->failed) {
 		w->failed = true;
-		pfs_error("node %s worker %u: cannot %s '%s%s%s': %s", w->node_name, w->worker, op,
-			  w->dir, name && *name ? "/" : "", name ? name : "", strerror(err));
+		/* Cut when extreme: the message must still be printed. */
+		(void)pfs_format(e->failure, sizeof(e->failure), "node %s worker %u: cannot %s '%s%s%s': %s",
+				 w->node_name, w->worker, op, w->dir, name && *name ? "/" : "",
+				 name ? name : "", strerror(err));
+		pfs_error("%s", e->failure);
 		if (!w->stopped)
 			send_stops(e);
 	}
@@ -670,6 +675,22 @@ static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char
 		e->outputs[i].ops->end(&e->outputs[i], &e->ri, st, reason);
 }
 
+/* After a failed run: rank 0 gets the message of the lowest rank that
+ * failed, so the results file says what went wrong, not only that it did. */
+static void first_failure(struct pfs_engine *e)
+{
+	char *all = e->rank == 0 ? calloc((size_t)e->nranks, sizeof(e->failure)) : NULL;
+
+	MPI_Gather(e->failure, sizeof(e->failure), MPI_CHAR, all, sizeof(e->failure), MPI_CHAR, 0,
+		   e->comm);
+	for (int r = 0; all && r < e->nranks; r++)
+		if (all[(size_t)r * sizeof(e->failure)]) {
+			memcpy(e->failure, all + (size_t)r * sizeof(e->failure), sizeof(e->failure));
+			break;
+		}
+	free(all);
+}
+
 static const char *abort_reason(const struct pfs_engine *e, int status)
 {
 	int sig = pfs_interrupted();
@@ -682,7 +703,7 @@ static const char *abort_reason(const struct pfs_engine *e, int status)
 		return "interrupted by SIGTERM";
 	if (e->interrupted_ranks)
 		return "interrupted by a signal to another rank";
-	return "a worker failed; see the messages above";
+	return e->failure[0] ? e->failure : "a worker failed; see the messages above";
 }
 
 static int run(struct pfs_engine *e, int argc, char **argv)
@@ -747,6 +768,8 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 			if (run_test(e, &e->wl->tests[e->common->tests[t]], it))
 				status = PFS_EXIT_FAILED;
 
+	if (status != PFS_EXIT_OK)
+		first_failure(e);
 	/* Outputs first: after a signal, mpirun's SIGKILL may come before a
 	 * long cleanup ends, and the results file must say "aborted" by then. */
 	e->w.keep = e->persist == PFS_PERSIST_LEAVE && status == PFS_EXIT_OK;

@@ -13,7 +13,7 @@ check "space check refuses: exit 2" test "$RC" -eq 2
 check "space check names what it has and needs" grep -q "has [0-9]* MiB free; this run needs 8 MiB (use --force" "$ERR"
 check "refused run created nothing" dir_unchanged "$M"
 
-pfs 2 create-unlink -m "$M" -f 10 -F 4 -s 1m -t pa,se --force
+pfs 2 create-unlink -m "$M" -f 10 -F 4 -s 1m -t pa,se --force --results "$SCRATCH/full.h5"
 check "full filesystem: exit 1" test "$RC" -eq 1
 check "message names node, worker, op, path and error" \
 	grep -qE "^pfsbench: node $(hostname) worker [12]: cannot (write|close|fsync) '$M/pfsbench\.[^/]+/$(hostname)\.[12]/f[0-9]{10}': No space left on device$" "$ERR"
@@ -23,6 +23,12 @@ check "report ends Aborted." test "$(tail -1 "$OUT")" = "Aborted."
 check "no row of the failed op" test "$(rows | awk '$5 == "Write"' | wc -l)" -eq 0
 check "the se test never started" test "$(rows | awk '$1 == "se"' | wc -l)" -eq 0
 check "everything the run created is gone, the foreign file kept" dir_unchanged "$M"
+"$PFSBENCH" export "$SCRATCH/full.h5" --csv --provenance >"$SCRATCH/prov.csv"
+check "results file is marked aborted" grep -qx "status,aborted.*" "$SCRATCH/prov.csv"
+check "results file gives the failing node, worker, op and error as the reason" \
+	grep -qE "^status_reason,\"?node $(hostname) worker [12]: cannot (write|close|fsync) '.*': No space left on device" "$SCRATCH/prov.csv"
+check "results file keeps the measured rows" \
+	test "$("$PFSBENCH" export "$SCRATCH/full.h5" --csv | grep -c ',Create,')" -eq 2
 
 # Out of inodes: Create itself fails.
 pfs 2 create-unlink -m "$M" -f 300 -F 1 -s 1k -t pa --force
