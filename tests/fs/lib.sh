@@ -1,0 +1,68 @@
+#!/bin/bash
+# lib.sh - common start of the tests that run pfsbench on real filesystems
+# they make and mount themselves (sourced): the checks and runs of
+# tests/mpi/lib.sh (check, finish, skip, pfs, pfs_nodes, rows, snapshot,
+# dir_unchanged; $SCRATCH removed at exit), the root and package helpers of
+# tests/cluster/lib.sh (pfs_need_root, need_pkg), and
+#   prov FILE KEY           a provenance attribute of results FILE, read back
+#                           through `pfsbench export --json --provenance`
+#   fs_lock NAME            one test holding NAME at a time on this machine
+#   check_create_unlink FS DIR FILE   the run in $OUT: see below
+#   check_tree FS DIR FILE            the run in $OUT: see below
+# PFSBENCH defaults to the binary of this source tree.
+# shellcheck source-path=SCRIPTDIR
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${PFSBENCH:=$here/../../src/pfsbench}"
+export PFSBENCH
+. "$here/../mpi/lib.sh"
+. "$here/../cluster/lib.sh"
+
+[ -x "$PFSBENCH" ] || skip "no pfsbench binary at '$PFSBENCH' (run make first)"
+
+prov() {
+	"$PFSBENCH" export "$1" --json --provenance |
+		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"][sys.argv[1]])' "$2"
+}
+
+# Machine-wide things (glusterd's port, a daemon) allow one user at a time;
+# the lock (fd 8) is held until the test exits.
+fs_lock() {
+	local f=/run/lock/pfsbench-$1.lock
+	exec 8>>"$f"
+	flock -w 600 8 || { echo "fs_lock: '$f' still held after 10 min" >&2; exit 99; }
+}
+
+# check_create_unlink FS DIR FILE: the create-unlink run in $OUT (all tests,
+# 2 workers, -f 200 -F 5) on DIR, results in FILE, measured a filesystem of
+# type FS (upper case, as the report prints it) to the end, with every row,
+# and left DIR as it found it.
+check_create_unlink() {
+	local fs=$1 dir=$2 h5=$3
+	check "$fs: create-unlink exits 0" test "$RC" -eq 0
+	check "$fs: the report's first line names the filesystem" \
+		test "$(head -1 "$OUT")" = "$fs mount point: $dir"
+	check "$fs: 28 rows: se 8, pa 8, ua 4, ub 4, uc 4" test \
+		"$(rows | awk '{n[$1]++} END {print n["se"], n["pa"], n["ua"], n["ub"], n["uc"]}')" = "8 8 4 4 4"
+	check "$fs: every row did all its files (Create, Unlink 200; Write, Read 5)" \
+		test "$(rows | awk '($5 ~ /Create|Unlink/ && $7 != 200) || ($5 ~ /Write|Read/ && $7 != 5)' | wc -l)" -eq 0
+	check "$fs: us/fil and files/sec agree with Microsecs and Files" columns_consistent
+	check "$fs: the report ends Done." test "$(tail -1 "$OUT")" = "Done."
+	check "$fs: nothing of the run is left" dir_unchanged "$dir"
+	check "$fs: results file: fstype $fs" test "$(prov "$h5" fstype)" = "$fs"
+	check "$fs: results file: mount point $dir" test "$(prov "$h5" mount_point)" = "$dir"
+	check "$fs: results file: status complete" test "$(prov "$h5" status)" = complete
+}
+
+# check_tree FS DIR FILE: the tree run in $OUT (2 workers, -l 2 -d 3 -f 4
+# -s 2, so 13 directories and 52 files a worker) on DIR, results in FILE.
+check_tree() {
+	local fs=$1 dir=$2 h5=$3
+	check "$fs: tree exits 0" test "$RC" -eq 0
+	check "$fs: tree reports its 4 phases" test "$(grep -c "TIME IN, OUT, TOTAL *= " "$OUT")" -eq 4
+	check "$fs: tree: one row a phase and worker, every item done" test "$(rows |
+		awk '$1 == "tree" && (($5 ~ /Mkdir|Rmdir/ && $7 == 13) || ($5 ~ /Create|Unlink/ && $7 == 52))' |
+		wc -l)" -eq 8
+	check "$fs: tree ends Done." test "$(tail -1 "$OUT")" = "Done."
+	check "$fs: tree leaves nothing" dir_unchanged "$dir"
+	check "$fs: tree results file: fstype $fs" test "$(prov "$h5" fstype)" = "$fs"
+}

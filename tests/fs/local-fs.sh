@@ -1,0 +1,106 @@
+#!/bin/bash
+# local-fs.sh - pfsbench on real local filesystems the test makes on loop
+# devices: ext3 (mounted noatime), ext4 and xfs. On each, create-unlink on 2
+# ranks and a small tree: the report's first line names the type, every row
+# is there, nothing is left, and the results file records the type, the loop
+# device as mount source and the mount options; compare names each run by its
+# type. A full ext4 stops the run with ENOSPC and keeps nothing. Root only;
+# exit 77 = skipped, with the reason.
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+pfs_need_root "making filesystems on loop devices"
+command -v losetup >/dev/null || need_pkg mount
+command -v mkfs.ext4 >/dev/null || need_pkg e2fsprogs
+probe=$SCRATCH/probe.img
+truncate -s 1M "$probe"
+dev=$(losetup --find --show "$probe" 2>&1) || skip "cannot attach a loop device: $dev"
+losetup -d "$dev"
+
+FSES=(ext3 ext4)
+# Debian's xfsprogs is not installed by default; without it xfs is left out,
+# saying why (need_pkg prints the reason; its exit 77 ends only the subshell).
+if command -v mkfs.xfs >/dev/null || (need_pkg xfsprogs); then
+	FSES+=(xfs)
+else
+	echo "# xfs not tested: xfsprogs (mkfs.xfs) could not be installed"
+fi
+
+# loop_fs NAME TYPE SIZE MOUNT-OPTIONS MKFS...: a TYPE filesystem made by
+# MKFS on a sparse file of SIZE on a loop device ($DEV), mounted at
+# $SCRATCH/NAME ($M) with MOUNT-OPTIONS (may be empty); both undone at exit.
+# It holds one file of someone else's and is snapshotted.
+loop_fs() {
+	local name=$1 type=$2 size=$3 opts=$4 img=$SCRATCH/$1.img
+	shift 4
+	M=$SCRATCH/$name
+	truncate -s "$size" "$img"
+	DEV=$(losetup --find --show "$img") || { not_ok "$name: attach a loop device"; return 1; }
+	T_CLEANUP+=("losetup -d '$DEV'")
+	"$@" "$DEV" >"$SCRATCH/mkfs.log" 2>&1 || { not_ok "$name: $*: $(tail -1 "$SCRATCH/mkfs.log")"; return 1; }
+	mkdir "$M"
+	mount -t "$type" ${opts:+-o "$opts"} "$DEV" "$M" || { not_ok "$name: mount -t $type $DEV"; return 1; }
+	T_CLEANUP+=("umount '$M' || umount -l '$M'")
+	echo keep >"$M/foreign"
+	snapshot "$M"
+}
+
+for fs in "${FSES[@]}"; do
+	start=$SECONDS
+	case $fs in
+	ext3) loop_fs ext3 ext3 64M noatime mkfs.ext3 -q -F ;;
+	ext4) loop_fs ext4 ext4 64M "" mkfs.ext4 -q -F ;;
+	# mkfs.xfs refuses less than 300 MiB; the file is sparse
+	xfs) loop_fs xfs xfs 320M "" mkfs.xfs -q -f ;;
+	esac || continue
+	FS=${fs^^}
+	pfs 2 create-unlink -m "$M" -f 200 -F 5 -s 64k --results "$SCRATCH/$fs.h5"
+	echo "# $fs: $(head -1 "$OUT")"
+	check_create_unlink "$FS" "$M" "$SCRATCH/$fs.h5"
+	check "$fs: results file: mount source is the loop device $DEV" \
+		test "$(prov "$SCRATCH/$fs.h5" mount_source)" = "$DEV"
+	opts=$(prov "$SCRATCH/$fs.h5" mount_options)
+	echo "# $fs: mount options recorded: $opts"
+	opts=$(tr , '\n' <<<"$opts")
+	case $fs in
+	ext3) check "ext3: results file: mount options say noatime" grep -qx noatime <<<"$opts" ;;
+	*) check "$fs: results file: mount options say relatime (the default)" grep -qx relatime <<<"$opts" ;;
+	esac
+	[ "$T_FAILED" -eq 0 ] || show_run
+	pfs 2 tree -o "$M" -l 2 -d 3 -f 4 -s 2 --results "$SCRATCH/$fs-tree.h5"
+	check_tree "$FS" "$M" "$SCRATCH/$fs-tree.h5"
+	[ "$T_FAILED" -eq 0 ] || show_run
+	echo "# $fs took $((SECONDS - start)) s"
+done
+
+runs=()
+for fs in "${FSES[@]}"; do
+	[ -f "$SCRATCH/$fs.h5" ] && runs+=("$SCRATCH/$fs.h5")
+done
+OUT=$SCRATCH/compare.out
+"$PFSBENCH" compare "${runs[@]}" >"$OUT" 2>&1
+check "compare reads the runs of every filesystem" test $? -eq 0
+for i in "${!runs[@]}"; do
+	fs=$(basename "${runs[i]}" .h5)
+	check "compare names run $((i + 1)) by its type: ${fs^^}" \
+		grep -q "^\[$((i + 1))\] ${fs^^} $SCRATCH/$fs " "$OUT"
+done
+check "compare has the 14 tests and ops of the runs" \
+	test "$(grep -cE "^(se|pa|ua|ub|uc) +(Create|Write|Read|Unlink) " "$OUT")" -eq 14
+[ "$T_FAILED" -eq 0 ] || cat "$OUT"
+
+# ENOSPC on a real filesystem: ext4 allocates on write (delayed
+# allocation), so the error may come from write, fsync or close.
+if loop_fs ext4-full ext4 8M "" mkfs.ext4 -q -F; then
+	pfs 2 create-unlink -m "$M" -f 10 -F 4 -s 4m -t pa
+	check "full ext4: the plan is refused (exit 2)" test "$RC" -eq 2
+	pfs 2 create-unlink -m "$M" -f 10 -F 4 -s 4m -t pa --force --results "$SCRATCH/full.h5"
+	check "full ext4: exit 1" test "$RC" -eq 1
+	check "full ext4: the message names worker, op, path and the error" grep -qE \
+		"^pfsbench: node $(hostname) worker [12]: cannot (write|fsync|close) '$M/pfsbench\.[^/]+/$(hostname)\.[12]/f[0-9]{10}': No space left on device$" "$ERR"
+	check "full ext4: the report ends Aborted." test "$(tail -1 "$OUT")" = "Aborted."
+	check "full ext4: results file says aborted" test "$(prov "$SCRATCH/full.h5" status)" = aborted
+	check "full ext4: everything the run wrote is removed" dir_unchanged "$M"
+	[ "$T_FAILED" -eq 0 ] || show_run
+fi
+finish
