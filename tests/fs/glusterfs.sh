@@ -1,0 +1,130 @@
+#!/bin/bash
+# glusterfs.sh - pfsbench on a real GlusterFS volume the test makes: its own
+# glusterd (state, pid files and sockets under $SCRATCH, listening on the
+# host name's loopback address only), a 2-brick distribute volume with its
+# bricks in $SCRATCH, mounted through FUSE. create-unlink on 2 simulated
+# nodes and a small tree: the report's first line says FUSE.GLUSTERFS, every
+# row is there, nothing is left on the volume, and the results file records
+# HOST:/VOLUME as mount source. Teardown leaves no mount, volume or daemon,
+# and /var/lib/glusterd is never touched. Root only; exit 77 = skipped.
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+t0=$SECONDS
+pfs_need_root "a GlusterFS volume (glusterd, bricks, a FUSE mount)"
+command -v glusterd >/dev/null || need_pkg glusterfs-server
+command -v mount.glusterfs >/dev/null || need_pkg glusterfs-client
+[ -c /dev/fuse ] || skip "no /dev/fuse: FUSE mounts are not possible here"
+# glusterd's port 24007, its socket in /var/run and volume names are
+# machine-wide: one such test at a time, and never next to a glusterd
+# someone else runs.
+fs_lock glusterfs
+pgrep -x glusterd >/dev/null && skip "a glusterd this test did not start is running; leaving it alone"
+HOST=$(hostname)
+ADDR=$(getent ahostsv4 "$HOST" | awk 'NR == 1 {print $1}')
+# gluster refuses 127.0.0.1 and localhost as a brick host, not a host name
+# that resolves to a loopback address; traffic stays on loopback then.
+case $ADDR in
+127.*) ;;
+*) skip "host name '$HOST' resolves to '${ADDR:-nothing}', not a loopback address" ;;
+esac
+
+G=$SCRATCH/gluster
+V=pfsbench$$
+mkdir -p "$G/state" "$G/run" "$G/log" "$G/brick1" "$G/brick2" "$G/mnt"
+cat >"$G/glusterd.vol" <<VOL
+volume management
+    type mgmt/glusterd
+    option working-directory $G/state
+    option run-directory $G/run
+    option transport-type socket
+    option transport.socket.listen-port 24007
+    option transport.socket.bind-address $ADDR
+    option ping-timeout 0
+    option event-threads 1
+end-volume
+VOL
+ls -la /var/lib/glusterd >"$G/var-lib-before" 2>&1
+ls /var/run/gluster >"$G/var-run-before" 2>/dev/null
+T_CLEANUP+=("gluster_down")
+
+G_PIDS=()
+# gluster_down: unmounts, stops and deletes the volume, ends glusterd and
+# the bricks by pid (TERM, then KILL after 10 s), removes the brick sockets
+# they left in /var/run/gluster. Safe to run twice.
+gluster_down() {
+	local pid f i
+	if mountpoint -q "$G/mnt"; then umount "$G/mnt" || umount -l "$G/mnt"; fi
+	for f in "$G"/run/vols/"$V"/*.pid; do
+		[ -s "$f" ] && G_PIDS+=("$(cat "$f")")
+	done
+	if [ -s "$G/glusterd.pid" ] && kill -0 "$(cat "$G/glusterd.pid")" 2>/dev/null; then
+		gluster_cli volume stop "$V" force >/dev/null 2>&1
+		gluster_cli volume delete "$V" >/dev/null 2>&1
+		G_PIDS+=("$(cat "$G/glusterd.pid")")
+	fi
+	for pid in "${G_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	for ((i = 0; i < 100; i++)); do
+		alive=0
+		for pid in "${G_PIDS[@]}"; do
+			kill -0 "$pid" 2>/dev/null && alive=1
+		done
+		[ $alive -eq 0 ] && break
+		sleep 0.1
+	done
+	for pid in "${G_PIDS[@]}"; do
+		kill -9 "$pid" 2>/dev/null
+	done
+	comm -13 "$G/var-run-before" <(ls /var/run/gluster 2>/dev/null) | grep '\.socket$' |
+		while read -r f; do rm -f "/var/run/gluster/$f"; done
+	return 0
+}
+
+gluster_cli() {
+	timeout 60 gluster --mode=script "$@"
+}
+
+glusterd -f "$G/glusterd.vol" -p "$G/glusterd.pid" -l "$G/log/glusterd.log" ||
+	{ not_ok "glusterd starts"; finish; }
+for ((i = 0; i < 300; i++)); do
+	gluster_cli volume info >/dev/null 2>&1 && break
+	sleep 0.1
+done
+check "glusterd answers 'gluster volume info'" gluster_cli volume info
+echo "# glusterd up after $((SECONDS - t0)) s"
+check "volume create: 2 bricks on $HOST" gluster_cli volume create "$V" "$HOST:$G/brick1" "$HOST:$G/brick2" force
+check "volume start" gluster_cli volume start "$V"
+check "mount -t glusterfs $HOST:/$V" mount -t glusterfs -o "log-file=$G/log/mount.log" "$HOST:/$V" "$G/mnt"
+mountpoint -q "$G/mnt" || { cat "$G/log/mount.log"; finish; }
+M=$G/mnt
+echo keep >"$M/foreign"
+snapshot "$M"
+echo "# volume mounted after $((SECONDS - t0)) s"
+
+start=$SECONDS
+pfs_nodes 2 1 create-unlink -m "$M" -f 200 -F 5 -s 64k --results "$SCRATCH/glusterfs.h5"
+echo "# create-unlink took $((SECONDS - start)) s; $(head -1 "$OUT")"
+check_create_unlink FUSE.GLUSTERFS "$M" "$SCRATCH/glusterfs.h5"
+check "results file: mount source $HOST:/$V" test "$(prov "$SCRATCH/glusterfs.h5" mount_source)" = "$HOST:/$V"
+check "2 nodes of 1 worker each" test "$(rows | awk '{print $3, $4}' | sort -u | tr '\n' ' ')" = "node1 1 node2 1 "
+[ "$T_FAILED" -eq 0 ] || show_run
+
+start=$SECONDS
+pfs_nodes 2 1 tree -o "$M" -l 2 -d 3 -f 4 -s 2 --results "$SCRATCH/glusterfs-tree.h5"
+echo "# tree took $((SECONDS - start)) s"
+check_tree FUSE.GLUSTERFS "$M" "$SCRATCH/glusterfs-tree.h5"
+[ "$T_FAILED" -eq 0 ] || show_run
+check "the bricks hold no pfsbench file" \
+	test -z "$(find "$G/brick1" "$G/brick2" -path '*/.glusterfs' -prune -o -name 'pfsbench.*' -print)"
+
+gluster_down
+check "teardown: the volume is unmounted" test -z "$(grep -F " $G/mnt " /proc/self/mountinfo)"
+check "teardown: glusterd and both bricks were found by pid" test "${#G_PIDS[@]}" -eq 3
+check "teardown: glusterd and the bricks are gone" \
+	test -z "$(for pid in "${G_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && echo "$pid"; done)"
+check "teardown: no gluster process of this test's volume or state is left" test -z "$(pgrep -f "$G")"
+check "/var/lib/glusterd untouched" diff "$G/var-lib-before" <(ls -la /var/lib/glusterd 2>&1)
+echo "# glusterfs.sh took $((SECONDS - t0)) s"
+finish
