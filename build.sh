@@ -2,7 +2,7 @@
 # build.sh: the two commands of README's Quick start, and what CI runs.
 #   ./build.sh run    install what is missing, build, run a small create-unlink
 #   ./build.sh check  install what is missing, build, run the whole test suite
-#                     (make check, make check-cluster, make distcheck)
+#                     (make check, check-cluster, check-fs, distcheck)
 # Both may be run again at any time. Debian 12; as root or with sudo.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -58,6 +58,8 @@ check)
 	# Several hosts (network namespaces) and a private Slurm; one at a time.
 	# Each test says "SKIP: reason" where root or namespaces are missing.
 	make check-cluster
+	# ext3, ext4, xfs on loop devices and a GlusterFS volume; as root.
+	make check-fs
 	make distcheck
 	;;
 *)
