@@ -100,6 +100,9 @@ if loop_fs ext4-full ext4 8M "" mkfs.ext4 -q -F; then
 		"^pfsbench: node $(hostname) worker [12]: cannot (write|fsync|close) '$M/pfsbench\.[^/]+/$(hostname)\.[12]/f[0-9]{10}': No space left on device$" "$ERR"
 	check "full ext4: the report ends Aborted." test "$(tail -1 "$OUT")" = "Aborted."
 	check "full ext4: results file says aborted" test "$(prov "$SCRATCH/full.h5" status)" = aborted
+	check "full ext4: results file names the failing worker and the error" grep -qE \
+		"^node $(hostname) worker [12]: cannot (write|fsync|close) '.*': No space left on device$" \
+		<<<"$(prov "$SCRATCH/full.h5" status_reason)"
 	check "full ext4: everything the run wrote is removed" dir_unchanged "$M"
 	[ "$T_FAILED" -eq 0 ] || show_run
 fi
