@@ -8,8 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential autoconf automake libtool pkg-config
-	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev
-	valgrind python3-h5py iproute2 util-linux)
+	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev)
+# What only the tests use: h5py reads results files as a foreign client;
+# namespaces, Slurm, loop filesystems and GlusterFS are the test systems.
+# The tests install them too when missing; installing them here does it in
+# one apt run.
+TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
+	slurm-wlm munge glusterfs-server glusterfs-client)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -17,7 +22,7 @@ as_root() {
 
 install_missing() {
 	local missing=() p
-	for p in "${PACKAGES[@]}"; do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
@@ -43,7 +48,7 @@ allow_root_mpi() {
 
 case "${1:-}" in
 run)
-	install_missing
+	install_missing "${PACKAGES[@]}"
 	build
 	allow_root_mpi
 	scratch=$(mktemp -d /tmp/pfsbench-quickstart.XXXXXX)
@@ -51,7 +56,7 @@ run)
 	mpirun --oversubscribe -np 2 src/pfsbench create-unlink -m "$scratch" -f 2000 -F 20 -s 1m
 	;;
 check)
-	install_missing
+	install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 	build
 	allow_root_mpi
 	make -j"$(nproc)" check
