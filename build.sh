@@ -46,6 +46,16 @@ allow_root_mpi() {
 	fi
 }
 
+# Adds the counts of the test-suite.log that the last make check wrote.
+PASSED=0 FAILED=0 SKIPPED=0
+tally() {
+	local n
+	n=$(sed -n 's/^# PASS: *//p' test-suite.log) && PASSED=$((PASSED + n))
+	n=$(sed -n 's/^# FAIL: *//p' test-suite.log) && FAILED=$((FAILED + n))
+	n=$(sed -n 's/^# ERROR: *//p' test-suite.log) && FAILED=$((FAILED + n))
+	n=$(sed -n 's/^# SKIP: *//p' test-suite.log) && SKIPPED=$((SKIPPED + n))
+}
+
 case "${1:-}" in
 run)
 	install_missing "${PACKAGES[@]}"
@@ -60,12 +70,18 @@ check)
 	build
 	allow_root_mpi
 	make -j"$(nproc)" check
+	tally
 	# Several hosts (network namespaces) and a private Slurm; one at a time.
 	# Each test says "SKIP: reason" where root or namespaces are missing.
 	make check-cluster
+	tally
 	# ext3, ext4, xfs on loop devices and a GlusterFS volume; as root.
 	make check-fs
+	tally
 	make distcheck
+	# One closing line for the whole suite (test programs and scripts; the
+	# distcheck rerun of make check is not counted again).
+	echo "tests: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 	;;
 *)
 	echo "usage: ./build.sh run | ./build.sh check" >&2
