@@ -7,7 +7,7 @@ D=$SCRATCH/target
 mkdir "$D"
 snapshot "$D"
 
-pfs_nodes 2 2 create-unlink -m "$D" -f 30 -F 2 -s 8k
+pfs_nodes 2 2 create-unlink -m "$D" -f 30 -F 2 -s 8k --results "$SCRATCH/r.h5"
 [ "$RC" -eq 0 ] && ok "exit status 0" || { not_ok "exit status $RC"; show_run; }
 check "two nodes of two workers" grep -qx "Testing with 2 nodes, 2 workers per node: " "$OUT"
 check "node lines in node order" test "$(sed -n '3,4p' "$OUT" | awk '{print $1}' | tr '\n' ' ')" = "node1 node2 "
@@ -33,4 +33,24 @@ check "uc: node by node, each worker's Create then Unlink" test "$(seq_of uc)" =
 	"node1:1:C node1:1:U node1:2:C node1:2:U node2:1:C node2:1:U node2:2:C node2:2:U"
 check "us/fil and files/sec follow from Microsecs and Files" columns_consistent
 check "nothing left behind" dir_unchanged "$D"
+
+# The timeline, from the results file: steps never overlap (a barrier
+# separates them), so in se only one node works at a time, and in ua the
+# two nodes of a pipeline step do overlap.
+"$PFSBENCH" export "$SCRATCH/r.h5" --csv >"$SCRATCH/rows.csv"
+timeline() { # TEST: "step:node:start:end" lines, by step
+	awk -F, -v t="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["test"] == t { print $col["step"], $col["node_index"], $col["start_us"],
+			$col["start_us"] + $col["elapsed_us"] }' "$SCRATCH/rows.csv" | sort -n -k1,1 -k3,3
+}
+steps_apart() { # every row of step k+1 starts after every row of step k ended
+	timeline "$1" | awk '$1 != step { if (NR > 1 && $3 < end) bad = 1; step = $1 }
+		{ if ($4 > end) end = $4 } END { exit bad || NR == 0 }'
+}
+check "se: no step starts before the one before it ended" steps_apart se
+check "ua: no step starts before the one before it ended" steps_apart ua
+check "se: each step is one node" \
+	test "$(timeline se | awk '{print $1, $2}' | sort -u | awk '{print $1}' | uniq -d | wc -l)" -eq 0
+check "ua: the middle step has both nodes" \
+	test "$(timeline ua | awk '$1 == 1 {print $2}' | sort -u | tr '\n' ' ')" = "0 1 "
 finish
