@@ -118,7 +118,7 @@ small_fs() {
 	snapshot "$M"
 }
 
-# show_on_failure: prints the run's output when a check failed, for the log.
+# show_run: prints the last run's output and status, for the log of a failed check.
 show_run() {
 	echo "--- exit status $RC; stdout:"
 	cat "$OUT"
