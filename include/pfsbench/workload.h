@@ -34,6 +34,22 @@ struct pfs_step {
 	struct pfs_assign assign[PFS_STEP_MAX_ASSIGN];
 };
 
+/* For plan functions: stores step at steps[i] when it fits in cap, and
+ * returns i + 1, so a plan counts its steps also when only sizing. */
+static inline size_t pfs_plan_put(struct pfs_step *steps, size_t cap, size_t i,
+				  struct pfs_step step)
+{
+	if (i < cap)
+		steps[i] = step;
+	return i + 1;
+}
+
+/* A step in which one node (or PFS_ALL_NODES) runs op, and one in which
+ * two nodes run an op each. */
+#define PFS_STEP1(node, op) ((struct pfs_step){ 1, { { (node), (op) } } })
+#define PFS_STEP2(node_a, op_a, node_b, op_b) \
+	((struct pfs_step){ 2, { { (node_a), (op_a) }, { (node_b), (op_b) } } })
+
 struct pfs_test {
 	const char *name;
 	enum pfs_order order;

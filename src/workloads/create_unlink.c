@@ -277,19 +277,6 @@ static int cu_cleanup(struct pfs_worker *w)
 
 /* ---- plans -------------------------------------------------------------------- */
 
-static size_t put(struct pfs_step *steps, size_t cap, size_t i, int node_a, unsigned op_a,
-		  int node_b, unsigned op_b)
-{
-	if (i < cap) {
-		steps[i].nassign = node_b == -2 ? 1 : 2;
-		steps[i].assign[0] = (struct pfs_assign){ node_a, op_a };
-		steps[i].assign[1] = (struct pfs_assign){ node_b, op_b };
-	}
-	return i + 1;
-}
-
-#define ONE(node, op) (node), (op), -2, 0
-
 /* se: each op, node by node. */
 static size_t plan_se(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
@@ -298,7 +285,7 @@ static size_t plan_se(const void *opts, unsigned nnodes, struct pfs_step *steps,
 	(void)opts;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
 		for (unsigned n = 0; n < nnodes; n++)
-			i = put(steps, cap, i, ONE((int)n, op));
+			i = pfs_plan_put(steps, cap, i, PFS_STEP1((int)n, op));
 	return i;
 }
 
@@ -310,19 +297,19 @@ static size_t plan_pa(const void *opts, unsigned nnodes, struct pfs_step *steps,
 	(void)opts;
 	(void)nnodes;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
-		i = put(steps, cap, i, ONE(PFS_ALL_NODES, op));
+		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, op));
 	return i;
 }
 
 /* ua: a pipeline; node k unlinks while node k+1 creates. */
 static size_t plan_ua(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
-	size_t i = put(steps, cap, 0, ONE(0, OP_CREATE));
+	size_t i = pfs_plan_put(steps, cap, 0, PFS_STEP1(0, OP_CREATE));
 
 	(void)opts;
 	for (unsigned n = 1; n < nnodes; n++)
-		i = put(steps, cap, i, (int)n - 1, OP_UNLINK, (int)n, OP_CREATE);
-	return put(steps, cap, i, ONE((int)nnodes - 1, OP_UNLINK));
+		i = pfs_plan_put(steps, cap, i, PFS_STEP2((int)n - 1, OP_UNLINK, (int)n, OP_CREATE));
+	return pfs_plan_put(steps, cap, i, PFS_STEP1((int)nnodes - 1, OP_UNLINK));
 }
 
 /* ub: node by node creates, then every node unlinks at once. */
@@ -332,8 +319,8 @@ static size_t plan_ub(const void *opts, unsigned nnodes, struct pfs_step *steps,
 
 	(void)opts;
 	for (unsigned n = 0; n < nnodes; n++)
-		i = put(steps, cap, i, ONE((int)n, OP_CREATE));
-	return put(steps, cap, i, ONE(PFS_ALL_NODES, OP_UNLINK));
+		i = pfs_plan_put(steps, cap, i, PFS_STEP1((int)n, OP_CREATE));
+	return pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_UNLINK));
 }
 
 /* uc: node by node, create one file and unlink it, -f times. */
@@ -343,7 +330,7 @@ static size_t plan_uc(const void *opts, unsigned nnodes, struct pfs_step *steps,
 
 	(void)opts;
 	for (unsigned n = 0; n < nnodes; n++)
-		i = put(steps, cap, i, ONE((int)n, OP_CREATE_UNLINK));
+		i = pfs_plan_put(steps, cap, i, PFS_STEP1((int)n, OP_CREATE_UNLINK));
 	return i;
 }
 

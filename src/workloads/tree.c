@@ -365,9 +365,8 @@ static size_t tree_plan(const void *opts, unsigned nnodes, struct pfs_step *step
 	size_t n = 0;
 
 	(void)nnodes;
-	for (unsigned op = first; op <= last; op++, n++)
-		if (n < cap)
-			steps[n] = (struct pfs_step){ 1, { { PFS_ALL_NODES, op } } };
+	for (unsigned op = first; op <= last; op++)
+		n = pfs_plan_put(steps, cap, n, PFS_STEP1(PFS_ALL_NODES, op));
 	return n;
 }
 
