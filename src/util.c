@@ -125,6 +125,13 @@ char *pfs_pattern_alloc(size_t len)
 	return buf;
 }
 
+uint64_t pfs_mul_sat_u64(uint64_t a, uint64_t b)
+{
+	uint64_t v;
+
+	return pfs_mul_u64(a, b, &v) ? UINT64_MAX : v;
+}
+
 uint64_t pfs_now_us(void)
 {
 	struct timespec ts;

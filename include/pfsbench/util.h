@@ -38,6 +38,10 @@ uint64_t pfs_now_us(void);
 /* Multiplies with overflow detection: 0, or -ERANGE. */
 int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 
+/* a x b, or UINT64_MAX when that does not fit: for needs and totals that
+ * only get compared or printed, where "too much" is the right answer. */
+uint64_t pfs_mul_sat_u64(uint64_t a, uint64_t b);
+
 /* A buffer of len bytes (at least 1) of a fixed pattern for writing files:
  * not zeros, which some storage compresses or skips. NULL when out of
  * memory; free() it. */

@@ -10,6 +10,7 @@
  * ranks / (OUT - IN). */
 #include "pfsbench/output.h"
 #include "pfsbench/tree.h"
+#include "pfsbench/util.h"
 
 #include "config.h"
 
@@ -37,12 +38,6 @@ static const struct fdtree_phase phases[] = {
 	  INDENT "Directory removals per second =", false },
 };
 
-/* a x b, or UINT64_MAX when it does not fit: for the "in all" line only. */
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
-
 void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
 		       unsigned nnodes)
 {
@@ -62,8 +57,8 @@ void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
 	if (nranks > 1)
 		fprintf(fp, INDENT "on all %u workers: %" PRIu64 " directories, %" PRIu64
 			    " files and %" PRIu64 "KiB\n",
-			nranks, mul_sat(t.dirs, nranks), mul_sat(t.files, nranks),
-			mul_sat(t.kib, nranks));
+			nranks, pfs_mul_sat_u64(t.dirs, nranks), pfs_mul_sat_u64(t.files, nranks),
+			pfs_mul_sat_u64(t.kib, nranks));
 }
 
 static int fdtree_begin(struct pfs_output *o, const struct pfs_run_info *ri)

@@ -393,11 +393,8 @@ static void cu_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
 {
 	const struct cu_opts *o = opts;
 
-	if (pfs_mul_u64(o->write_files, o->size, &needs->bytes) ||
-	    pfs_mul_u64(needs->bytes, nranks, &needs->bytes))
-		needs->bytes = UINT64_MAX;
-	if (pfs_mul_u64(o->files + 1, nranks, &needs->inodes))
-		needs->inodes = UINT64_MAX;
+	needs->bytes = pfs_mul_sat_u64(pfs_mul_sat_u64(o->write_files, o->size), nranks);
+	needs->inodes = pfs_mul_sat_u64(o->files + 1, nranks);
 }
 
 const struct pfs_workload pfs_workload_create_unlink = {

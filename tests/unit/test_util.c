@@ -79,6 +79,10 @@ static void test_mul_overflow(void **state)
 	assert_int_equal(pfs_mul_u64(1ull << 32, 1ull << 32, &v), -ERANGE);
 	assert_int_equal(pfs_mul_u64(0, UINT64_MAX, &v), 0);
 	assert_true(v == 0);
+	assert_true(pfs_mul_sat_u64(1ull << 32, 1ull << 31) == 1ull << 63);
+	assert_true(pfs_mul_sat_u64(1ull << 32, 1ull << 32) == UINT64_MAX);
+	assert_true(pfs_mul_sat_u64(UINT64_MAX, 2) == UINT64_MAX);
+	assert_true(pfs_mul_sat_u64(0, UINT64_MAX) == 0);
 }
 
 static void test_clock_is_monotonic(void **state)
