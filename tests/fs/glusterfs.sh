@@ -5,8 +5,15 @@
 # bricks in $SCRATCH, mounted through FUSE. create-unlink on 2 simulated
 # nodes and a small tree: the report's first line says FUSE.GLUSTERFS, every
 # row is there, nothing is left on the volume, and the results file records
-# HOST:/VOLUME as mount source. Teardown leaves no mount, volume or daemon,
-# and /var/lib/glusterd is never touched. Root only; exit 77 = skipped.
+# HOST:/VOLUME as mount source. Teardown leaves no mount, volume or daemon.
+#
+# glusterd and the gluster CLI write into system directories whatever their
+# configuration says: the first glusterd on a machine creates
+# /var/lib/glusterd/geo-replication and ss_brick, the CLI logs to
+# /var/log/glusterfs, glusterd listens on /run/glusterd.socket. So the test
+# runs in a private mount namespace with a tmpfs over each of them, and the
+# outer script proves, from outside, that none of them changed. Root only;
+# exit 77 = skipped, with the reason.
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
@@ -15,11 +22,56 @@ pfs_need_root "a GlusterFS volume (glusterd, bricks, a FUSE mount)"
 command -v glusterd >/dev/null || need_pkg glusterfs-server
 command -v mount.glusterfs >/dev/null || need_pkg glusterfs-client
 [ -c /dev/fuse ] || skip "no /dev/fuse: FUSE mounts are not possible here"
-# glusterd's port 24007, its socket in /var/run and volume names are
-# machine-wide: one such test at a time, and never next to a glusterd
-# someone else runs.
-fs_lock glusterfs
-pgrep -x glusterd >/dev/null && skip "a glusterd this test did not start is running; leaving it alone"
+command -v unshare >/dev/null || need_pkg util-linux
+# What gluster writes outside its configured directories (see above).
+SYSTEM_STATE=(/var/lib/glusterd /var/log/glusterfs /run)
+
+# Every file and directory under the system state directories, with type,
+# mode, size and modification time: equal before and after, or the test
+# (or pfsbench) touched them. /run holds other programs' files too; only
+# its gluster entries are listed.
+system_state() {
+	local d
+	for d in /var/lib/glusterd /var/log/glusterfs /run/gluster /run/glusterd.socket; do
+		if [ -e "$d" ]; then
+			find "$d" -printf '%p %y %m %s %T@\n' | sort
+		else
+			echo "$d absent"
+		fi
+	done
+}
+
+if [ -z "${PFS_GLUSTER_NAMESPACE:-}" ]; then
+	# glusterd's port 24007 and volume names are machine-wide: one such
+	# test at a time, and never next to a glusterd someone else runs.
+	fs_lock glusterfs
+	pgrep -x glusterd >/dev/null && skip "a glusterd this test did not start is running; leaving it alone"
+	system_state >"$SCRATCH/system-before"
+	PFS_GLUSTER_NAMESPACE=1 unshare --mount --propagation private -- "$BASH" "$0"
+	rc=$?
+	[ "$rc" -eq 77 ] && exit 77
+	check "the volume test, in its own mount namespace, passes" test "$rc" -eq 0
+	check "no gluster process is left" test -z "$(pgrep -x glusterd; pgrep -x glusterfsd; pgrep -x glusterfs)"
+	check "/var/lib/glusterd, /var/log/glusterfs and /run/gluster* untouched" \
+		diff "$SCRATCH/system-before" <(system_state)
+	echo "# glusterfs.sh took $((SECONDS - t0)) s"
+	finish
+fi
+
+# Inside the namespace: a tmpfs over each system state directory, made
+# where it is missing (on the tmpfs over its parent, never on the disk).
+mask() {
+	local d=$1
+	if [ ! -d "$d" ]; then
+		mask "$(dirname "$d")"
+		mkdir "$d"
+	fi
+	mount -t tmpfs pfsbench-gluster-mask "$d" || { echo "cannot mask '$d'"; exit 1; }
+}
+for d in "${SYSTEM_STATE[@]}"; do
+	mask "$d"
+done
+mkdir -p /run/lock
 HOST=$(hostname)
 ADDR=$(getent ahostsv4 "$HOST" | awk 'NR == 1 {print $1}')
 # gluster refuses 127.0.0.1 and localhost as a brick host, not a host name
@@ -44,14 +96,12 @@ volume management
     option event-threads 1
 end-volume
 VOL
-ls -la /var/lib/glusterd >"$G/var-lib-before" 2>&1
-ls /var/run/gluster >"$G/var-run-before" 2>/dev/null
 T_CLEANUP+=("gluster_down")
 
 G_PIDS=()
 # gluster_down: unmounts, stops and deletes the volume, ends glusterd and
-# the bricks by pid (TERM, then KILL after 10 s), removes the brick sockets
-# they left in /var/run/gluster. Safe to run twice.
+# the bricks by pid (TERM, then KILL after 10 s). Their sockets in /run
+# go with the namespace's tmpfs. Safe to run twice.
 gluster_down() {
 	local pid f i
 	if mountpoint -q "$G/mnt"; then umount "$G/mnt" || umount -l "$G/mnt"; fi
@@ -77,8 +127,6 @@ gluster_down() {
 	for pid in "${G_PIDS[@]}"; do
 		kill -9 "$pid" 2>/dev/null
 	done
-	comm -13 "$G/var-run-before" <(ls /var/run/gluster 2>/dev/null) | grep '\.socket$' |
-		while read -r f; do rm -f "/var/run/gluster/$f"; done
 	return 0
 }
 
@@ -125,6 +173,4 @@ check "teardown: glusterd and both bricks were found by pid" test "${#G_PIDS[@]}
 check "teardown: glusterd and the bricks are gone" \
 	test -z "$(for pid in "${G_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && echo "$pid"; done)"
 check "teardown: no gluster process of this test's volume or state is left" test -z "$(pgrep -f "$G")"
-check "/var/lib/glusterd untouched" diff "$G/var-lib-before" <(ls -la /var/lib/glusterd 2>&1)
-echo "# glusterfs.sh took $((SECONDS - t0)) s"
 finish
