@@ -68,6 +68,7 @@ struct pfs_engine {
 	struct pfs_output outputs[MAX_OUTPUTS];
 	size_t noutputs;
 	struct pfs_row *all_rows;
+	bool results_made; /* the results file was created */
 	bool drop_failed;
 	int interrupted_ranks; /* ranks that caught SIGINT/SIGTERM, at the last agreement */
 	char failure[512];     /* this rank's first failure; on rank 0 after a failed
@@ -192,6 +193,11 @@ static int parse_options(struct pfs_engine *e, int argc, char **argv)
 		if (rc == PFS_PARSE_OK)
 			rc = pfs_tests_select(e->common->test_list, names, e->common->tests,
 					      &e->common->ntests, err, sizeof(err));
+		/* The results file records the tests that run, also when -t was
+		 * left at its default (all). */
+		if (rc == PFS_PARSE_OK)
+			rc = pfs_tests_name(names, e->common->tests, e->common->ntests,
+					    e->common->test_list, sizeof(e->common->test_list));
 		if (rc == PFS_PARSE_OK)
 			rc = wl->validate(e->opts, err, sizeof(err));
 		if (rc == PFS_PARSE_HELP)
@@ -582,17 +588,28 @@ static void join_args(char *buf, size_t len, int argc, char **argv)
 		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
 }
 
-/* Each node's memory, as its leader sees it: for the results file. */
-static void gather_memory(struct pfs_engine *e)
+/* Each node's memory and kernel, as its leader sees them: for the results
+ * file. */
+static void gather_node_facts(struct pfs_engine *e)
 {
 	uint64_t mine = pfs_local_mem_bytes(), *all = malloc((size_t)e->nranks * sizeof(*all));
+	char kernel[PFS_KERNEL_MAX], *kernels = malloc((size_t)e->nranks * PFS_KERNEL_MAX);
 
-	if (!all)
+	if (!all || !kernels)
 		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	pfs_local_kernel(kernel);
 	MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm);
-	for (unsigned n = 0; n < e->topo.nnodes; n++)
-		e->topo.nodes[n].mem_bytes = all[e->topo.nodes[n].leader_rank];
+	MPI_Allgather(kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX, MPI_CHAR, e->comm);
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		int leader = e->topo.nodes[n].leader_rank;
+
+		e->topo.nodes[n].mem_bytes = all[leader];
+		memcpy(e->topo.nodes[n].kernel, kernels + (size_t)leader * PFS_KERNEL_MAX,
+		       PFS_KERNEL_MAX);
+		e->topo.nodes[n].kernel[PFS_KERNEL_MAX - 1] = 0;
+	}
 	free(all);
+	free(kernels);
 }
 
 static int identify(struct pfs_engine *e)
@@ -616,7 +633,7 @@ static int identify(struct pfs_engine *e)
 	for (unsigned n = 0; n < e->topo.nnodes; n++)
 		memcpy(e->topo.nodes[n].addr, addrs + (size_t)e->topo.nodes[n].leader_rank * PFS_ADDR_MAX,
 		       PFS_ADDR_MAX);
-	gather_memory(e);
+	gather_node_facts(e);
 	free(names);
 	free(addrs);
 	e->w.node = e->topo.node_of_rank[e->rank];
@@ -666,6 +683,24 @@ static void begin_outputs(struct pfs_engine *e, const struct pfs_fsinfo *fs, cha
 	for (size_t i = 0; i < e->noutputs; i++)
 		if (e->outputs[i].ops->begin(&e->outputs[i], ri))
 			pfs_warn("output %s could not start", e->outputs[i].ops->name);
+		else if (e->outputs[i].ops == &pfs_output_hdf5)
+			e->results_made = true;
+}
+
+/* The run's last word on stderr, also after a failure or a signal: where
+ * its results file is and how to read it, so that nobody has to look. */
+static void say_results(const struct pfs_engine *e)
+{
+	char abs[PATH_MAX], quoted[2 * PATH_MAX + 8];
+	const char *path = e->results_path;
+
+	if (!e->results_made)
+		return;
+	if (realpath(path, abs))
+		path = abs;
+	if (pfs_shell_quote(quoted, sizeof(quoted), path))
+		snprintf(quoted, sizeof(quoted), "%s", path);
+	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
 }
 
 static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char *reason)
@@ -777,6 +812,8 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
 			    abort_reason(e, status));
 	remove_run(e);
+	if (e->rank == 0)
+		say_results(e);
 	return status;
 }
 

@@ -48,6 +48,34 @@ int pfs_format(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
+int pfs_shell_quote(char *buf, size_t len, const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./-+:=,@%";
+	size_t n = 0;
+
+	if (*s && strspn(s, plain) == strlen(s))
+		return pfs_format(buf, len, "%s", s);
+	if (len < 3)
+		return -ENAMETOOLONG;
+	buf[n++] = '\'';
+	for (; *s; s++) {
+		const char *piece = *s == '\'' ? "'\\''" : NULL;
+		size_t plen = piece ? 4 : 1;
+
+		if (n + plen + 2 > len)
+			return -ENAMETOOLONG;
+		if (piece)
+			memcpy(buf + n, piece, plen);
+		else
+			buf[n] = *s;
+		n += plen;
+	}
+	buf[n++] = '\'';
+	buf[n] = 0;
+	return 0;
+}
+
 /* Parses the leading digits of s; *end points past them. */
 static int parse_digits(const char *s, uint64_t *out, const char **end)
 {

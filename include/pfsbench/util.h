@@ -23,6 +23,12 @@ void pfs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int pfs_format(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Copies s into buf as one shell word: unchanged when it holds only
+ * characters no shell treats specially, else in single quotes (a quote
+ * inside becomes '\''), so a printed command can be pasted. Returns 0 or
+ * -ENAMETOOLONG. */
+int pfs_shell_quote(char *buf, size_t len, const char *s);
+
 /* Parses a whole decimal number; rejects signs, garbage and overflow.
  * Returns 0 or -EINVAL / -ERANGE. */
 int pfs_parse_u64(const char *s, uint64_t *out);

@@ -26,5 +26,7 @@ for sig in INT TERM; do
 	grep -q '^Status: aborted: interrupted by SIG' "$scratch/show.txt" || fail "SIG$sig: show gives no status"
 	[ "$("$PFSBENCH" export "$h5" --csv | wc -l)" -gt 8 ] || fail "SIG$sig: the rows measured were lost"
 	[ -z "$(ls -A "$scratch/target")" ] || fail "SIG$sig: the run left files in the target"
+	grep -qxF "pfsbench: results: $h5 (read it with: pfsbench show $h5)" "$scratch/$sig.err" ||
+		fail "SIG$sig: stderr does not say where the results are: $(tail -3 "$scratch/$sig.err")"
 done
 echo "PASS"

@@ -20,6 +20,7 @@ check "message names node, worker, op, path and error" \
 check "report keeps the rows measured before the failure" \
 	test "$(rows | awk '$1 == "pa" && $5 == "Create"' | wc -l)" -eq 2
 check "report ends Aborted." test "$(tail -1 "$OUT")" = "Aborted."
+check "a failed run still says where its results are" results_said "$SCRATCH/full.h5"
 check "no row of the failed op" test "$(rows | awk '$5 == "Write"' | wc -l)" -eq 0
 check "the se test never started" test "$(rows | awk '$1 == "se"' | wc -l)" -eq 0
 check "everything the run created is gone, the foreign file kept" dir_unchanged "$M"

@@ -105,6 +105,14 @@ snapshot() {
 	(cd "$1" && find . | sort) >"$1.before"
 }
 
+# results_said FILE: pfsbench's last line on the run's stderr ($ERR; after
+# a failure mpirun's own lines follow it) says where its results file is,
+# FILE, and how to read it, and the file is there.
+results_said() {
+	test "$(grep '^pfsbench: ' "$ERR" | tail -1)" = \
+		"pfsbench: results: $1 (read it with: pfsbench show $1)" && test -f "$1"
+}
+
 # small_fs OPTIONS: mounts a tmpfs with OPTIONS (size=..., nr_inodes=...)
 # at $SCRATCH/small as $M, unmounted at exit, holding one file of someone
 # else's, and snapshots it; skips the test where mounting is not allowed.

@@ -27,7 +27,12 @@ check "tests outermost, iterations inside, ops in order" test "$got" = "$want"
 check "node and worker columns" test "$(rows | awk '{print $3, $4}' | sort -u)" = "$(hostname) 1"
 check "us/fil and files/sec follow from Microsecs and Files" columns_consistent
 check "only the run's own files were removed" dir_unchanged "$D"
-check "nothing on stderr" test ! -s "$ERR"
+h5=$(ls "$SCRATCH"/pfsbench-create-unlink-*.h5)
+check "the default results file is in the current directory" test -f "$h5"
+check "stderr holds only where the results are, and how to read them" \
+	test "$(wc -l <"$ERR")" -eq 1 -a "$(results_said "$h5" && echo yes)" = yes
+check "the printed command reads the results" "$PFSBENCH" show "$h5" >/dev/null
+rm -f "$h5"
 
 # The default subcommand: options and no command run create-unlink.
 pfs 1 -m "$D" -f 5 -F 1 -s 1k -t uc

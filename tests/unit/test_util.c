@@ -85,6 +85,31 @@ static void test_mul_overflow(void **state)
 	assert_true(pfs_mul_sat_u64(0, UINT64_MAX) == 0);
 }
 
+static void test_shell_quote_makes_one_word(void **state)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "/tmp/run.h5", "/tmp/run.h5" },
+		{ "a b.h5", "'a b.h5'" },
+		{ "it's", "'it'\\''s'" },
+		{ "", "''" },
+		{ "$(rm -rf /)", "'$(rm -rf /)'" },
+		{ "x\ny", "'x\ny'" },
+	};
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(pfs_shell_quote(buf, sizeof(buf), cases[i].in), 0);
+		assert_string_equal(buf, cases[i].want);
+	}
+	/* "'ab'" needs 5 bytes with its NUL; "a'b" quoted needs 9. */
+	assert_int_equal(pfs_shell_quote(buf, 5, "a b"), -ENAMETOOLONG);
+	assert_int_equal(pfs_shell_quote(buf, 6, "a b"), 0);
+	assert_int_equal(pfs_shell_quote(buf, 8, "a'b"), -ENAMETOOLONG);
+	assert_int_equal(pfs_shell_quote(buf, 9, "a'b"), 0);
+	assert_string_equal(buf, "'a'\\''b'");
+}
+
 static void test_clock_is_monotonic(void **state)
 {
 	uint64_t a = pfs_now_us(), b = pfs_now_us();
@@ -102,6 +127,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size_rejects),
 		cmocka_unit_test(test_format_reports_truncation),
 		cmocka_unit_test(test_mul_overflow),
+		cmocka_unit_test(test_shell_quote_makes_one_word),
 		cmocka_unit_test(test_clock_is_monotonic),
 	};
 
