@@ -3,6 +3,8 @@
 #   ./build.sh run    install what is missing, build, run a small create-unlink
 #   ./build.sh check  install what is missing, build, run the whole test suite
 #                     (make check, check-cluster, check-fs, distcheck)
+#   ./build.sh packages  list the Debian packages the two commands install
+#                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,6 +17,10 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # one apt run.
 TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client)
+# Of the above, what a new Debian 12 development machine already has; the
+# fresh-machine script never purges these (mount and util-linux are
+# essential to the system).
+IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -63,7 +69,18 @@ run)
 	allow_root_mpi
 	scratch=$(mktemp -d /tmp/pfsbench-quickstart.XXXXXX)
 	trap 'rm -rf "$scratch"' EXIT
-	mpirun --oversubscribe -np 2 src/pfsbench create-unlink -m "$scratch" -f 2000 -F 20 -s 1m
+	# The results file goes to results/, which git ignores, never into the
+	# source tree; pfsbench's last line on stderr says where it is.
+	mkdir -p results
+	mpirun --oversubscribe -np 2 src/pfsbench create-unlink -m "$scratch" -f 2000 -F 20 -s 1m \
+		--results "results/quickstart-$(date -u +%Y%m%dT%H%M%SZ)-$$.h5"
+	;;
+packages)
+	for p in "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"; do
+		image=
+		for q in "${IMAGE_PACKAGES[@]}"; do [ "$p" = "$q" ] && image=" image"; done
+		echo "$p$image"
+	done
 	;;
 check)
 	install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
@@ -84,7 +101,7 @@ check)
 	echo "tests: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 	;;
 *)
-	echo "usage: ./build.sh run | ./build.sh check" >&2
+	echo "usage: ./build.sh run | ./build.sh check | ./build.sh packages" >&2
 	exit 2
 	;;
 esac
