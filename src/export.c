@@ -31,29 +31,6 @@ void pfs_csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* One field of a row as text: strings as they are, numbers in decimal. */
-static const char *field_text(const struct pfs_field *f, const struct pfs_row *r, char *buf,
-			      size_t len)
-{
-	const char *p = (const char *)r + f->offset;
-	uint32_t u32;
-	uint64_t u64;
-
-	switch (f->type) {
-	case PFS_FIELD_STRING:
-		return p;
-	case PFS_FIELD_U32:
-		memcpy(&u32, p, sizeof(u32));
-		snprintf(buf, len, "%" PRIu32, u32);
-		return buf;
-	case PFS_FIELD_U64:
-		memcpy(&u64, p, sizeof(u64));
-		snprintf(buf, len, "%" PRIu64, u64);
-		return buf;
-	}
-	return "";
-}
-
 static void csv_rows(FILE *out, const struct pfs_archive *a)
 {
 	char num[32];
@@ -68,7 +45,7 @@ static void csv_rows(FILE *out, const struct pfs_archive *a)
 		for (size_t i = 0; i < pfs_row_nfields; i++) {
 			if (i)
 				fputc(',', out);
-			pfs_csv_field(out, field_text(&pfs_row_fields[i], &a->rows[r], num, sizeof(num)));
+			pfs_csv_field(out, pfs_field_text(&pfs_row_fields[i], &a->rows[r], num, sizeof(num)));
 		}
 		fputs("\r\n", out);
 	}
@@ -95,18 +72,13 @@ static void csv_provenance(FILE *out, const struct pfs_archive *a)
 		snprintf(key, sizeof(key), "parameters.%s", a->params[i].key);
 		csv_pair(out, key, a->params[i].value);
 	}
-	for (unsigned n = 0; n < a->nnodes; n++) {
-		snprintf(key, sizeof(key), "nodes.%u.name", n);
-		csv_pair(out, key, a->nodes[n].name);
-		snprintf(key, sizeof(key), "nodes.%u.addr", n);
-		csv_pair(out, key, a->nodes[n].addr);
-		snprintf(key, sizeof(key), "nodes.%u.workers", n);
-		snprintf(num, sizeof(num), "%u", a->nodes[n].nworkers);
-		csv_pair(out, key, num);
-		snprintf(key, sizeof(key), "nodes.%u.mem_bytes", n);
-		snprintf(num, sizeof(num), "%" PRIu64, a->nodes[n].mem_bytes);
-		csv_pair(out, key, num);
-	}
+	for (unsigned n = 0; n < a->nnodes; n++)
+		for (size_t i = 0; i < pfs_node_nfields; i++) {
+			const struct pfs_field *f = &pfs_node_fields[i];
+
+			snprintf(key, sizeof(key), "nodes.%u.%s", n, f->name);
+			csv_pair(out, key, pfs_field_text(f, &a->nodes[n], num, sizeof(num)));
+		}
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -171,10 +143,27 @@ static void json_object(FILE *out, const struct pfs_kv *kv, size_t n, const char
 	fputs(n ? "\n  }" : "}", out);
 }
 
-static void json_rows(FILE *out, const struct pfs_archive *a)
+/* One record (a row, a node) as a JSON object of its fields. */
+static void json_record(FILE *out, const struct pfs_field *fields, size_t nfields,
+			const void *record)
 {
 	char num[32];
 
+	fputc('{', out);
+	for (size_t i = 0; i < nfields; i++) {
+		const struct pfs_field *f = &fields[i];
+
+		fputs(i ? ", " : "", out);
+		pfs_json_string(out, f->name);
+		fputs(": ", out);
+		json_value(out, pfs_field_text(f, record, num, sizeof(num)),
+			   f->type == PFS_FIELD_STRING ? PFS_VALUE_STRING : PFS_VALUE_UINT);
+	}
+	fputc('}', out);
+}
+
+static void json_rows(FILE *out, const struct pfs_archive *a)
+{
 	fputs("  \"units\": {", out);
 	for (size_t i = 0; i < pfs_row_nfields; i++) {
 		fputs(i ? ", " : "", out);
@@ -184,17 +173,8 @@ static void json_rows(FILE *out, const struct pfs_archive *a)
 	}
 	fputs("},\n  \"rows\": [", out);
 	for (size_t r = 0; r < a->nrows; r++) {
-		fputs(r ? ",\n    {" : "\n    {", out);
-		for (size_t i = 0; i < pfs_row_nfields; i++) {
-			const struct pfs_field *f = &pfs_row_fields[i];
-
-			fputs(i ? ", " : "", out);
-			pfs_json_string(out, f->name);
-			fputs(": ", out);
-			json_value(out, field_text(f, &a->rows[r], num, sizeof(num)),
-				   f->type == PFS_FIELD_STRING ? PFS_VALUE_STRING : PFS_VALUE_UINT);
-		}
-		fputc('}', out);
+		fputs(r ? ",\n    " : "\n    ", out);
+		json_record(out, pfs_row_fields, pfs_row_nfields, &a->rows[r]);
 	}
 	fputs(a->nrows ? "\n  ]" : "]", out);
 }
@@ -208,12 +188,8 @@ static void json_document(FILE *out, const struct pfs_archive *a, bool rows)
 	json_object(out, a->params, a->nparams, "    ");
 	fputs(",\n  \"nodes\": [", out);
 	for (unsigned n = 0; n < a->nnodes; n++) {
-		fputs(n ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		pfs_json_string(out, a->nodes[n].name);
-		fputs(", \"addr\": ", out);
-		pfs_json_string(out, a->nodes[n].addr);
-		fprintf(out, ", \"workers\": %u, \"mem_bytes\": %" PRIu64 "}", a->nodes[n].nworkers,
-			a->nodes[n].mem_bytes);
+		fputs(n ? ",\n    " : "\n    ", out);
+		json_record(out, pfs_node_fields, pfs_node_nfields, &a->nodes[n]);
 	}
 	fputs(a->nnodes ? "\n  ]" : "]", out);
 	if (rows) {

@@ -194,3 +194,19 @@ int pfs_tests_select(const char *list, const char *const *names, unsigned char *
 	}
 	return 0;
 }
+
+int pfs_tests_name(const char *const *names, const unsigned char *sel, unsigned nsel, char *list,
+		   size_t len)
+{
+	size_t n = 0;
+
+	if (!len)
+		return -ENAMETOOLONG;
+	list[0] = 0;
+	for (unsigned i = 0; i < nsel; i++) {
+		if (pfs_format(list + n, len - n, "%s%s", i ? "," : "", names[sel[i]]))
+			return -ENAMETOOLONG;
+		n += strlen(list + n);
+	}
+	return 0;
+}

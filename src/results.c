@@ -2,6 +2,8 @@
  * the table's derived columns. */
 #include "pfsbench/results.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,27 @@ const struct pfs_field pfs_row_fields[] = {
 	FIELD(bytes, PFS_FIELD_U64, "bytes", "bytes written or read"),
 };
 const size_t pfs_row_nfields = sizeof(pfs_row_fields) / sizeof(pfs_row_fields[0]);
+
+const char *pfs_field_text(const struct pfs_field *f, const void *record, char *buf, size_t len)
+{
+	const char *p = (const char *)record + f->offset;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (f->type) {
+	case PFS_FIELD_STRING:
+		return p;
+	case PFS_FIELD_U32:
+		memcpy(&u32, p, sizeof(u32));
+		snprintf(buf, len, "%" PRIu32, u32);
+		return buf;
+	case PFS_FIELD_U64:
+		memcpy(&u64, p, sizeof(u64));
+		snprintf(buf, len, "%" PRIu64, u64);
+		return buf;
+	}
+	return "";
+}
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {

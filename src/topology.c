@@ -10,7 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include <unistd.h>
+
+#define NODE_FIELD(field, name, type, unit, desc) \
+	{ name, type, offsetof(struct pfs_node, field), sizeof(((struct pfs_node *)0)->field), unit, desc }
+
+const struct pfs_field pfs_node_fields[] = {
+	NODE_FIELD(name, "name", PFS_FIELD_STRING, "", "node name"),
+	NODE_FIELD(addr, "addr", PFS_FIELD_STRING, "", "first non-loopback IPv4 address, or -"),
+	NODE_FIELD(nworkers, "workers", PFS_FIELD_U32, "", "workers (ranks) on the node"),
+	NODE_FIELD(mem_bytes, "mem_bytes", PFS_FIELD_U64, "bytes", "physical memory"),
+	NODE_FIELD(kernel, "kernel", PFS_FIELD_STRING, "", "kernel release (uname -r)"),
+};
+const size_t pfs_node_nfields = sizeof(pfs_node_fields) / sizeof(pfs_node_fields[0]);
 
 int pfs_topology_group(struct pfs_topology *topo, const char *names, int nranks)
 {
@@ -94,6 +107,14 @@ int pfs_local_identity(char name[PFS_NODE_NAME_MAX], char addr[PFS_ADDR_MAX])
 	}
 	local_addr(addr);
 	return 0;
+}
+
+void pfs_local_kernel(char kernel[PFS_KERNEL_MAX])
+{
+	struct utsname uts;
+
+	if (uname(&uts) || pfs_format(kernel, PFS_KERNEL_MAX, "%s", uts.release))
+		pfs_format(kernel, PFS_KERNEL_MAX, "unknown");
 }
 
 uint64_t pfs_local_mem_bytes(void)

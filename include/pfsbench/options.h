@@ -86,4 +86,9 @@ void pfs_opts_usage(FILE *out, const struct pfs_option *table);
 int pfs_tests_select(const char *list, const char *const *names, unsigned char *sel,
 		     unsigned *nsel, char *err, size_t errlen);
 
+/* Writes the selected tests' names, comma-separated in order, into list:
+ * the inverse of pfs_tests_select. Returns 0 or -ENAMETOOLONG. */
+int pfs_tests_name(const char *const *names, const unsigned char *sel, unsigned nsel, char *list,
+		   size_t len);
+
 #endif

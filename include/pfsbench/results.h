@@ -46,6 +46,10 @@ struct pfs_field {
 extern const struct pfs_field pfs_row_fields[];
 extern const size_t pfs_row_nfields;
 
+/* One field of a record (a row, a node) as text, for CSV, JSON and text
+ * outputs: a string as it is, a number in decimal (in buf). */
+const char *pfs_field_text(const struct pfs_field *f, const void *record, char *buf, size_t len);
+
 /* The order of rows in a report. */
 enum pfs_order {
 	PFS_ORDER_PLAN,       /* by step, then node, worker, sample */

@@ -11,14 +11,21 @@
 #include "pfsbench/results.h"
 
 #define PFS_ADDR_MAX 48
+#define PFS_KERNEL_MAX 65 /* struct utsname's release */
 
 struct pfs_node {
 	char name[PFS_NODE_NAME_MAX];
 	char addr[PFS_ADDR_MAX];  /* first non-loopback IPv4 address, else "-" */
-	unsigned nworkers;
+	uint32_t nworkers;
 	int leader_rank;          /* lowest rank on the node */
 	uint64_t mem_bytes;       /* physical memory of the node */
+	char kernel[PFS_KERNEL_MAX]; /* the node's kernel release (uname -r) */
 };
+
+/* The fields of a node that the results file keeps, for every output that
+ * lists nodes (HDF5 /nodes, export); leader_rank is the run's business. */
+extern const struct pfs_field pfs_node_fields[];
+extern const size_t pfs_node_nfields;
 
 struct pfs_topology {
 	unsigned nnodes;
@@ -39,5 +46,8 @@ int pfs_local_identity(char name[PFS_NODE_NAME_MAX], char addr[PFS_ADDR_MAX]);
 
 /* This host's physical memory in bytes (sysinfo), 0 when unknown. */
 uint64_t pfs_local_mem_bytes(void);
+
+/* This host's kernel release, "unknown" when uname fails. */
+void pfs_local_kernel(char kernel[PFS_KERNEL_MAX]);
 
 #endif

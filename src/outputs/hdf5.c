@@ -102,17 +102,19 @@ static hid_t field_type(const struct pfs_field *f)
 	return H5I_INVALID_HID;
 }
 
-/* struct pfs_row as HDF5 sees it, from the field table. With have (a file's
- * row type), only the fields that type has: the rest stay zero. Packed, it
- * is the file's type, without the struct's padding. */
-static hid_t row_type(hid_t have, bool packed)
+/* A record (struct pfs_row, struct pfs_node) as HDF5 sees it, from its
+ * field table. With have (a file's type), only the fields that type has:
+ * the rest stay zero, so older files read. Packed, it is the file's type,
+ * without the struct's padding. */
+static hid_t record_type(const struct pfs_field *fields, size_t nfields, size_t size, hid_t have,
+			 bool packed)
 {
-	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pfs_row));
+	hid_t t = H5Tcreate(H5T_COMPOUND, size);
 
 	if (t < 0)
 		return t;
-	for (size_t i = 0; i < pfs_row_nfields; i++) {
-		const struct pfs_field *f = &pfs_row_fields[i];
+	for (size_t i = 0; i < nfields; i++) {
+		const struct pfs_field *f = &fields[i];
 
 		if (have >= 0 && H5Tget_member_index(have, f->name) < 0)
 			continue;
@@ -127,22 +129,14 @@ fail:
 	return H5I_INVALID_HID;
 }
 
-static hid_t node_type(void)
+static hid_t row_type(hid_t have, bool packed)
 {
-	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pfs_node));
+	return record_type(pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row), have, packed);
+}
 
-	if (t < 0)
-		return t;
-	if (insert_member(t, "name", offsetof(struct pfs_node, name), str_type(PFS_NODE_NAME_MAX)) ||
-	    insert_member(t, "addr", offsetof(struct pfs_node, addr), str_type(PFS_ADDR_MAX)) ||
-	    insert_member(t, "workers", offsetof(struct pfs_node, nworkers),
-			  H5Tcopy(H5T_NATIVE_UINT)) ||
-	    insert_member(t, "mem_bytes", offsetof(struct pfs_node, mem_bytes),
-			  H5Tcopy(H5T_NATIVE_UINT64))) {
-		H5Tclose(t);
-		return H5I_INVALID_HID;
-	}
-	return t;
+static hid_t node_type(hid_t have, bool packed)
+{
+	return record_type(pfs_node_fields, pfs_node_nfields, sizeof(struct pfs_node), have, packed);
 }
 
 /* ---- writing attributes -------------------------------------------------- */
@@ -316,26 +310,43 @@ static hid_t make_table(hid_t file, const char *name, hid_t type, hsize_t n, hsi
 	return ds;
 }
 
+/* Units and meanings beside the data, from the same field table. */
+static int write_field_attrs(hid_t ds, const struct pfs_field *fields, size_t nfields)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nfields && !rc; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s.unit", fields[i].name);
+		rc = attr_str(ds, name, fields[i].unit);
+		snprintf(name, sizeof(name), "%s.description", fields[i].name);
+		rc |= attr_str(ds, name, fields[i].description);
+	}
+	return rc;
+}
+
 static int write_nodes(hid_t file, const struct pfs_run_info *ri)
 {
-	hid_t t = node_type(), ds = H5I_INVALID_HID;
+	hid_t ft = node_type(H5I_INVALID_HID, true), mt = node_type(H5I_INVALID_HID, false);
+	hid_t ds = H5I_INVALID_HID;
 	int rc = -1;
 
-	if (t >= 0)
-		ds = make_table(file, "nodes", t, ri->nnodes, NODES_CHUNK);
-	if (ds >= 0 && attr_str(ds, "mem_bytes.unit", "bytes") == 0)
-		rc = ri->nnodes == 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, ri->nodes) >= 0
+	if (ft >= 0 && mt >= 0)
+		ds = make_table(file, "nodes", ft, ri->nnodes, NODES_CHUNK);
+	if (ds >= 0 && write_field_attrs(ds, pfs_node_fields, pfs_node_nfields) == 0)
+		rc = ri->nnodes == 0 || H5Dwrite(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, ri->nodes) >= 0
 			     ? 0
 			     : -1;
 	close_id(&ds, H5Dclose);
-	close_id(&t, H5Tclose);
+	close_id(&ft, H5Tclose);
+	close_id(&mt, H5Tclose);
 	return rc;
 }
 
 static int make_rows(struct h5out *h)
 {
 	hid_t ft = row_type(H5I_INVALID_HID, true);
-	int rc = 0;
 
 	h->mtype = row_type(H5I_INVALID_HID, false);
 	if (ft >= 0 && h->mtype >= 0)
@@ -343,17 +354,7 @@ static int make_rows(struct h5out *h)
 	close_id(&ft, H5Tclose);
 	if (h->rows < 0)
 		return -1;
-	/* Units and meanings beside the data, from the same field table. */
-	for (size_t i = 0; i < pfs_row_nfields && !rc; i++) {
-		const struct pfs_field *f = &pfs_row_fields[i];
-		char name[64];
-
-		snprintf(name, sizeof(name), "%s.unit", f->name);
-		rc = attr_str(h->rows, name, f->unit);
-		snprintf(name, sizeof(name), "%s.description", f->name);
-		rc |= attr_str(h->rows, name, f->description);
-	}
-	return rc;
+	return write_field_attrs(h->rows, pfs_row_fields, pfs_row_nfields);
 }
 
 static int h5_write_head(struct h5out *h, const struct pfs_run_info *ri)
@@ -643,8 +644,7 @@ static hid_t row_mem_type(hid_t have)
 
 static hid_t node_mem_type(hid_t have)
 {
-	(void)have;
-	return node_type();
+	return node_type(have, false);
 }
 
 static int load_error(const char *path, int err, const char *what)

@@ -30,6 +30,15 @@ assert f["parameters"].attrs["files"] == 100
 assert f["parameters"].attrs["no-drop-caches"] == True
 assert [n.decode() for n in f["nodes"]["name"]] == ["nA", "nB"]
 assert all(m > 0 for m in f["nodes"]["mem_bytes"])
+import os
+assert [k.decode() for k in f["nodes"]["kernel"]] == [os.uname().release] * 2, f["nodes"]["kernel"]
+PYEOF
+
+# -t left at its default: the file records the tests that ran, not "".
+run_mpi d 1 1 -f 4 -F 1 -s 1k || fail "the run without -t failed"
+"$PY" - "$scratch/d.h5" <<'PYEOF' || fail "the default tests are not recorded"
+import sys, h5py
+assert h5py.File(sys.argv[1], "r")["parameters"].attrs["tests"] == b"se,pa,ua,ub,uc"
 PYEOF
 
 "$PFSBENCH" export "$scratch/r.h5" --json >"$scratch/r.json" || fail "export --json failed"

@@ -136,6 +136,28 @@ static void test_select_tests(void **state)
 	assert_string_equal(err, "-t ends with a comma");
 }
 
+/* What the results file records as the tests: the selection's names, also
+ * for the default (every test), and the list a selection came from. */
+static void test_name_tests(void **state)
+{
+	static const char *const names[] = { "se", "pa", "ua", "ub", "uc", NULL };
+	unsigned char sel[PFS_MAX_TESTS];
+	unsigned n;
+	char err[256], list[PFS_TEST_LIST_MAX];
+
+	(void)state;
+	assert_int_equal(pfs_tests_select("", names, sel, &n, err, sizeof(err)), 0);
+	assert_int_equal(pfs_tests_name(names, sel, n, list, sizeof(list)), 0);
+	assert_string_equal(list, "se,pa,ua,ub,uc");
+	assert_int_equal(pfs_tests_select("uc,se,uc", names, sel, &n, err, sizeof(err)), 0);
+	assert_int_equal(pfs_tests_name(names, sel, n, list, sizeof(list)), 0);
+	assert_string_equal(list, "uc,se,uc");
+	assert_int_equal(pfs_tests_name(names, sel, 0, list, sizeof(list)), 0);
+	assert_string_equal(list, "");
+	assert_int_equal(pfs_tests_name(names, sel, 3, list, 8), -ENAMETOOLONG);
+	assert_int_equal(pfs_tests_name(names, sel, 3, list, 9), 0);
+}
+
 /* The create-unlink table, through the workload's own callbacks. */
 static int cu_parse(void *opts, char *err, size_t errlen, int argc, char **argv)
 {
@@ -184,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input_has_one_clear_message),
 		cmocka_unit_test(test_usage_lists_every_option),
 		cmocka_unit_test(test_select_tests),
+		cmocka_unit_test(test_name_tests),
 		cmocka_unit_test(test_create_unlink_options),
 	};
 

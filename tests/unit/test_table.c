@@ -51,9 +51,9 @@ static size_t golden_rows(const char *text, struct pfs_row *rows, size_t cap)
 static void test_seed_sample_byte_for_byte(void **state)
 {
 	static const struct pfs_node nodes[] = {
-		{ "gfs-02-lp01", "10.16.145.43", 1, 0, 0 }, { "gfs-02-lp02", "10.16.145.44", 1, 1, 0 },
-		{ "gfs-02-lp03", "10.16.145.45", 1, 2, 0 }, { "gfs-02-lp04", "10.16.145.46", 1, 3, 0 },
-		{ "gfs-02-lp05", "10.16.145.47", 1, 4, 0 },
+		{ "gfs-02-lp01", "10.16.145.43", 1, 0, 0, "" }, { "gfs-02-lp02", "10.16.145.44", 1, 1, 0, "" },
+		{ "gfs-02-lp03", "10.16.145.45", 1, 2, 0, "" }, { "gfs-02-lp04", "10.16.145.46", 1, 3, 0, "" },
+		{ "gfs-02-lp05", "10.16.145.47", 1, 4, 0, "" },
 	};
 	struct pfs_run_info ri = { .dir = "/mnt/gfs2", .fstype = "GFS2", .nnodes = 5,
 				   .nodes = nodes, .workers_min = 1, .workers_max = 1,
@@ -96,7 +96,7 @@ static char *render(const struct pfs_run_info *ri, const struct pfs_row *rows, s
 
 static void test_long_node_names_widen_not_cut(void **state)
 {
-	static const struct pfs_node nodes[] = { { "compute-node-0123", "-", 2, 0, 0 } };
+	static const struct pfs_node nodes[] = { { "compute-node-0123", "-", 2, 0, 0, "" } };
 	struct pfs_run_info ri = { .dir = "/d", .fstype = "TMPFS", .nnodes = 1, .nodes = nodes,
 				   .workers_min = 2, .workers_max = 2, .caches_dropped = true };
 	struct pfs_row r = { .test = "pa", .op = "Unlink", .node = "compute-node-0123",
@@ -112,7 +112,7 @@ static void test_long_node_names_widen_not_cut(void **state)
 
 static void test_uneven_workers_and_aborted_run(void **state)
 {
-	static const struct pfs_node nodes[] = { { "a", "10.0.0.1", 1, 0, 0 }, { "b", "10.0.0.2", 3, 1, 0 } };
+	static const struct pfs_node nodes[] = { { "a", "10.0.0.1", 1, 0, 0, "" }, { "b", "10.0.0.2", 3, 1, 0, "" } };
 	struct pfs_run_info ri = { .dir = "/d", .fstype = "EXT4", .nnodes = 2, .nodes = nodes,
 				   .workers_min = 1, .workers_max = 3, .caches_dropped = false,
 				   .caches_note = "caches were not dropped: Permission denied" };
