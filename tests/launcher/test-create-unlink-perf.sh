@@ -14,7 +14,7 @@ passed=0 failed=0
 expect() {
     local name=$1 want_rc=$2 want=$3 got rc=0
     shift 3
-    got=$(env -u PFSBENCH_MPIRUN_ARGS MPIRUN=mpirun PFSBENCH=/opt/pfs/bin/pfsbench \
+    got=$(env -u PFSBENCH_MPIRUN_ARGS -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM MPIRUN=mpirun PFSBENCH=/opt/pfs/bin/pfsbench \
         ${EXTRA_ENV:+"$EXTRA_ENV"} "$cup" "$@" 2>&1) || rc=$?
     if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ]; then
         passed=$((passed + 1)); echo "ok - $name"
@@ -72,6 +72,14 @@ EXTRA_ENV="MPIRUN=/nonexistent/mpirun" \
 expect "mpirun missing" 2 \
     "create_unlink_perf: '/nonexistent/mpirun' not found: install Open MPI (Debian: apt-get install openmpi-bin) or set MPIRUN" \
     -m /x a
+if [ "$(id -u)" -eq 0 ]; then
+    EXTRA_ENV="MPIRUN=$(command -v true)" \
+    expect "as root without Open MPI's permission: exit 2 before mpirun" 2 \
+        "create_unlink_perf: running as root: Open MPI refuses root unless OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set; set both, or run as a user" \
+        -m /x a
+else
+    echo "# not root: the launcher's root check is not exercised"
+fi
 expect "-h: the usage" 0 "$("$cup" --help)" -h
 first=$("$cup" --help | sed -n 1p)
 if [ "$first" = "Usage: create_unlink_perf [-i N] [-w WORKERS] [-n] -m DIR HOST... [-- PFSBENCH-OPTIONS...]" ]; then
