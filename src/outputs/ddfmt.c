@@ -114,13 +114,13 @@ int pfs_ddfmt_parse_dm_number(const char *s, uint64_t *out, char *err, size_t er
 
 /* dd prints sizes and rates with gnulib's human_readable() and the options
  * autoscale, round to nearest, a space before the unit, SI prefixes and a
- * B: "1.0 kB", "977 KiB", "2.5 GB". The value is n x from / to; the digits
- * are at most three, with one decimal when the scaled value is under 10.
+ * B: "1.0 kB", "977 KiB", "41.9 MB". The value is n x from / to.
  * What follows keeps human_readable's two ways of getting there, since
- * they round differently: exactly, in integers, when from and to divide
- * one another (sizes, and rates over times that divide or are whole
- * multiples of a second), else in long double (every other rate), where
- * the unit is at least k: 500 B/s prints "0.5 kB/s". */
+ * they round and print differently: exactly, in integers, when from and to
+ * divide one another (sizes, and rates over times that divide or are whole
+ * multiples of a second), with one decimal under 10; else in long double
+ * (every other rate), with one decimal under 100 and a unit of at least k:
+ * 500 B/s prints "0.5 kB/s". */
 
 #define HUMAN_EXPONENT_MAX 8 /* Y */
 
@@ -183,7 +183,7 @@ static int human_exact(struct human *h, uint64_t amt, unsigned tenths, unsigned 
 
 /* The long double way: the unit is the largest power of base, from base
  * itself up, that is not over the value; one decimal, unless that makes
- * more than three characters (four with base 1024), then none. */
+ * more than four characters (three with base 1024), then none. */
 static int human_float(struct human *h, uint64_t n, uint64_t from, uint64_t to, unsigned base)
 {
 	long double amt = (long double)n * ((long double)from / (long double)to);
