@@ -307,7 +307,7 @@ int pfs_matrixfmt_parse(const char *text, size_t len, struct pfs_matrix *m, char
 			size_t errlen)
 {
 	double cells[PFS_MATRIXFMT_MAX][PFS_MATRIXFMT_MAX];
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = len ? text + len : text;
 	unsigned row = 0;
 	int rc;
 

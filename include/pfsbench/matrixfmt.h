@@ -88,8 +88,8 @@ int pfs_matrixfmt_parse(const char *text, size_t len, struct pfs_matrix *m, char
 			size_t errlen);
 
 /* pfs_matrixfmt_parse on what fp holds, read to its end but never more
- * than PFS_MATRIXFMT_TEXT_MAX + 1 bytes. -EIO (with err) when reading
- * fails. */
+ * than PFS_MATRIXFMT_TEXT_MAX + 1 bytes. Also -EIO when reading fails and
+ * -ENOMEM, both with err. */
 int pfs_matrixfmt_read(FILE *fp, struct pfs_matrix *m, char *err, size_t errlen);
 
 #endif
