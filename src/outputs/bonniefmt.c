@@ -716,7 +716,8 @@ static int field_figure(struct csv *c, size_t i, int t, struct pfs_bonnie_figure
 		rc = field_seeks(c, i, &fig->rate);
 	} else {
 		rc = field_uint(c, i, 0, (uint64_t)PFS_BONNIE_RATE_MAX, &v);
-		fig->rate = (double)v;
+		if (!rc)
+			fig->rate = (double)v;
 	}
 	if (rc)
 		return rc;
