@@ -16,7 +16,7 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
-	slurm-wlm munge glusterfs-server glusterfs-client)
+	slurm-wlm munge glusterfs-server glusterfs-client bonnie++)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).
