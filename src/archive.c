@@ -1,5 +1,5 @@
-/* archive.c: a results file in memory, as the commands see it, and where a
- * run's results file goes. The HDF5 reading is in src/outputs/hdf5.c. */
+/* archive.c: a results file in memory, as the commands see it. The HDF5
+ * reading is in src/outputs/hdf5.c. */
 #include "pfsbench/archive.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
@@ -83,81 +83,4 @@ void pfs_archive_fill_run_info(struct pfs_archive *a)
 		a->status = PFS_RUN_ABORTED;
 		a->reason = "the run ended without closing its results file (killed, or its node failed)";
 	}
-}
-
-/* ---- where results go ------------------------------------------------------ */
-
-/* Runs started within one second would share the default name: the later
- * ones get -2, -3, ... rather than being refused. */
-int pfs_results_path(char *buf, size_t len, const char *given, const char *workload)
-{
-	char stamp[32];
-	time_t now = time(NULL);
-	struct stat st;
-	struct tm tm;
-	int rc;
-
-	if (given && *given)
-		return pfs_format(buf, len, "%s", given);
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	rc = pfs_format(buf, len, "pfsbench-%s-%s.h5", workload, stamp);
-	for (unsigned n = 2; !rc && n < 1000 && stat(buf, &st) == 0; n++)
-		rc = pfs_format(buf, len, "pfsbench-%s-%s-%u.h5", workload, stamp, n);
-	return rc;
-}
-
-/* The directory a path names a file in, resolved: "." for a bare name. */
-static int parent_dir(const char *path, char *out)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else if (pfs_format(dir, sizeof(dir), "%.*s", (int)(slash - path), path))
-		return -ENAMETOOLONG;
-	return realpath(dir, out) ? 0 : -errno;
-}
-
-int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen)
-{
-	char parent[PATH_MAX], target[PATH_MAX];
-	struct stat st;
-	size_t n;
-	int rc;
-
-	rc = parent_dir(path, parent);
-	if (rc) {
-		snprintf(why, whylen, "cannot write results to '%s': %s", path, strerror(-rc));
-		return rc;
-	}
-	if (!realpath(target_dir, target)) {
-		rc = -errno;
-		snprintf(why, whylen, "cannot resolve '%s': %s", target_dir, strerror(errno));
-		return rc;
-	}
-	/* A results file in the directory under test would be measured, and
-	 * removed or damaged by a cleanup: refuse it. */
-	n = strlen(target);
-	if (!strncmp(parent, target, n) && (parent[n] == '/' || parent[n] == 0 || n == 1)) {
-		snprintf(why, whylen,
-			 "the results file '%s' is inside the directory under test '%s'; "
-			 "put it elsewhere with --results",
-			 path, target_dir);
-		return -EINVAL;
-	}
-	if (stat(path, &st) == 0) {
-		snprintf(why, whylen, "the results file '%s' exists; pfsbench does not overwrite results",
-			 path);
-		return -EEXIST;
-	}
-	if (access(parent, W_OK)) {
-		rc = -errno;
-		snprintf(why, whylen, "cannot write results to '%s': %s", path, strerror(errno));
-		return rc;
-	}
-	return 0;
 }

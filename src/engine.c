@@ -7,12 +7,12 @@
  * A test is a plan of steps. Each step: the node leaders drop caches, every
  * rank meets at a barrier, the assigned ranks run their op under the clock,
  * and all ranks agree on whether anyone failed. */
-#include "pfsbench/archive.h"
 #include "pfsbench/engine.h"
 #include "pfsbench/fsinfo.h"
 #include "pfsbench/interrupt.h"
 #include "pfsbench/options.h"
 #include "pfsbench/output.h"
+#include "pfsbench/resultpath.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"

@@ -1,6 +1,6 @@
 /* archive.h: a results file read back into memory (schema in
- * docs/hdf5-schema.md), for show, compare and export; and where a run's
- * results file goes. No MPI, no HDF5: the reading itself is in
+ * docs/hdf5-schema.md), for show, compare and export. No MPI, no HDF5: the
+ * reading itself is in
  * src/outputs/hdf5.c, the only file that knows HDF5. */
 #ifndef PFSBENCH_ARCHIVE_H
 #define PFSBENCH_ARCHIVE_H
@@ -54,14 +54,5 @@ const char *pfs_archive_get(const struct pfs_archive *a, const char *key);
 /* Fills a->ri, a->status and a->reason from the provenance. Called by the
  * loader. */
 void pfs_archive_fill_run_info(struct pfs_archive *a);
-
-/* The results file of a run: the given path, or the default
- * "pfsbench-<workload>-<UTC time>.h5" in the current directory. */
-int pfs_results_path(char *buf, size_t len, const char *given, const char *workload);
-
-/* Refuses a results file inside the directory under test, one that exists,
- * or one whose directory cannot be written. Returns 0, or a negative errno
- * with a one-line reason in why. */
-int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen);
 
 #endif

@@ -56,6 +56,10 @@ struct pfs_output_ops {
 /* The create_unlink_perf table (src/outputs/table.c). */
 extern const struct pfs_output_ops pfs_output_table;
 
+/* fdtree's report for the tree workload (src/outputs/fdtree.c): fdtree's
+ * layout, the rates of all ranks together, then the per-node table. */
+extern const struct pfs_output_ops pfs_output_fdtree;
+
 /* The results archive (src/outputs/hdf5.c): writes ri->results_path,
  * appending and flushing each block, so an interrupted run keeps its rows. */
 extern const struct pfs_output_ops pfs_output_hdf5;

@@ -9,7 +9,7 @@
  * barrier, with microseconds, so a fast phase is not 0; rate = items of all
  * ranks / (OUT - IN). */
 #include "pfsbench/output.h"
-#include "pfsbench/tree.h"
+#include "pfsbench/tree_plan.h"
 #include "pfsbench/util.h"
 
 #include "config.h"
@@ -37,29 +37,6 @@ static const struct fdtree_phase phases[] = {
 	{ PFS_TREE_OP_RMDIR, "DIRECTORY REMOVE TIME IN, OUT, TOTAL =",
 	  INDENT "Directory removals per second =", false },
 };
-
-void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
-		       unsigned nnodes)
-{
-	struct pfs_tree_totals t;
-
-	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t))
-		return;
-	fprintf(fp, INDENT "one tree per worker, in <node>.<worker>/LEVEL0/: %u worker%s on %u node%s\n",
-		nranks, nranks == 1 ? "" : "s", nnodes, nnodes == 1 ? "" : "s");
-	fprintf(fp, INDENT "creating/deleting %" PRIu64 " directory levels with %" PRIu64
-		    " directories at each level\n",
-		o->levels, o->fanout);
-	fprintf(fp, INDENT "for a total of %" PRIu64 " directories\n", t.dirs);
-	fprintf(fp, INDENT "with %" PRIu64 " files of size %" PRIu64 "KiB per directory\n", o->files,
-		o->blocks * (PFS_TREE_BLOCK / 1024));
-	fprintf(fp, INDENT "for a total of %" PRIu64 " files and %" PRIu64 "KiB\n", t.files, t.kib);
-	if (nranks > 1)
-		fprintf(fp, INDENT "on all %u workers: %" PRIu64 " directories, %" PRIu64
-			    " files and %" PRIu64 "KiB\n",
-			nranks, pfs_mul_sat_u64(t.dirs, nranks), pfs_mul_sat_u64(t.files, nranks),
-			pfs_mul_sat_u64(t.kib, nranks));
-}
 
 static int fdtree_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 {

@@ -1,16 +1,10 @@
-/* hdf5.c: the results archive; the only module that speaks HDF5.
- *
- * Writing is an output like the text report: begin creates the file and its
- * provenance with status "running", each block of rows is appended to one
- * chunked, extendible table and flushed, and end records the status. A run
- * that dies keeps every block written before it died.
- *
- * Reading (pfs_archive_load) takes a file back into memory for show,
- * compare and export. Attributes are read generically, as text, so that a
- * new provenance attribute needs no reader change. Rows are read by field
- * name through pfs_row_fields, so a file lacking a newer field still reads.
- * The layout is docs/hdf5-schema.md. */
+/* hdf5.c: the results file as an output (the layout is docs/hdf5-schema.md).
+ * begin creates the file and its provenance with status "running", each
+ * block of rows is appended to one chunked, extendible table and flushed,
+ * and end records the status. A run that dies keeps every block written
+ * before it died. The reader is src/archive_hdf5.c. */
 #include "pfsbench/archive.h"
+#include "pfsbench/h5common.h"
 #include "pfsbench/options.h"
 #include "pfsbench/output.h"
 #include "pfsbench/topology.h"
@@ -18,8 +12,6 @@
 #include "pfsbench/workload.h"
 
 #include "config.h"
-
-#include <hdf5.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,108 +28,6 @@ struct h5out {
 	hid_t file, rows, mtype; /* mtype: struct pfs_row in memory */
 	hsize_t nrows;
 };
-
-static void h5_quiet(void)
-{
-	/* Our messages say what failed; HDF5's stack dumps would bury them. */
-	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void close_id(hid_t *id, herr_t (*close_fn)(hid_t))
-{
-	if (*id >= 0)
-		close_fn(*id);
-	*id = H5I_INVALID_HID;
-}
-
-/* ---- types ------------------------------------------------------------- */
-
-static hid_t str_type(size_t size)
-{
-	hid_t t = H5Tcopy(H5T_C_S1);
-
-	if (t < 0)
-		return t;
-	if (H5Tset_size(t, size ? size : 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0) {
-		H5Tclose(t);
-		return H5I_INVALID_HID;
-	}
-	return t;
-}
-
-/* An enum {FALSE = 0, TRUE = 1} on int8: what h5py and numpy read as bool. */
-static hid_t bool_type(void)
-{
-	hid_t t = H5Tenum_create(H5T_NATIVE_INT8);
-	int8_t no = 0, yes = 1;
-
-	if (t < 0)
-		return t;
-	if (H5Tenum_insert(t, "FALSE", &no) < 0 || H5Tenum_insert(t, "TRUE", &yes) < 0) {
-		H5Tclose(t);
-		return H5I_INVALID_HID;
-	}
-	return t;
-}
-
-static int insert_member(hid_t compound, const char *name, size_t offset, hid_t member)
-{
-	herr_t rc = member < 0 ? -1 : H5Tinsert(compound, name, offset, member);
-
-	if (member >= 0)
-		H5Tclose(member);
-	return rc < 0 ? -1 : 0;
-}
-
-static hid_t field_type(const struct pfs_field *f)
-{
-	switch (f->type) {
-	case PFS_FIELD_STRING:
-		return str_type(f->size);
-	case PFS_FIELD_U32:
-		return H5Tcopy(H5T_NATIVE_UINT32);
-	case PFS_FIELD_U64:
-		return H5Tcopy(H5T_NATIVE_UINT64);
-	}
-	return H5I_INVALID_HID;
-}
-
-/* A record (struct pfs_row, struct pfs_node) as HDF5 sees it, from its
- * field table. With have (a file's type), only the fields that type has:
- * the rest stay zero, so older files read. Packed, it is the file's type,
- * without the struct's padding. */
-static hid_t record_type(const struct pfs_field *fields, size_t nfields, size_t size, hid_t have,
-			 bool packed)
-{
-	hid_t t = H5Tcreate(H5T_COMPOUND, size);
-
-	if (t < 0)
-		return t;
-	for (size_t i = 0; i < nfields; i++) {
-		const struct pfs_field *f = &fields[i];
-
-		if (have >= 0 && H5Tget_member_index(have, f->name) < 0)
-			continue;
-		if (insert_member(t, f->name, f->offset, field_type(f)))
-			goto fail;
-	}
-	if (packed && H5Tpack(t) < 0)
-		goto fail;
-	return t;
-fail:
-	H5Tclose(t);
-	return H5I_INVALID_HID;
-}
-
-static hid_t row_type(hid_t have, bool packed)
-{
-	return record_type(pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row), have, packed);
-}
-
-static hid_t node_type(hid_t have, bool packed)
-{
-	return record_type(pfs_node_fields, pfs_node_nfields, sizeof(struct pfs_node), have, packed);
-}
 
 /* ---- writing attributes -------------------------------------------------- */
 
@@ -165,7 +55,7 @@ static int attr_write(hid_t loc, const char *name, hid_t type, const void *buf)
 
 static int attr_str(hid_t loc, const char *name, const char *value)
 {
-	hid_t t = str_type(strlen(value) + 1);
+	hid_t t = pfs_h5_str_type(strlen(value) + 1);
 	int rc = attr_write(loc, name, t, value);
 
 	if (t >= 0)
@@ -180,7 +70,7 @@ static int attr_u64(hid_t loc, const char *name, uint64_t value)
 
 static int attr_bool(hid_t loc, const char *name, bool value)
 {
-	hid_t t = bool_type();
+	hid_t t = pfs_h5_bool_type();
 	int8_t v = value ? 1 : 0;
 	int rc = attr_write(loc, name, t, &v);
 
@@ -291,8 +181,8 @@ static int write_parameters(hid_t file, const struct pfs_run_info *ri)
 			break;
 		}
 	}
-	close_id(&g, H5Gclose);
-	close_id(&units, H5Gclose);
+	pfs_h5_close_id(&g, H5Gclose);
+	pfs_h5_close_id(&units, H5Gclose);
 	return rc ? -1 : 0;
 }
 
@@ -305,8 +195,8 @@ static hid_t make_table(hid_t file, const char *name, hid_t type, hsize_t n, hsi
 
 	if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0)
 		ds = H5Dcreate2(file, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-	close_id(&space, H5Sclose);
-	close_id(&dcpl, H5Pclose);
+	pfs_h5_close_id(&space, H5Sclose);
+	pfs_h5_close_id(&dcpl, H5Pclose);
 	return ds;
 }
 
@@ -328,7 +218,7 @@ static int write_field_attrs(hid_t ds, const struct pfs_field *fields, size_t nf
 
 static int write_nodes(hid_t file, const struct pfs_run_info *ri)
 {
-	hid_t ft = node_type(H5I_INVALID_HID, true), mt = node_type(H5I_INVALID_HID, false);
+	hid_t ft = pfs_h5_node_type(H5I_INVALID_HID, true), mt = pfs_h5_node_type(H5I_INVALID_HID, false);
 	hid_t ds = H5I_INVALID_HID;
 	int rc = -1;
 
@@ -338,20 +228,20 @@ static int write_nodes(hid_t file, const struct pfs_run_info *ri)
 		rc = ri->nnodes == 0 || H5Dwrite(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, ri->nodes) >= 0
 			     ? 0
 			     : -1;
-	close_id(&ds, H5Dclose);
-	close_id(&ft, H5Tclose);
-	close_id(&mt, H5Tclose);
+	pfs_h5_close_id(&ds, H5Dclose);
+	pfs_h5_close_id(&ft, H5Tclose);
+	pfs_h5_close_id(&mt, H5Tclose);
 	return rc;
 }
 
 static int make_rows(struct h5out *h)
 {
-	hid_t ft = row_type(H5I_INVALID_HID, true);
+	hid_t ft = pfs_h5_row_type(H5I_INVALID_HID, true);
 
-	h->mtype = row_type(H5I_INVALID_HID, false);
+	h->mtype = pfs_h5_row_type(H5I_INVALID_HID, false);
 	if (ft >= 0 && h->mtype >= 0)
 		h->rows = make_table(h->file, "rows", ft, 0, ROWS_CHUNK);
-	close_id(&ft, H5Tclose);
+	pfs_h5_close_id(&ft, H5Tclose);
 	if (h->rows < 0)
 		return -1;
 	return write_field_attrs(h->rows, pfs_row_fields, pfs_row_nfields);
@@ -372,9 +262,9 @@ static void h5_close(struct pfs_output *o)
 
 	if (!h)
 		return;
-	close_id(&h->rows, H5Dclose);
-	close_id(&h->mtype, H5Tclose);
-	close_id(&h->file, H5Fclose);
+	pfs_h5_close_id(&h->rows, H5Dclose);
+	pfs_h5_close_id(&h->mtype, H5Tclose);
+	pfs_h5_close_id(&h->file, H5Fclose);
 	free(h);
 	o->priv = NULL;
 }
@@ -384,7 +274,7 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	struct h5out *h = calloc(1, sizeof(*h));
 	int err;
 
-	h5_quiet();
+	pfs_h5_quiet();
 	if (!h)
 		return pfs_error("cannot create '%s': %s", ri->results_path, strerror(ENOMEM));
 	h->file = h->rows = h->mtype = H5I_INVALID_HID;
@@ -431,8 +321,8 @@ static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const s
 	if (H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
 		rc = 0;
 out:
-	close_id(&fspace, H5Sclose);
-	close_id(&mspace, H5Sclose);
+	pfs_h5_close_id(&fspace, H5Sclose);
+	pfs_h5_close_id(&mspace, H5Sclose);
 	if (rc)
 		pfs_error("cannot write rows to '%s'", ri->results_path);
 	return rc;
@@ -448,8 +338,8 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 		return -1;
 	rc = write_status(h->file, ri, status == PFS_RUN_COMPLETE ? "complete" : "aborted",
 			  reason ? reason : "");
-	close_id(&h->rows, H5Dclose);
-	close_id(&h->mtype, H5Tclose);
+	pfs_h5_close_id(&h->rows, H5Dclose);
+	pfs_h5_close_id(&h->mtype, H5Tclose);
 	if (H5Fclose(h->file) < 0)
 		rc = -1;
 	h->file = H5I_INVALID_HID;
@@ -465,259 +355,3 @@ const struct pfs_output_ops pfs_output_hdf5 = {
 	.block = h5_block,
 	.end = h5_end,
 };
-
-/* ---- reading ------------------------------------------------------------------ */
-
-static int read_string(hid_t attr, hid_t type, char **out)
-{
-	hid_t mt;
-	int rc = -1;
-
-	if (H5Tis_variable_str(type) > 0) {
-		char *s = NULL;
-
-		mt = str_type(1);
-		if (mt >= 0 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(attr, mt, &s) >= 0) {
-			*out = strdup(s ? s : "");
-			rc = *out ? 0 : -1;
-			H5free_memory(s);
-		}
-	} else {
-		size_t n = H5Tget_size(type);
-
-		*out = calloc(1, n + 1);
-		mt = str_type(n + 1);
-		if (*out && mt >= 0 && H5Aread(attr, mt, *out) >= 0)
-			rc = 0;
-	}
-	close_id(&mt, H5Tclose);
-	return rc;
-}
-
-/* One scalar attribute as text. Returns 0, 1 for a kind we do not show
- * (skipped), or -1. */
-static int read_kv(hid_t loc, const char *name, struct pfs_kv *kv)
-{
-	hid_t attr = H5Aopen(loc, name, H5P_DEFAULT), type = H5I_INVALID_HID;
-	char num[32];
-	int rc = -1;
-
-	memset(kv, 0, sizeof(*kv));
-	if (attr < 0)
-		return -1;
-	type = H5Aget_type(attr);
-	if (H5Aget_storage_size(attr) == 0 || type < 0)
-		goto out;
-	switch (H5Tget_class(type)) {
-	case H5T_STRING:
-		kv->kind = PFS_VALUE_STRING;
-		rc = read_string(attr, type, &kv->value);
-		break;
-	case H5T_INTEGER: {
-		uint64_t v = 0;
-
-		kv->kind = PFS_VALUE_UINT;
-		if (H5Aread(attr, H5T_NATIVE_UINT64, &v) >= 0) {
-			snprintf(num, sizeof(num), "%" PRIu64, v);
-			kv->value = strdup(num);
-			rc = kv->value ? 0 : -1;
-		}
-		break;
-	}
-	case H5T_ENUM: {
-		int8_t v = 0;
-
-		kv->kind = PFS_VALUE_BOOL;
-		if (H5Tget_size(type) == 1 && H5Aread(attr, type, &v) >= 0) {
-			kv->value = strdup(v ? "true" : "false");
-			rc = kv->value ? 0 : -1;
-		}
-		break;
-	}
-	default:
-		rc = 1;
-		break;
-	}
-	if (rc == 0) {
-		kv->key = strdup(name);
-		rc = kv->key ? 0 : -1;
-	}
-out:
-	close_id(&type, H5Tclose);
-	close_id(&attr, H5Aclose);
-	return rc;
-}
-
-struct kv_list {
-	struct pfs_kv *kv;
-	size_t n, cap;
-	int rc;
-};
-
-static herr_t collect_kv(hid_t loc, const char *name, const H5A_info_t *info, void *data)
-{
-	struct kv_list *l = data;
-	struct pfs_kv kv;
-	int rc;
-
-	(void)info;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct pfs_kv *nkv = realloc(l->kv, cap * sizeof(*nkv));
-
-		if (!nkv)
-			return l->rc = -1;
-		l->kv = nkv;
-		l->cap = cap;
-	}
-	rc = read_kv(loc, name, &kv);
-	if (rc < 0) {
-		free(kv.key);
-		free(kv.value);
-		return l->rc = -1;
-	}
-	if (rc == 0)
-		l->kv[l->n++] = kv;
-	return 0;
-}
-
-/* Every attribute of a group, in the order written (by name in a file that
- * did not track the order). */
-static int read_group_kvs(hid_t file, const char *group, struct pfs_kv **kv, size_t *n)
-{
-	struct kv_list l = { NULL, 0, 0, 0 };
-	hid_t g = H5Gopen2(file, group, H5P_DEFAULT);
-	hsize_t idx = 0;
-
-	if (g < 0)
-		return -1;
-	if (H5Aiterate2(g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_kv, &l) < 0 && !l.rc &&
-	    l.n == 0) {
-		idx = 0;
-		H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_kv, &l);
-	}
-	H5Gclose(g);
-	*kv = l.kv;
-	*n = l.n;
-	return l.rc;
-}
-
-/* A whole one-dimensional dataset into a new array of elements of size
- * elem, through the memory type mt. */
-static int read_table(hid_t file, const char *name, hid_t (*make_type)(hid_t have), size_t elem,
-		      void **out, size_t *n)
-{
-	hid_t ds = H5Dopen2(file, name, H5P_DEFAULT), space = H5I_INVALID_HID;
-	hid_t ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
-	hsize_t dims = 0;
-	int rc = -1;
-
-	*out = NULL;
-	*n = 0;
-	if (ds < 0)
-		return -1;
-	space = H5Dget_space(ds);
-	ft = H5Dget_type(ds);
-	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
-	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0)
-		goto out;
-	mt = make_type(ft);
-	*out = calloc(dims ? (size_t)dims : 1, elem);
-	if (mt < 0 || !*out)
-		goto out;
-	if (dims && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
-		goto out;
-	*n = (size_t)dims;
-	rc = 0;
-out:
-	close_id(&mt, H5Tclose);
-	close_id(&ft, H5Tclose);
-	close_id(&space, H5Sclose);
-	close_id(&ds, H5Dclose);
-	return rc;
-}
-
-static hid_t row_mem_type(hid_t have)
-{
-	return row_type(have, false);
-}
-
-static hid_t node_mem_type(hid_t have)
-{
-	return node_type(have, false);
-}
-
-static int load_error(const char *path, int err, const char *what)
-{
-	pfs_error("cannot read '%s': %s", path, what);
-	return err;
-}
-
-/* Checks what the file says it is: a pfsbench results file of our schema. */
-static int check_schema(hid_t file, const char *path, unsigned *version)
-{
-	struct pfs_kv name, ver;
-	uint64_t v = 0;
-	int rc = 0;
-
-	memset(&ver, 0, sizeof(ver));
-	if (read_kv(file, "schema", &name) || strcmp(name.value, PFS_SCHEMA_NAME)) {
-		rc = load_error(path, -EINVAL, "an HDF5 file, but not a pfsbench results file");
-	} else if (read_kv(file, "schema_version", &ver) || pfs_parse_u64(ver.value, &v)) {
-		rc = load_error(path, -EINVAL, "its schema version is missing");
-	} else if (v != PFS_SCHEMA_VERSION) {
-		pfs_error("cannot read '%s': results schema version %" PRIu64
-			  "; this pfsbench reads version %u",
-			  path, v, PFS_SCHEMA_VERSION);
-		rc = -EPROTO;
-	}
-	*version = (unsigned)v;
-	free(name.key);
-	free(name.value);
-	free(ver.key);
-	free(ver.value);
-	return rc;
-}
-
-int pfs_archive_load(const char *path, struct pfs_archive *a)
-{
-	hid_t file;
-	void *nodes = NULL;
-	size_t nnodes = 0;
-	int rc;
-
-	memset(a, 0, sizeof(*a));
-	h5_quiet();
-	if (access(path, R_OK)) {
-		int err = errno;
-
-		pfs_error("cannot open '%s': %s", path, strerror(err));
-		return -err;
-	}
-	if (H5Fis_hdf5(path) <= 0)
-		return load_error(path, -EINVAL, "not an HDF5 file");
-	file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-	if (file < 0)
-		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
-	rc = check_schema(file, path, &a->schema_version);
-	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
-		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
-		rc = load_error(path, -EIO, "its provenance is damaged");
-	if (!rc && read_table(file, "nodes", node_mem_type, sizeof(struct pfs_node), &nodes, &nnodes))
-		rc = load_error(path, -EIO, "its node list is damaged");
-	a->nodes = nodes;
-	a->nnodes = (unsigned)nnodes;
-	if (!rc && read_table(file, "rows", row_mem_type, sizeof(struct pfs_row), (void **)&a->rows,
-			      &a->nrows))
-		rc = load_error(path, -EIO, "its table of rows is truncated or damaged");
-	for (size_t i = 0; !rc && i < a->nrows; i++)
-		if (a->rows[i].node_index >= a->nnodes)
-			rc = load_error(path, -EIO, "a row names a node the file does not list");
-	H5Fclose(file);
-	if (rc) {
-		pfs_archive_free(a);
-		return rc;
-	}
-	pfs_archive_fill_run_info(a);
-	return 0;
-}

@@ -13,8 +13,9 @@
  * record a level and one path buffer, whatever the size of the tree, and the
  * kernel looks up one name per call. Only names of the plan are ever
  * touched, and only inside the worker's directory. */
+#include "pfsbench/output.h"
 #include "pfsbench/sys.h"
-#include "pfsbench/tree.h"
+#include "pfsbench/tree_plan.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
@@ -47,32 +48,6 @@ struct tree_state {
 	size_t buflen;
 	uint64_t file_bytes;
 };
-
-/* ---- planning arithmetic ------------------------------------------------ */
-
-int pfs_tree_totals(uint64_t levels, uint64_t fanout, uint64_t files, uint64_t blocks,
-		    struct pfs_tree_totals *t)
-{
-	uint64_t width = 1; /* directories at the current level: fanout^i */
-
-	t->dirs = 1;
-	if (fanout == 1) {
-		if (levels == UINT64_MAX)
-			return -ERANGE;
-		t->dirs = levels + 1;
-	} else if (fanout > 1) {
-		for (uint64_t i = 1; i <= levels; i++) {
-			if (pfs_mul_u64(width, fanout, &width) || t->dirs > UINT64_MAX - width)
-				return -ERANGE;
-			t->dirs += width;
-		}
-	}
-	if (pfs_mul_u64(t->dirs, files, &t->files) || pfs_mul_u64(t->files, blocks, &t->kib) ||
-	    pfs_mul_u64(t->kib, PFS_TREE_BLOCK / 1024, &t->kib) ||
-	    pfs_mul_u64(t->kib, 1024, &t->bytes))
-		return -ERANGE;
-	return 0;
-}
 
 /* ---- names, built in place ---------------------------------------------- */
 

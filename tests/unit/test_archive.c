@@ -5,6 +5,7 @@
 #include "../synth.h"
 
 #include "pfsbench/archive.h"
+#include "pfsbench/resultpath.h"
 #include "pfsbench/compare.h"
 
 #include <errno.h>

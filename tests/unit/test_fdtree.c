@@ -4,7 +4,7 @@
 #include "cmocka_prelude.h"
 
 #include "pfsbench/output.h"
-#include "pfsbench/tree.h"
+#include "pfsbench/tree_plan.h"
 
 #include "config.h"
 

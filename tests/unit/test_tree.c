@@ -2,7 +2,7 @@
  * persistence key and needs, through its public table. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/tree.h"
+#include "pfsbench/tree_plan.h"
 #include "pfsbench/workload.h"
 
 #include <errno.h>

@@ -1,16 +1,15 @@
-/* tree.h: the fdtree workload's options and planning arithmetic, shared by
- * the workload (src/workloads/tree.c) and its report (src/outputs/fdtree.c).
+/* tree_plan.h: the fdtree workload's options and planning arithmetic
+ * (src/tree_plan.c), shared by the workload (src/workloads/tree.c) and its
+ * report (src/outputs/fdtree.c), so that neither reaches into the other.
  * Pure: no MPI. */
-#ifndef PFSBENCH_TREE_H
-#define PFSBENCH_TREE_H
+#ifndef PFSBENCH_TREE_PLAN_H
+#define PFSBENCH_TREE_PLAN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "pfsbench/options.h"
-
-struct pfs_output_ops;
 
 /* Deepest tree: each level below the top keeps one directory open while
  * the walk is inside it. */
@@ -50,9 +49,5 @@ int pfs_tree_totals(uint64_t levels, uint64_t fanout, uint64_t files, uint64_t b
  * ..."), each line indented by a tab, for the report and --dry-run. */
 void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
 		       unsigned nnodes);
-
-/* The report on stdout (src/outputs/fdtree.c): fdtree's layout, the rates
- * of all ranks together, then the per-node table. */
-extern const struct pfs_output_ops pfs_output_fdtree;
 
 #endif

@@ -1,0 +1,17 @@
+/* resultpath.h: where a run's results file goes (src/resultpath.c). No
+ * MPI, no HDF5. */
+#ifndef PFSBENCH_RESULTPATH_H
+#define PFSBENCH_RESULTPATH_H
+
+#include <stddef.h>
+
+/* The results file of a run: the given path, or the default
+ * "pfsbench-<workload>-<UTC time>.h5" in the current directory. */
+int pfs_results_path(char *buf, size_t len, const char *given, const char *workload);
+
+/* Refuses a results file inside the directory under test, one that exists,
+ * or one whose directory cannot be written. Returns 0, or a negative errno
+ * with a one-line reason in why. */
+int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,269 @@
+/* archive_hdf5.c: a results file read back into memory (pfs_archive_load)
+ * for show, compare and export. Attributes are read generically, as text,
+ * so that a new provenance attribute needs no reader change. Rows and nodes
+ * are read by field name through their field tables, so a file lacking a
+ * newer field still reads. The writer is src/outputs/hdf5.c. */
+#include "pfsbench/archive.h"
+#include "pfsbench/h5common.h"
+#include "pfsbench/topology.h"
+#include "pfsbench/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int read_string(hid_t attr, hid_t type, char **out)
+{
+	hid_t mt;
+	int rc = -1;
+
+	if (H5Tis_variable_str(type) > 0) {
+		char *s = NULL;
+
+		mt = pfs_h5_str_type(1);
+		if (mt >= 0 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(attr, mt, &s) >= 0) {
+			*out = strdup(s ? s : "");
+			rc = *out ? 0 : -1;
+			H5free_memory(s);
+		}
+	} else {
+		size_t n = H5Tget_size(type);
+
+		*out = calloc(1, n + 1);
+		mt = pfs_h5_str_type(n + 1);
+		if (*out && mt >= 0 && H5Aread(attr, mt, *out) >= 0)
+			rc = 0;
+	}
+	pfs_h5_close_id(&mt, H5Tclose);
+	return rc;
+}
+
+/* One scalar attribute as text. Returns 0, 1 for a kind we do not show
+ * (skipped), or -1. */
+static int read_kv(hid_t loc, const char *name, struct pfs_kv *kv)
+{
+	hid_t attr = H5Aopen(loc, name, H5P_DEFAULT), type = H5I_INVALID_HID;
+	char num[32];
+	int rc = -1;
+
+	memset(kv, 0, sizeof(*kv));
+	if (attr < 0)
+		return -1;
+	type = H5Aget_type(attr);
+	if (H5Aget_storage_size(attr) == 0 || type < 0)
+		goto out;
+	switch (H5Tget_class(type)) {
+	case H5T_STRING:
+		kv->kind = PFS_VALUE_STRING;
+		rc = read_string(attr, type, &kv->value);
+		break;
+	case H5T_INTEGER: {
+		uint64_t v = 0;
+
+		kv->kind = PFS_VALUE_UINT;
+		if (H5Aread(attr, H5T_NATIVE_UINT64, &v) >= 0) {
+			snprintf(num, sizeof(num), "%" PRIu64, v);
+			kv->value = strdup(num);
+			rc = kv->value ? 0 : -1;
+		}
+		break;
+	}
+	case H5T_ENUM: {
+		int8_t v = 0;
+
+		kv->kind = PFS_VALUE_BOOL;
+		if (H5Tget_size(type) == 1 && H5Aread(attr, type, &v) >= 0) {
+			kv->value = strdup(v ? "true" : "false");
+			rc = kv->value ? 0 : -1;
+		}
+		break;
+	}
+	default:
+		rc = 1;
+		break;
+	}
+	if (rc == 0) {
+		kv->key = strdup(name);
+		rc = kv->key ? 0 : -1;
+	}
+out:
+	pfs_h5_close_id(&type, H5Tclose);
+	pfs_h5_close_id(&attr, H5Aclose);
+	return rc;
+}
+
+struct kv_list {
+	struct pfs_kv *kv;
+	size_t n, cap;
+	int rc;
+};
+
+static herr_t collect_kv(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+	struct kv_list *l = data;
+	struct pfs_kv kv;
+	int rc;
+
+	(void)info;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		struct pfs_kv *nkv = realloc(l->kv, cap * sizeof(*nkv));
+
+		if (!nkv)
+			return l->rc = -1;
+		l->kv = nkv;
+		l->cap = cap;
+	}
+	rc = read_kv(loc, name, &kv);
+	if (rc < 0) {
+		free(kv.key);
+		free(kv.value);
+		return l->rc = -1;
+	}
+	if (rc == 0)
+		l->kv[l->n++] = kv;
+	return 0;
+}
+
+/* Every attribute of a group, in the order written (by name in a file that
+ * did not track the order). */
+static int read_group_kvs(hid_t file, const char *group, struct pfs_kv **kv, size_t *n)
+{
+	struct kv_list l = { NULL, 0, 0, 0 };
+	hid_t g = H5Gopen2(file, group, H5P_DEFAULT);
+	hsize_t idx = 0;
+
+	if (g < 0)
+		return -1;
+	if (H5Aiterate2(g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_kv, &l) < 0 && !l.rc &&
+	    l.n == 0) {
+		idx = 0;
+		H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_kv, &l);
+	}
+	H5Gclose(g);
+	*kv = l.kv;
+	*n = l.n;
+	return l.rc;
+}
+
+/* A whole one-dimensional dataset into a new array of elements of size
+ * elem, through the memory type mt. */
+static int read_table(hid_t file, const char *name, hid_t (*make_type)(hid_t have), size_t elem,
+		      void **out, size_t *n)
+{
+	hid_t ds = H5Dopen2(file, name, H5P_DEFAULT), space = H5I_INVALID_HID;
+	hid_t ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
+	hsize_t dims = 0;
+	int rc = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (ds < 0)
+		return -1;
+	space = H5Dget_space(ds);
+	ft = H5Dget_type(ds);
+	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
+	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0)
+		goto out;
+	mt = make_type(ft);
+	*out = calloc(dims ? (size_t)dims : 1, elem);
+	if (mt < 0 || !*out)
+		goto out;
+	if (dims && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+		goto out;
+	*n = (size_t)dims;
+	rc = 0;
+out:
+	pfs_h5_close_id(&mt, H5Tclose);
+	pfs_h5_close_id(&ft, H5Tclose);
+	pfs_h5_close_id(&space, H5Sclose);
+	pfs_h5_close_id(&ds, H5Dclose);
+	return rc;
+}
+
+static hid_t row_mem_type(hid_t have)
+{
+	return pfs_h5_row_type(have, false);
+}
+
+static hid_t node_mem_type(hid_t have)
+{
+	return pfs_h5_node_type(have, false);
+}
+
+static int load_error(const char *path, int err, const char *what)
+{
+	pfs_error("cannot read '%s': %s", path, what);
+	return err;
+}
+
+/* Checks what the file says it is: a pfsbench results file of our schema. */
+static int check_schema(hid_t file, const char *path, unsigned *version)
+{
+	struct pfs_kv name, ver;
+	uint64_t v = 0;
+	int rc = 0;
+
+	memset(&ver, 0, sizeof(ver));
+	if (read_kv(file, "schema", &name) || strcmp(name.value, PFS_SCHEMA_NAME)) {
+		rc = load_error(path, -EINVAL, "an HDF5 file, but not a pfsbench results file");
+	} else if (read_kv(file, "schema_version", &ver) || pfs_parse_u64(ver.value, &v)) {
+		rc = load_error(path, -EINVAL, "its schema version is missing");
+	} else if (v != PFS_SCHEMA_VERSION) {
+		pfs_error("cannot read '%s': results schema version %" PRIu64
+			  "; this pfsbench reads version %u",
+			  path, v, PFS_SCHEMA_VERSION);
+		rc = -EPROTO;
+	}
+	*version = (unsigned)v;
+	free(name.key);
+	free(name.value);
+	free(ver.key);
+	free(ver.value);
+	return rc;
+}
+
+int pfs_archive_load(const char *path, struct pfs_archive *a)
+{
+	hid_t file;
+	void *nodes = NULL;
+	size_t nnodes = 0;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	pfs_h5_quiet();
+	if (access(path, R_OK)) {
+		int err = errno;
+
+		pfs_error("cannot open '%s': %s", path, strerror(err));
+		return -err;
+	}
+	if (H5Fis_hdf5(path) <= 0)
+		return load_error(path, -EINVAL, "not an HDF5 file");
+	file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	if (file < 0)
+		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
+	rc = check_schema(file, path, &a->schema_version);
+	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
+		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
+		rc = load_error(path, -EIO, "its provenance is damaged");
+	if (!rc && read_table(file, "nodes", node_mem_type, sizeof(struct pfs_node), &nodes, &nnodes))
+		rc = load_error(path, -EIO, "its node list is damaged");
+	a->nodes = nodes;
+	a->nnodes = (unsigned)nnodes;
+	if (!rc && read_table(file, "rows", row_mem_type, sizeof(struct pfs_row), (void **)&a->rows,
+			      &a->nrows))
+		rc = load_error(path, -EIO, "its table of rows is truncated or damaged");
+	for (size_t i = 0; !rc && i < a->nrows; i++)
+		if (a->rows[i].node_index >= a->nnodes)
+			rc = load_error(path, -EIO, "a row names a node the file does not list");
+	H5Fclose(file);
+	if (rc) {
+		pfs_archive_free(a);
+		return rc;
+	}
+	pfs_archive_fill_run_info(a);
+	return 0;
+}
