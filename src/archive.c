@@ -1,16 +1,14 @@
-/* archive.c: a results file in memory, as the commands see it. The HDF5
- * reading is in src/outputs/hdf5.c. */
+/* archive.c: a results file in memory, as the commands see it: its
+ * provenance looked up by name, the run's description and options rebuilt
+ * from it through the same tables that wrote them (pfs_prov_fields, the
+ * workload's options). The HDF5 reading is in src/archive_hdf5.c. */
 #include "pfsbench/archive.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
+#include "pfsbench/workload.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 static void free_kvs(struct pfs_kv *kv, size_t n)
 {
@@ -27,51 +25,48 @@ void pfs_archive_free(struct pfs_archive *a)
 	free_kvs(a->params, a->nparams);
 	free(a->nodes);
 	free(a->rows);
+	free(a->lat);
+	free(a->ticks);
 	memset(a, 0, sizeof(*a));
 }
 
 const char *pfs_archive_get(const struct pfs_archive *a, const char *key)
 {
-	for (size_t i = 0; i < a->nprov; i++)
-		if (!strcmp(a->prov[i].key, key))
-			return a->prov[i].value;
-	return "";
+	const char *v = pfs_kv_find(a->prov, a->nprov, key);
+
+	return v ? v : "";
 }
 
-static unsigned get_unsigned(const struct pfs_archive *a, const char *key)
+const char *pfs_archive_param(const struct pfs_archive *a, const char *key)
 {
-	uint64_t v = 0;
+	return pfs_kv_find(a->params, a->nparams, key);
+}
 
-	if (pfs_parse_u64(pfs_archive_get(a, key), &v) || v > UINT_MAX)
-		return 0;
-	return (unsigned)v;
+/* A schema-1 row named no unit: tree's Mkdir and Rmdir counted
+ * directories, everything else files. */
+static void fill_v1_units(struct pfs_archive *a)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct pfs_row *r = &a->rows[i];
+		bool dirs = !strcmp(r->op, "Mkdir") || !strcmp(r->op, "Rmdir");
+
+		if (!r->unit[0])
+			pfs_row_set_text(r->unit, sizeof(r->unit),
+					 pfs_unit_name(dirs ? PFS_UNIT_DIRS : PFS_UNIT_FILES));
+	}
 }
 
 void pfs_archive_fill_run_info(struct pfs_archive *a)
 {
 	struct pfs_run_info *ri = &a->ri;
-	const char *status = pfs_archive_get(a, "status");
+	const char *status;
 
 	memset(ri, 0, sizeof(*ri));
-	ri->dir = pfs_archive_get(a, "target_dir");
-	ri->run_dir = pfs_archive_get(a, "run_dir");
-	ri->command_line = pfs_archive_get(a, "command_line");
-	snprintf(ri->fstype, sizeof(ri->fstype), "%s", pfs_archive_get(a, "fstype"));
-	snprintf(ri->mount_source, sizeof(ri->mount_source), "%s", pfs_archive_get(a, "mount_source"));
-	snprintf(ri->mount_options, sizeof(ri->mount_options), "%s",
-		 pfs_archive_get(a, "mount_options"));
-	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", pfs_archive_get(a, "mount_point"));
-	snprintf(ri->mpi_version, sizeof(ri->mpi_version), "%s",
-		 pfs_archive_get(a, "mpi_library_version"));
-	snprintf(ri->start_time, sizeof(ri->start_time), "%s", pfs_archive_get(a, "start_time"));
-	snprintf(ri->end_time, sizeof(ri->end_time), "%s", pfs_archive_get(a, "end_time"));
-	snprintf(ri->caches_note, sizeof(ri->caches_note), "%s", pfs_archive_get(a, "caches_note"));
-	ri->caches_dropped = !strcmp(pfs_archive_get(a, "caches_dropped"), "true");
-	ri->nranks = get_unsigned(a, "ranks");
+	for (size_t i = 0; i < a->nprov; i++)
+		(void)pfs_prov_set(ri, a->prov[i].key, a->prov[i].value);
 	ri->nnodes = a->nnodes;
 	ri->nodes = a->nodes;
-	ri->workers_min = get_unsigned(a, "workers_min");
-	ri->workers_max = get_unsigned(a, "workers_max");
+	status = pfs_archive_get(a, "status");
 	if (!strcmp(status, "complete")) {
 		a->status = PFS_RUN_COMPLETE;
 		a->reason = "";
@@ -83,4 +78,19 @@ void pfs_archive_fill_run_info(struct pfs_archive *a)
 		a->status = PFS_RUN_ABORTED;
 		a->reason = "the run ended without closing its results file (killed, or its node failed)";
 	}
+	if (a->schema_version == 1)
+		fill_v1_units(a);
+}
+
+void *pfs_archive_opts(const struct pfs_archive *a, const struct pfs_workload *wl)
+{
+	void *opts = calloc(1, wl->opts_size);
+
+	if (!opts)
+		return NULL;
+	wl->defaults(opts);
+	/* A value this pfsbench could not have written keeps the default. */
+	for (size_t i = 0; i < a->nparams; i++)
+		(void)pfs_opts_from_kv(wl->options, opts, a->params[i].key, a->params[i].value);
+	return opts;
 }

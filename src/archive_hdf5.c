@@ -5,6 +5,7 @@
  * newer field still reads. The writer is src/outputs/hdf5.c. */
 #include "pfsbench/archive.h"
 #include "pfsbench/h5common.h"
+#include "pfsbench/histogram.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 
@@ -148,18 +149,22 @@ static int read_group_kvs(hid_t file, const char *group, struct pfs_kv **kv, siz
 	return l.rc;
 }
 
-/* A whole one-dimensional dataset into a new array of elements of size
- * elem, through the memory type mt. */
-static int read_table(hid_t file, const char *name, hid_t (*make_type)(hid_t have), size_t elem,
-		      void **out, size_t *n)
+/* A whole one-dimensional dataset of records described by fields into a
+ * new array of elements of size bytes, reading the fields the file has. A
+ * missing dataset is an empty one when optional (what a schema-1 file
+ * lacks), else an error. */
+static int read_table(hid_t file, const char *name, const struct pfs_field *fields,
+		      size_t nfields, size_t size, bool optional, void **out, size_t *n)
 {
-	hid_t ds = H5Dopen2(file, name, H5P_DEFAULT), space = H5I_INVALID_HID;
-	hid_t ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
+	hid_t ds, space = H5I_INVALID_HID, ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
 	hsize_t dims = 0;
 	int rc = -1;
 
 	*out = NULL;
 	*n = 0;
+	if (optional && H5Lexists(file, name, H5P_DEFAULT) <= 0)
+		return 0;
+	ds = H5Dopen2(file, name, H5P_DEFAULT);
 	if (ds < 0)
 		return -1;
 	space = H5Dget_space(ds);
@@ -167,8 +172,8 @@ static int read_table(hid_t file, const char *name, hid_t (*make_type)(hid_t hav
 	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
 	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0)
 		goto out;
-	mt = make_type(ft);
-	*out = calloc(dims ? (size_t)dims : 1, elem);
+	mt = pfs_h5_record_type(fields, nfields, size, ft, false);
+	*out = calloc(dims ? (size_t)dims : 1, size);
 	if (mt < 0 || !*out)
 		goto out;
 	if (dims && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
@@ -183,23 +188,14 @@ out:
 	return rc;
 }
 
-static hid_t row_mem_type(hid_t have)
-{
-	return pfs_h5_row_type(have, false);
-}
-
-static hid_t node_mem_type(hid_t have)
-{
-	return pfs_h5_node_type(have, false);
-}
-
 static int load_error(const char *path, int err, const char *what)
 {
 	pfs_error("cannot read '%s': %s", path, what);
 	return err;
 }
 
-/* Checks what the file says it is: a pfsbench results file of our schema. */
+/* Checks what the file says it is: a pfsbench results file of a schema
+ * this pfsbench reads (1 or 2). */
 static int check_schema(hid_t file, const char *path, unsigned *version)
 {
 	struct pfs_kv name, ver;
@@ -211,9 +207,9 @@ static int check_schema(hid_t file, const char *path, unsigned *version)
 		rc = load_error(path, -EINVAL, "an HDF5 file, but not a pfsbench results file");
 	} else if (read_kv(file, "schema_version", &ver) || pfs_parse_u64(ver.value, &v)) {
 		rc = load_error(path, -EINVAL, "its schema version is missing");
-	} else if (v != PFS_SCHEMA_VERSION) {
+	} else if (v < 1 || v > PFS_SCHEMA_VERSION) {
 		pfs_error("cannot read '%s': results schema version %" PRIu64
-			  "; this pfsbench reads version %u",
+			  "; this pfsbench reads versions 1 to %u",
 			  path, v, PFS_SCHEMA_VERSION);
 		rc = -EPROTO;
 	}
@@ -225,11 +221,25 @@ static int check_schema(hid_t file, const char *path, unsigned *version)
 	return rc;
 }
 
+/* What one table says about another: every row's node is listed, every
+ * latency cell's row and bucket exist. */
+static const char *check_refs(const struct pfs_archive *a)
+{
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].node_index >= a->nnodes)
+			return "a row names a node the file does not list";
+	for (size_t i = 0; i < a->nlat; i++)
+		if (a->lat[i].row >= a->nrows || a->lat[i].bucket >= PFS_HIST_BUCKETS)
+			return "a latency cell names a row or bucket that does not exist";
+	return NULL;
+}
+
 int pfs_archive_load(const char *path, struct pfs_archive *a)
 {
 	hid_t file;
 	void *nodes = NULL;
 	size_t nnodes = 0;
+	const char *bad;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
@@ -249,16 +259,22 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
 		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
 		rc = load_error(path, -EIO, "its provenance is damaged");
-	if (!rc && read_table(file, "nodes", node_mem_type, sizeof(struct pfs_node), &nodes, &nnodes))
+	if (!rc && read_table(file, "nodes", pfs_node_fields, pfs_node_nfields,
+			      sizeof(struct pfs_node), false, &nodes, &nnodes))
 		rc = load_error(path, -EIO, "its node list is damaged");
 	a->nodes = nodes;
 	a->nnodes = (unsigned)nnodes;
-	if (!rc && read_table(file, "rows", row_mem_type, sizeof(struct pfs_row), (void **)&a->rows,
-			      &a->nrows))
+	if (!rc && read_table(file, "rows", pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row),
+			      false, (void **)&a->rows, &a->nrows))
 		rc = load_error(path, -EIO, "its table of rows is truncated or damaged");
-	for (size_t i = 0; !rc && i < a->nrows; i++)
-		if (a->rows[i].node_index >= a->nnodes)
-			rc = load_error(path, -EIO, "a row names a node the file does not list");
+	if (!rc && read_table(file, "latency", pfs_lat_cell_fields, pfs_lat_cell_nfields,
+			      sizeof(struct pfs_lat_cell), true, (void **)&a->lat, &a->nlat))
+		rc = load_error(path, -EIO, "its latency table is damaged");
+	if (!rc && read_table(file, "progress", pfs_tick_fields, pfs_tick_nfields,
+			      sizeof(struct pfs_tick), true, (void **)&a->ticks, &a->nticks))
+		rc = load_error(path, -EIO, "its progress timeline is damaged");
+	if (!rc && (bad = check_refs(a)))
+		rc = load_error(path, -EIO, bad);
 	H5Fclose(file);
 	if (rc) {
 		pfs_archive_free(a);

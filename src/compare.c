@@ -7,9 +7,11 @@
 #include "pfsbench/compare.h"
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
+#include "pfsbench/latency.h"
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +23,7 @@
 /* A row reduced to what the rates need, sortable by group. */
 struct cmp_ent {
 	uint32_t key, iteration, step, node;
-	uint64_t start_us, end_us, files;
+	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
 };
 
 /* Running mean and sum of squared deviations (Welford). */
@@ -75,6 +77,7 @@ static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
 		if (!strcmp(run->lines[k].test, r->test) && !strcmp(run->lines[k].op, r->op))
 			return k;
 	memset(&run->lines[k], 0, sizeof(run->lines[k]));
+	run->lines[k].unit = pfs_row_unit(r);
 	pfs_row_set_text(run->lines[k].test, sizeof(run->lines[k].test), r->test);
 	pfs_row_set_text(run->lines[k].op, sizeof(run->lines[k].op), r->op);
 	run->n++;
@@ -105,7 +108,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 				for (; *i < n && same(&e[*i], &e[nd0], 4); (*i)++) {
 					nlo = e[*i].start_us < nlo ? e[*i].start_us : nlo;
 					nhi = e[*i].end_us > nhi ? e[*i].end_us : nhi;
-					nfiles += e[*i].files;
+					nfiles += e[*i].amount;
 				}
 				node_files[e[nd0].node] += (double)nfiles;
 				node_us[e[nd0].node] += (double)(nhi - nlo);
@@ -132,6 +135,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_ent *e = malloc((a->nrows ? a->nrows : 1) * sizeof(*e));
 	double *node_files = calloc(a->nnodes ? a->nnodes : 1, sizeof(double));
 	double *node_us = calloc(a->nnodes ? a->nnodes : 1, sizeof(double));
+	struct pfs_lat_summary *lat = NULL;
+	size_t nlat = 0;
 	int rc = -ENOMEM;
 
 	out->n = 0;
@@ -142,16 +147,29 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		const struct pfs_row *r = &a->rows[i];
 
 		e[i] = (struct cmp_ent){ key_of(out, r), r->iteration, r->step, r->node_index,
-					 r->start_us, r->start_us + r->elapsed_us, r->files };
+					 r->start_us, r->start_us + r->elapsed_us,
+					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes) };
 	}
 	qsort(e, a->nrows, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < a->nrows;)
 		stats_key(e, a->nrows, &i, &out->lines[e[i].key], node_files, node_us, a->nnodes);
+	/* Latency beside the rate, where the run recorded it. */
+	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_OP, &lat, &nlat)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	for (size_t k = 0; k < out->n; k++) {
+		const struct pfs_lat_summary *ls =
+			pfs_lat_find(lat, nlat, out->lines[k].test, out->lines[k].op);
+
+		out->lines[k].p99_ns = ls ? ls->p99_ns : 0;
+	}
 	rc = 0;
 out:
 	free(e);
 	free(node_files);
 	free(node_us);
+	free(lat);
 	if (rc)
 		pfs_compare_run_free(out);
 	return rc;
@@ -186,7 +204,7 @@ bool pfs_compare_called_out(const struct pfs_cmp_line *a, const struct pfs_cmp_l
 
 /* ---- the report --------------------------------------------------------------- */
 
-#define RATE_CELL 24   /* "%10s %6s %6s": files/sec iter% node% */
+#define RATE_CELL 34   /* "%10s %6s %6s %9s": rate iter% node% p99 */
 #define CHANGE_CELL 16 /* " %+8.1f%% %-6s": change verdict */
 
 static const struct pfs_cmp_line *find_line(const struct pfs_cmp_run *run, const char *test,
@@ -208,11 +226,14 @@ static void spread_text(char *buf, size_t len, double spread)
 
 static void print_cell(FILE *out, const struct pfs_cmp_line *l, int width)
 {
-	char it[16], nd[16];
+	char it[16], nd[16], p99[24] = "-";
 
 	spread_text(it, sizeof(it), l->iter_spread);
 	spread_text(nd, sizeof(nd), l->node_spread);
-	fprintf(out, "%10.0f %6s %6s%*s", l->rate, it, nd, width - RATE_CELL, "");
+	if (l->p99_ns)
+		snprintf(p99, sizeof(p99), "%.1f", (double)l->p99_ns / 1000);
+	fprintf(out, "%10.*f %6s %6s %9s%*s", l->unit == PFS_UNIT_BYTES ? 1 : 0,
+		pfs_rate_display(l->unit, l->rate), it, nd, p99, width - RATE_CELL, "");
 }
 
 static void print_change(FILE *out, const struct pfs_cmp_line *base, const struct pfs_cmp_line *l,
@@ -233,10 +254,9 @@ static void print_change(FILE *out, const struct pfs_cmp_line *base, const struc
 
 static const char *param_value(const struct pfs_archive *a, const char *key)
 {
-	for (size_t k = 0; k < a->nparams; k++)
-		if (!strcmp(a->params[k].key, key))
-			return a->params[k].value;
-	return "(none)";
+	const char *v = pfs_archive_param(a, key);
+
+	return v ? v : "(none)";
 }
 
 /* One line when key's value is not the same in every run. */
@@ -303,7 +323,7 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 		snprintf(heading[r], sizeof(heading[r]), "[%zu] %s %s", r + 1, runs[r].ri.fstype,
 			 runs[r].ri.dir);
 		width[r] = (int)strlen(heading[r]) > base ? (int)strlen(heading[r]) : base;
-		fprintf(out, "%s  (%s, %s, %u ranks on %u nodes, %s)\n", heading[r],
+		fprintf(out, "%s  (%s, %s, %" PRIu64 " ranks on %" PRIu64 " nodes, %s)\n", heading[r],
 			paths[r], runs[r].status == PFS_RUN_COMPLETE ? "complete" : "aborted",
 			runs[r].ri.nranks, runs[r].ri.nnodes, runs[r].ri.start_time);
 	}
@@ -311,12 +331,12 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 	print_differences(out, runs, n);
 
 	/* Every column is padded to its width but the last, which ends the line. */
-	fprintf(out, "%-4s %-12s", "", "");
+	fprintf(out, "%-4s %-12s %-7s", "", "", "");
 	for (size_t r = 0; r < n; r++)
 		fprintf(out, "   %-*s", r + 1 < n ? width[r] : 0, heading[r]);
-	fprintf(out, "\n%-4s %-12s", "Test", "Op");
+	fprintf(out, "\n%-4s %-12s %-7s", "Test", "Op", "Unit");
 	for (size_t r = 0; r < n; r++)
-		fprintf(out, "   %10s %6s %6s%-*s", "files/sec", "iter%", "node%",
+		fprintf(out, "   %10s %6s %6s %9s%-*s", "rate", "iter%", "node%", "p99 us",
 			r + 1 < n ? width[r] - RATE_CELL : 0, r ? "   change" : "");
 	fputc('\n', out);
 	/* The ops every run has, in the first run's order. */
@@ -330,7 +350,7 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 			unshared++;
 			continue;
 		}
-		fprintf(out, "%-4s %-12s", base->test, base->op);
+		fprintf(out, "%-4s %-12s %-7s", base->test, base->op, pfs_unit_rate_label(base->unit));
 		for (size_t r = 0; r < n; r++) {
 			const struct pfs_cmp_line *l = find_line(&st[r], base->test, base->op);
 
@@ -351,10 +371,11 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 			unshared += find_line(&st[0], st[r].lines[i].test, st[r].lines[i].op) == NULL;
 	if (unshared)
 		fprintf(out, "\n%zu (test, op) pairs are not in every run and are left out.\n", unshared);
-	fprintf(out, "\nfiles/sec: files of all nodes / wall time of the op's steps, mean over "
-		     "iterations;\niter%%, node%%: spread (coefficient of variation) over iterations "
-		     "and nodes.\nA change is called out when it exceeds max(%.0f%%, %.0f x the two "
-		     "runs' combined noise);\nsee docs/compare.md.\n",
+	fprintf(out, "\nrate: files, directories, ops or MiB of all nodes / wall time of the op's "
+		     "steps, mean over\niterations; iter%%, node%%: spread (coefficient of variation) "
+		     "over iterations and nodes;\np99: 99th percentile latency of the op's items, all "
+		     "iterations and workers.\nA change is called out when it exceeds max(%.0f%%, %.0f x "
+		     "the two runs' combined noise);\nsee docs/compare.md.\n",
 		PFS_CALLOUT_FLOOR * 100, PFS_CALLOUT_SIGMAS);
 	rc = 0;
 out:

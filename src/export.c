@@ -6,12 +6,14 @@
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
 #include "pfsbench/export.h"
+#include "pfsbench/latency.h"
 #include "pfsbench/results.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- CSV ----------------------------------------------------------------- */
@@ -79,6 +81,84 @@ static void csv_provenance(FILE *out, const struct pfs_archive *a)
 			snprintf(key, sizeof(key), "nodes.%u.%s", n, f->name);
 			csv_pair(out, key, pfs_field_text(f, &a->nodes[n], num, sizeof(num)));
 		}
+}
+
+/* ---- latency -------------------------------------------------------------- */
+
+/* Latency summaries: per (test, iteration, op) over all ranks, then per
+ * row (one rank's op in one step). */
+static int lat_tables(const struct pfs_archive *a, struct pfs_lat_summary **all, size_t *nall,
+		      struct pfs_lat_summary **per, size_t *nper)
+{
+	*per = NULL;
+	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ITERATION, all, nall) ||
+	    pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ROW, per, nper)) {
+		free(*all);
+		*all = NULL;
+		return pfs_error("the latency histograms of the file are damaged");
+	}
+	return 0;
+}
+
+static const char *const lat_columns[] = { "test", "iteration", "op", "rank", "step", "items",
+					   "min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns",
+					   "max_ns", NULL };
+
+/* The values of one summary, as text, in lat_columns' order. */
+static void lat_values(const struct pfs_lat_summary *s, char v[][24])
+{
+	snprintf(v[0], 24, "%s", s->test);
+	snprintf(v[1], 24, "%" PRIu32, s->iteration);
+	snprintf(v[2], 24, "%s", s->op);
+	if (s->rank == PFS_LAT_ALL) {
+		snprintf(v[3], 24, "all");
+		snprintf(v[4], 24, "all");
+	} else {
+		snprintf(v[3], 24, "%" PRIu32, s->rank);
+		snprintf(v[4], 24, "%" PRIu32, s->step);
+	}
+	snprintf(v[5], 24, "%" PRIu64, s->n);
+	snprintf(v[6], 24, "%" PRIu64, s->min_ns);
+	snprintf(v[7], 24, "%" PRIu64, s->p50_ns);
+	snprintf(v[8], 24, "%" PRIu64, s->p90_ns);
+	snprintf(v[9], 24, "%" PRIu64, s->p99_ns);
+	snprintf(v[10], 24, "%" PRIu64, s->p999_ns);
+	snprintf(v[11], 24, "%" PRIu64, s->max_ns);
+}
+
+static void csv_lat_lines(FILE *out, const struct pfs_lat_summary *s, size_t n)
+{
+	char v[12][24];
+
+	for (size_t i = 0; i < n; i++) {
+		lat_values(&s[i], v);
+		for (size_t c = 0; lat_columns[c]; c++) {
+			if (c)
+				fputc(',', out);
+			pfs_csv_field(out, v[c]);
+		}
+		fputs("\r\n", out);
+	}
+}
+
+static int csv_latency(FILE *out, const struct pfs_archive *a)
+{
+	struct pfs_lat_summary *all, *per;
+	size_t nall, nper;
+
+	if (lat_tables(a, &all, &nall, &per, &nper))
+		return -1;
+	for (size_t c = 0; lat_columns[c]; c++) {
+		if (c)
+			fputc(',', out);
+		pfs_csv_field(out, lat_columns[c]);
+	}
+	fputs("\r\n", out);
+	csv_lat_lines(out, all, nall);
+	csv_lat_lines(out, per, nper);
+	free(all);
+	free(per);
+	return 0;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -179,8 +259,47 @@ static void json_rows(FILE *out, const struct pfs_archive *a)
 	fputs(a->nrows ? "\n  ]" : "]", out);
 }
 
-static void json_document(FILE *out, const struct pfs_archive *a, bool rows)
+static void json_lat_list(FILE *out, const struct pfs_lat_summary *s, size_t n, bool *first)
 {
+	char v[12][24];
+
+	for (size_t i = 0; i < n; i++) {
+		lat_values(&s[i], v);
+		fputs(*first ? "\n    {" : ",\n    {", out);
+		*first = false;
+		for (size_t c = 0; lat_columns[c]; c++) {
+			fprintf(out, "%s\"%s\": ", c ? ", " : "", lat_columns[c]);
+			/* test and op are text, and so is "all" */
+			if (c == 0 || c == 2 || !strcmp(v[c], "all"))
+				pfs_json_string(out, v[c]);
+			else
+				fputs(v[c], out);
+		}
+		fputc('}', out);
+	}
+}
+
+static int json_latency(FILE *out, const struct pfs_archive *a)
+{
+	struct pfs_lat_summary *all, *per;
+	size_t nall, nper;
+	bool first = true;
+
+	if (lat_tables(a, &all, &nall, &per, &nper))
+		return -1;
+	fputs(",\n  \"latency\": [", out);
+	json_lat_list(out, all, nall, &first);
+	json_lat_list(out, per, nper, &first);
+	fputs(first ? "]" : "\n  ]", out);
+	free(all);
+	free(per);
+	return 0;
+}
+
+static int json_document(FILE *out, const struct pfs_archive *a, bool rows)
+{
+	int rc = 0;
+
 	fprintf(out, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %u,\n  \"provenance\": ",
 		PFS_SCHEMA_NAME, a->schema_version);
 	json_object(out, a->prov, a->nprov, "    ");
@@ -195,25 +314,30 @@ static void json_document(FILE *out, const struct pfs_archive *a, bool rows)
 	if (rows) {
 		fputs(",\n", out);
 		json_rows(out, a);
+		rc = json_latency(out, a);
 	}
 	fputs("\n}\n", out);
+	return rc;
 }
 
 /* ---- the command ------------------------------------------------------------ */
 
 static void export_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json [--provenance]\n"
+	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json [--provenance|--latency]\n"
 		     "Write a results file's rows and provenance as CSV or JSON on stdout.\n"
 		     "  --csv         the rows as CSV (RFC 4180), one header line\n"
-		     "  --json        one JSON document: provenance, parameters, nodes, units, rows\n"
-		     "  --provenance  only the provenance (with --csv: key,value lines)\n");
+		     "  --json        one JSON document: provenance, parameters, nodes, units, rows,\n"
+		     "                latency percentiles\n"
+		     "  --provenance  only the provenance (with --csv: key,value lines)\n"
+		     "  --latency     with --csv: latency percentiles (ns) per test, iteration and\n"
+		     "                op over all ranks, then per rank and step\n");
 }
 
 static int export_main(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool csv = false, json = false, prov = false;
+	bool csv = false, json = false, prov = false, lat = false;
 	struct pfs_archive a;
 	int rc;
 
@@ -224,6 +348,8 @@ static int export_main(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--provenance")) {
 			prov = true;
+		} else if (!strcmp(argv[i], "--latency")) {
+			lat = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			export_usage(stdout);
 			return PFS_EXIT_OK;
@@ -235,20 +361,25 @@ static int export_main(int argc, char **argv)
 			path = argv[i];
 		}
 	}
-	if (!path || csv == json) {
-		fprintf(stderr, "pfsbench export: give one FILE.h5 and one of --csv or --json\n");
+	if (!path || csv == json || (prov && lat) || (json && lat)) {
+		fprintf(stderr, "pfsbench export: give one FILE.h5, one of --csv or --json, and "
+				"with --csv at most one of --provenance or --latency\n");
 		export_usage(stderr);
 		return PFS_EXIT_USAGE;
 	}
 	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
+	rc = 0;
 	if (json)
-		json_document(stdout, &a, !prov);
+		rc = json_document(stdout, &a, !prov);
+	else if (lat)
+		rc = csv_latency(stdout, &a);
 	else if (prov)
 		csv_provenance(stdout, &a);
 	else
 		csv_rows(stdout, &a);
-	rc = fflush(stdout) || ferror(stdout) ? pfs_error("cannot write to standard output") : 0;
+	if (!rc && (fflush(stdout) || ferror(stdout)))
+		rc = pfs_error("cannot write to standard output");
 	pfs_archive_free(&a);
 	return rc ? PFS_EXIT_FAILED : PFS_EXIT_OK;
 }

@@ -74,7 +74,7 @@ static hid_t field_type(const struct pfs_field *f)
  * field table. With have (a file's type), only the fields that type has:
  * the rest stay zero, so older files read. Packed, it is the file's type,
  * without the struct's padding. */
-static hid_t record_type(const struct pfs_field *fields, size_t nfields, size_t size, hid_t have,
+hid_t pfs_h5_record_type(const struct pfs_field *fields, size_t nfields, size_t size, hid_t have,
 			 bool packed)
 {
 	hid_t t = H5Tcreate(H5T_COMPOUND, size);
@@ -83,10 +83,14 @@ static hid_t record_type(const struct pfs_field *fields, size_t nfields, size_t 
 		return t;
 	for (size_t i = 0; i < nfields; i++) {
 		const struct pfs_field *f = &fields[i];
+		const char *name = f->name;
 
-		if (have >= 0 && H5Tget_member_index(have, f->name) < 0)
-			continue;
-		if (insert_member(t, f->name, f->offset, field_type(f)))
+		if (have >= 0 && H5Tget_member_index(have, name) < 0) {
+			if (!f->v1_name || H5Tget_member_index(have, f->v1_name) < 0)
+				continue;
+			name = f->v1_name;
+		}
+		if (insert_member(t, name, f->offset, field_type(f)))
 			goto fail;
 	}
 	if (packed && H5Tpack(t) < 0)
@@ -96,14 +100,3 @@ fail:
 	H5Tclose(t);
 	return H5I_INVALID_HID;
 }
-
-hid_t pfs_h5_row_type(hid_t have, bool packed)
-{
-	return record_type(pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row), have, packed);
-}
-
-hid_t pfs_h5_node_type(hid_t have, bool packed)
-{
-	return record_type(pfs_node_fields, pfs_node_nfields, sizeof(struct pfs_node), have, packed);
-}
-

@@ -1,8 +1,10 @@
-/* options.c: parses argv by a workload's option table with getopt_long. */
+/* options.c: parses argv by a workload's option table with getopt_long, and
+ * converts options to and from their key/value view. */
 #include "pfsbench/options.h"
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,22 @@ static int set_value(const struct pfs_option *o, void *opts, const char *arg, ch
 			return -EINVAL;
 		}
 		return 0;
+	case PFS_OPT_CHOICE:
+		for (unsigned i = 0; o->choices[i]; i++)
+			if (!strcmp(o->choices[i], arg ? arg : o->choices[1])) {
+				*(unsigned *)field = i;
+				return 0;
+			}
+		{
+			char known[128] = "";
+			size_t kl = 0;
+
+			for (unsigned i = 0; o->choices[i] && kl < sizeof(known); i++)
+				kl += (size_t)snprintf(known + kl, sizeof(known) - kl, "%s%s",
+						       i ? ", " : "", o->choices[i]);
+			pfs_format(err, errlen, "%s wants one of %s, not '%s'", name, known, arg);
+		}
+		return -EINVAL;
 	case PFS_OPT_HELP:
 	case PFS_OPT_VERSION:
 		return 0;
@@ -82,15 +100,22 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 	struct option *lopts = calloc(n + 1, sizeof(*lopts));
 	char shorts[3 * 64 + 2] = ":";
 	size_t sl = 1;
+	unsigned char *seen;
 	int rc = PFS_PARSE_OK, c, idx;
 
 	if (!lopts)
 		return -ENOMEM;
+	seen = calloc(n + 1, sizeof(*seen));
+	if (!seen) {
+		free(lopts);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
-		bool has_arg = table[i].arg != NULL;
+		bool has_arg = table[i].arg != NULL && table[i].kind != PFS_OPT_CHOICE;
 
 		lopts[i].name = table[i].long_name;
-		lopts[i].has_arg = has_arg ? required_argument : no_argument;
+		lopts[i].has_arg = table[i].kind == PFS_OPT_CHOICE ? optional_argument
+				   : has_arg ? required_argument : no_argument;
 		lopts[i].val = 256 + (int)i;
 		if (table[i].short_name && sl + 3 < sizeof(shorts)) {
 			shorts[sl++] = (char)table[i].short_name;
@@ -122,7 +147,15 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 			rc = -EINVAL;
 			break;
 		}
-		if (o->kind == PFS_OPT_HELP)
+		/* A second value would silently win over the first: the command
+		 * line says two things, so ask which. */
+		if (seen[o - table]++ && o->kind != PFS_OPT_HELP && o->kind != PFS_OPT_VERSION) {
+			char name[64];
+
+			opt_name(name, sizeof(name), o);
+			pfs_format(err, errlen, "%s is given twice", name);
+			rc = -EINVAL;
+		} else if (o->kind == PFS_OPT_HELP)
 			rc = PFS_PARSE_HELP;
 		else if (o->kind == PFS_OPT_VERSION)
 			rc = PFS_PARSE_VERSION;
@@ -134,6 +167,7 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 		rc = -EINVAL;
 	}
 	free(lopts);
+	free(seen);
 	return rc;
 }
 
@@ -144,10 +178,10 @@ void pfs_opts_usage(FILE *out, const struct pfs_option *table)
 
 		if (o->short_name)
 			pfs_format(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->long_name,
-				   o->arg ? " " : "", o->arg ? o->arg : "");
+				   o->arg && o->kind != PFS_OPT_CHOICE ? " " : "", o->arg ? o->arg : "");
 		else
 			pfs_format(left, sizeof(left), "    --%s%s%s", o->long_name,
-				   o->arg ? " " : "", o->arg ? o->arg : "");
+				   o->arg && o->kind != PFS_OPT_CHOICE ? " " : "", o->arg ? o->arg : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 }
@@ -209,4 +243,107 @@ int pfs_tests_name(const char *const *names, const unsigned char *sel, unsigned 
 		n += strlen(list + n);
 	}
 	return 0;
+}
+
+/* ---- the key/value view ------------------------------------------------- */
+
+const char *const pfs_progress_choices[] = { "auto", "always", "never", NULL };
+
+const char *pfs_kv_find(const struct pfs_kv *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].value;
+	return NULL;
+}
+
+static bool is_param(const struct pfs_option *o)
+{
+	return o->kind != PFS_OPT_HELP && o->kind != PFS_OPT_VERSION &&
+	       !(o->flags & PFS_OPTF_NOT_PARAM);
+}
+
+int pfs_opts_to_kv(const struct pfs_option *table, const void *opts,
+		   int (*fn)(void *ctx, const char *key, const char *value, enum pfs_value_kind kind),
+		   void *ctx)
+{
+	for (const struct pfs_option *o = table; o->long_name; o++) {
+		const char *field = (const char *)opts + o->offset;
+		char num[32];
+		uint64_t u;
+		unsigned c;
+		int rc = 0;
+
+		if (!is_param(o))
+			continue;
+		switch (o->kind) {
+		case PFS_OPT_SET:
+		case PFS_OPT_CLEAR:
+			/* The flag's value is whether it is in effect. */
+			rc = fn(ctx, o->long_name,
+				*(const bool *)field == (o->kind == PFS_OPT_SET) ? "true" : "false",
+				PFS_VALUE_BOOL);
+			break;
+		case PFS_OPT_COUNT:
+		case PFS_OPT_UINT:
+		case PFS_OPT_SIZE:
+			memcpy(&u, field, sizeof(u));
+			snprintf(num, sizeof(num), "%" PRIu64, u);
+			rc = fn(ctx, o->long_name, num, PFS_VALUE_UINT);
+			break;
+		case PFS_OPT_STRING:
+			rc = fn(ctx, o->long_name, field, PFS_VALUE_STRING);
+			break;
+		case PFS_OPT_CHOICE:
+			memcpy(&c, field, sizeof(c));
+			rc = fn(ctx, o->long_name, o->choices[c], PFS_VALUE_STRING);
+			break;
+		case PFS_OPT_HELP:
+		case PFS_OPT_VERSION:
+			break;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int pfs_opts_from_kv(const struct pfs_option *table, void *opts, const char *key,
+		     const char *value)
+{
+	for (const struct pfs_option *o = table; o->long_name; o++) {
+		char *field = (char *)opts + o->offset;
+		uint64_t u;
+
+		if (!is_param(o) || strcmp(o->long_name, key))
+			continue;
+		switch (o->kind) {
+		case PFS_OPT_SET:
+		case PFS_OPT_CLEAR:
+			if (strcmp(value, "true") && strcmp(value, "false"))
+				return -EINVAL;
+			*(bool *)field = !strcmp(value, "true") == (o->kind == PFS_OPT_SET);
+			return 0;
+		case PFS_OPT_COUNT:
+		case PFS_OPT_UINT:
+		case PFS_OPT_SIZE:
+			if (pfs_parse_u64(value, &u))
+				return -EINVAL;
+			memcpy(field, &u, sizeof(u));
+			return 0;
+		case PFS_OPT_STRING:
+			return pfs_format(field, o->size, "%s", value) ? -EINVAL : 0;
+		case PFS_OPT_CHOICE:
+			for (unsigned i = 0; o->choices[i]; i++)
+				if (!strcmp(o->choices[i], value)) {
+					*(unsigned *)field = i;
+					return 0;
+				}
+			return -EINVAL;
+		case PFS_OPT_HELP:
+		case PFS_OPT_VERSION:
+			break;
+		}
+	}
+	return -ENOENT;
 }

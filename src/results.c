@@ -1,14 +1,17 @@
-/* results.c: the row's field table, the order of rows, and the arithmetic of
- * the table's derived columns. */
+/* results.c: the field tables of rows, latency cells and progress ticks,
+ * units, the order of rows, and the arithmetic of rates and of the
+ * create_unlink_perf table's derived columns. */
 #include "pfsbench/results.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FIELD(name, type, unit, desc) \
-	{ #name, type, offsetof(struct pfs_row, name), sizeof(((struct pfs_row *)0)->name), unit, desc }
+	{ #name, type, offsetof(struct pfs_row, name), sizeof(((struct pfs_row *)0)->name), unit, \
+	  desc, NULL }
 
 const struct pfs_field pfs_row_fields[] = {
 	FIELD(test, PFS_FIELD_STRING, "", "test name (se, pa, ua, ub, uc, tree, ...)"),
@@ -22,10 +25,127 @@ const struct pfs_field pfs_row_fields[] = {
 	FIELD(sample, PFS_FIELD_U32, "", "row within the step for this worker, from 0"),
 	FIELD(start_us, PFS_FIELD_U64, "us", "start, from the run's start barrier"),
 	FIELD(elapsed_us, PFS_FIELD_U64, "us", "time spent in the op"),
-	FIELD(files, PFS_FIELD_U64, "files", "items the op did"),
+	{ "items", PFS_FIELD_U64, offsetof(struct pfs_row, items), sizeof(uint64_t), "",
+	  "what the op did, in the row's unit (files, dirs, ops; requests for bytes)", "files" },
+	FIELD(unit, PFS_FIELD_STRING, "", "what items counts: files, dirs, bytes or ops"),
 	FIELD(bytes, PFS_FIELD_U64, "bytes", "bytes written or read"),
+	FIELD(cpu_us, PFS_FIELD_U64, "us", "user + system CPU time of the rank during the op"),
+	FIELD(stonewall_items, PFS_FIELD_U64, "",
+	      "items done when the stonewall deadline stopped the op; 0 without a stonewall"),
+	FIELD(stonewall_us, PFS_FIELD_U64, "us", "the op's time when the deadline stopped it"),
+	FIELD(lat_count, PFS_FIELD_U64, "", "items whose latency was recorded"),
+	FIELD(lat_min_ns, PFS_FIELD_U64, "ns", "fastest recorded item"),
+	FIELD(lat_max_ns, PFS_FIELD_U64, "ns", "slowest recorded item"),
 };
 const size_t pfs_row_nfields = sizeof(pfs_row_fields) / sizeof(pfs_row_fields[0]);
+
+#define CELL_FIELD(name, type, desc) \
+	{ #name, type, offsetof(struct pfs_lat_cell, name), \
+	  sizeof(((struct pfs_lat_cell *)0)->name), "", desc, NULL }
+
+const struct pfs_field pfs_lat_cell_fields[] = {
+	CELL_FIELD(row, PFS_FIELD_U64, "index of the row in /rows"),
+	CELL_FIELD(bucket, PFS_FIELD_U32, "histogram bucket (docs/hdf5-schema.md)"),
+	CELL_FIELD(count, PFS_FIELD_U64, "items whose latency fell in the bucket"),
+};
+const size_t pfs_lat_cell_nfields = sizeof(pfs_lat_cell_fields) / sizeof(pfs_lat_cell_fields[0]);
+
+#define TICK_FIELD(name, type, unit, desc) \
+	{ #name, type, offsetof(struct pfs_tick, name), sizeof(((struct pfs_tick *)0)->name), \
+	  unit, desc, NULL }
+
+const struct pfs_field pfs_tick_fields[] = {
+	TICK_FIELD(test, PFS_FIELD_STRING, "", "test name"),
+	TICK_FIELD(iteration, PFS_FIELD_U32, "", "iteration, from 1"),
+	TICK_FIELD(step, PFS_FIELD_U32, "", "step of the test's plan, from 0"),
+	TICK_FIELD(rank, PFS_FIELD_U32, "", "MPI rank"),
+	TICK_FIELD(time_us, PFS_FIELD_U64, "us", "when, from the run's start barrier"),
+	TICK_FIELD(items, PFS_FIELD_U64, "", "items of the op done by then"),
+	TICK_FIELD(bytes, PFS_FIELD_U64, "bytes", "bytes of the op done by then"),
+};
+const size_t pfs_tick_nfields = sizeof(pfs_tick_fields) / sizeof(pfs_tick_fields[0]);
+
+static const struct {
+	const char *name, *rate;
+} units[PFS_UNIT_COUNT] = {
+	[PFS_UNIT_FILES] = { "files", "files/s" },
+	[PFS_UNIT_DIRS] = { "dirs", "dirs/s" },
+	[PFS_UNIT_BYTES] = { "bytes", "MiB/s" },
+	[PFS_UNIT_OPS] = { "ops", "ops/s" },
+};
+
+const char *pfs_unit_name(enum pfs_unit u)
+{
+	return u < PFS_UNIT_COUNT ? units[u].name : "";
+}
+
+const char *pfs_unit_rate_label(enum pfs_unit u)
+{
+	return u < PFS_UNIT_COUNT ? units[u].rate : "";
+}
+
+int pfs_unit_parse(const char *name, enum pfs_unit *u)
+{
+	for (unsigned i = 0; i < PFS_UNIT_COUNT; i++)
+		if (!strcmp(units[i].name, name)) {
+			*u = (enum pfs_unit)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+enum pfs_unit pfs_row_unit(const struct pfs_row *r)
+{
+	enum pfs_unit u = PFS_UNIT_FILES;
+	char name[PFS_UNIT_NAME_MAX + 1];
+
+	memcpy(name, r->unit, PFS_UNIT_NAME_MAX);
+	name[PFS_UNIT_NAME_MAX] = 0;
+	pfs_unit_parse(name, &u);
+	return u;
+}
+
+uint64_t pfs_unit_amount(enum pfs_unit u, uint64_t items, uint64_t bytes)
+{
+	return u == PFS_UNIT_BYTES ? bytes : items;
+}
+
+double pfs_rate_per_s(uint64_t amount, uint64_t elapsed_us)
+{
+	return (double)amount * 1e6 / (double)(elapsed_us ? elapsed_us : 1);
+}
+
+double pfs_rate_display(enum pfs_unit u, double per_s)
+{
+	return u == PFS_UNIT_BYTES ? per_s / (1024.0 * 1024.0) : per_s;
+}
+
+void pfs_span_init(struct pfs_span *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->start_us = UINT64_MAX;
+}
+
+void pfs_span_add(struct pfs_span *s, const struct pfs_row *r)
+{
+	if (r->start_us < s->start_us)
+		s->start_us = r->start_us;
+	if (r->start_us + r->elapsed_us > s->end_us)
+		s->end_us = r->start_us + r->elapsed_us;
+	s->items += r->items;
+	s->bytes += r->bytes;
+	s->rows++;
+}
+
+uint64_t pfs_span_us(const struct pfs_span *s)
+{
+	return s->rows ? s->end_us - s->start_us : 0;
+}
+
+double pfs_span_rate(const struct pfs_span *s, enum pfs_unit u)
+{
+	return pfs_rate_per_s(pfs_unit_amount(u, s->items, s->bytes), pfs_span_us(s));
+}
 
 const char *pfs_field_text(const struct pfs_field *f, const void *record, char *buf, size_t len)
 {
@@ -87,6 +207,30 @@ static int cmp_completion(const void *pa, const void *pb)
 void pfs_rows_sort(struct pfs_row *rows, size_t n, enum pfs_order order)
 {
 	qsort(rows, n, sizeof(*rows), order == PFS_ORDER_PLAN ? cmp_plan : cmp_completion);
+}
+
+struct order_ctx {
+	const struct pfs_row *rows;
+	int (*cmp)(const void *, const void *);
+};
+
+static int cmp_index(const void *pa, const void *pb, void *arg)
+{
+	const struct order_ctx *c = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int r = c->cmp(&c->rows[a], &c->rows[b]);
+
+	/* Equal rows keep their order, as a stable sort would. */
+	return r ? r : (a > b) - (a < b);
+}
+
+void pfs_rows_order(const struct pfs_row *rows, size_t n, enum pfs_order order, size_t *perm)
+{
+	struct order_ctx c = { rows, order == PFS_ORDER_PLAN ? cmp_plan : cmp_completion };
+
+	for (size_t i = 0; i < n; i++)
+		perm[i] = i;
+	qsort_r(perm, n, sizeof(*perm), cmp_index, &c);
 }
 
 uint64_t pfs_us_per_file(uint64_t elapsed_us, uint64_t files)

@@ -1,53 +1,62 @@
-/* show.c: `pfsbench show FILE.h5` prints a run's text report from its
- * results file. It feeds the stored rows, in the stored (report) order, to
- * the same output that printed the report during the run, so the table is
- * byte for byte what the run printed. */
+/* show.c: `pfsbench show FILE.h5 [--latency]` prints a run's text report
+ * from its results file. It feeds the stored rows, in the stored (report)
+ * order, to the same output that printed the report during the run, with
+ * the run's options rebuilt from the file (pfs_archive_opts), so the report
+ * is byte for byte what the run printed. --latency adds, after it, each
+ * op's latency percentiles over all its workers. */
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
+#include "pfsbench/latency.h"
 #include "pfsbench/output.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void show_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench show FILE.h5\n"
-		     "Print the text report of the run stored in a results file.\n");
+	fprintf(out, "Usage: pfsbench show FILE.h5 [--latency]\n"
+		     "Print the text report of the run stored in a results file.\n"
+		     "  --latency  then each op's latency: min, p50, p90, p99, p99.9, max (us)\n");
 }
 
-/* The run's options, rebuilt from its stored parameters through the
- * workload's own table (the inverse of the writer's write_parameters), so a
- * report that reads them (tree's) prints what the run printed. Options the
- * file lacks keep their defaults. NULL when out of memory. */
-static void *rebuild_opts(const struct pfs_workload *wl, const struct pfs_archive *a)
+/* Microseconds with one decimal, from nanoseconds. */
+static void print_us(FILE *out, uint64_t ns)
 {
-	void *opts = calloc(1, wl->opts_size);
+	fprintf(out, " %9" PRIu64 ".%01" PRIu64, ns / 1000u, ns % 1000u / 100u);
+}
 
-	if (!opts)
-		return NULL;
-	wl->defaults(opts);
-	for (const struct pfs_option *op = wl->options; op->long_name; op++) {
-		char *field = (char *)opts + op->offset;
-		const char *v = NULL;
-		uint64_t u;
+/* One line per (test, iteration, op) that recorded latency, in report
+ * order: the histograms of all its workers merged. */
+static int print_latency(FILE *out, const struct pfs_archive *a)
+{
+	struct pfs_lat_summary *s;
+	size_t n;
 
-		for (size_t i = 0; i < a->nparams && !v; i++)
-			if (!strcmp(a->params[i].key, op->long_name))
-				v = a->params[i].value;
-		if (!v)
-			continue;
-		if (op->kind == PFS_OPT_SET || op->kind == PFS_OPT_CLEAR)
-			/* Stored: whether the flag is in effect. */
-			*(bool *)field = !strcmp(v, "true") == (op->kind == PFS_OPT_SET);
-		else if (op->kind == PFS_OPT_STRING)
-			snprintf(field, op->size, "%s", v);
-		else if (op->kind != PFS_OPT_HELP && op->kind != PFS_OPT_VERSION && !pfs_parse_u64(v, &u))
-			memcpy(field, &u, sizeof(u));
+	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ITERATION, &s, &n))
+		return pfs_error("the latency histograms of the file are damaged");
+	if (!n)
+		fprintf(out, "\nLatency: none recorded (Create and Unlink record it with --latency).\n");
+	else
+		fprintf(out, "\nLatency (us), all workers of each op:\n"
+			     "Test It TestType      Items        min        p50        p90"
+			     "        p99      p99.9        max\n");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%*s%-3s %2" PRIu32 " %-8s %10" PRIu64, strlen(s[i].test) > 3 ? 0 : 1, "",
+			s[i].test, s[i].iteration, s[i].op, s[i].n);
+		print_us(out, s[i].min_ns);
+		print_us(out, s[i].p50_ns);
+		print_us(out, s[i].p90_ns);
+		print_us(out, s[i].p99_ns);
+		print_us(out, s[i].p999_ns);
+		print_us(out, s[i].max_ns);
+		fputc('\n', out);
 	}
-	return opts;
+	free(s);
+	return 0;
 }
 
 static int show_main(int argc, char **argv)
@@ -55,22 +64,32 @@ static int show_main(int argc, char **argv)
 	const struct pfs_workload *wl;
 	struct pfs_output o = { .ops = &pfs_output_table, .fp = stdout };
 	struct pfs_archive a;
+	const char *path = NULL;
+	bool latency = false, bad = false;
 	void *opts = NULL;
 	int rc;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		show_usage(stdout);
-		return PFS_EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			show_usage(stdout);
+			return PFS_EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--latency") && !latency)
+			latency = true;
+		else if ((argv[i][0] != '-' || !argv[i][1]) && !path)
+			path = argv[i];
+		else
+			bad = true;
 	}
-	if (argc != 2 || (argv[1][0] == '-' && argv[1][1])) {
+	if (!path || bad) {
 		show_usage(stderr);
 		return PFS_EXIT_USAGE;
 	}
-	if (pfs_archive_load(argv[1], &a))
+	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
 	wl = pfs_workload_find(pfs_archive_get(&a, "workload"));
 	if (wl && wl->report) {
-		opts = rebuild_opts(wl, &a);
+		opts = pfs_archive_opts(&a, wl);
 		if (!opts) {
 			pfs_error("out of memory");
 			pfs_archive_free(&a);
@@ -80,14 +99,20 @@ static int show_main(int argc, char **argv)
 		a.ri.workload = wl;
 		a.ri.opts = opts;
 	}
+	struct pfs_block b = { a.rows, a.nrows, a.lat, a.nlat, a.ticks, a.nticks };
+
 	rc = o.ops->begin(&o, &a.ri);
 	if (!rc && a.nrows)
-		rc = o.ops->block(&o, &a.ri, a.rows, a.nrows);
+		rc = o.ops->block(&o, &a.ri, &b);
 	if (!rc)
 		rc = o.ops->end(&o, &a.ri, a.status, a.reason);
 	if (!rc && a.status != PFS_RUN_COMPLETE)
 		rc = printf("Status: aborted: %s\n", a.reason) < 0 ? -1 : 0;
 	if (fflush(stdout) || rc)
+		rc = pfs_error("cannot write the report to standard output");
+	else if (latency && print_latency(stdout, &a))
+		rc = -1;
+	else if (fflush(stdout))
 		rc = pfs_error("cannot write the report to standard output");
 	pfs_archive_free(&a);
 	free(opts);

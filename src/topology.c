@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #define NODE_FIELD(field, name, type, unit, desc) \
-	{ name, type, offsetof(struct pfs_node, field), sizeof(((struct pfs_node *)0)->field), unit, desc }
+	{ name, type, offsetof(struct pfs_node, field), sizeof(((struct pfs_node *)0)->field), unit, \
+	  desc, NULL }
 
 const struct pfs_field pfs_node_fields[] = {
 	NODE_FIELD(name, "name", PFS_FIELD_STRING, "", "node name"),

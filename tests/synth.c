@@ -41,8 +41,9 @@ int synth_init(struct synth *s, unsigned nranks, unsigned nnodes, unsigned itera
 	}
 	ri->workload = wl;
 	ri->opts = s->opts;
-	ri->dir = s->dir;
-	ri->run_dir = s->dir;
+	snprintf(ri->dir, sizeof(ri->dir), "%s", s->dir);
+	snprintf(ri->run_dir, sizeof(ri->run_dir), "%s", s->dir);
+	snprintf(ri->workload_name, sizeof(ri->workload_name), "%s", wl->name);
 	snprintf(ri->fstype, sizeof(ri->fstype), "SYNTH");
 	snprintf(ri->mount_point, sizeof(ri->mount_point), "/mnt/synth");
 	snprintf(ri->mpi_version, sizeof(ri->mpi_version), "none");
@@ -51,7 +52,7 @@ int synth_init(struct synth *s, unsigned nranks, unsigned nnodes, unsigned itera
 	ri->nodes = s->nodes;
 	ri->workers_min = ri->workers_max = nranks / nnodes;
 	ri->caches_dropped = true;
-	ri->command_line = "synthetic";
+	snprintf(ri->command_line, sizeof(ri->command_line), "synthetic");
 	snprintf(ri->start_time, sizeof(ri->start_time), "2000-01-01T00:00:00Z");
 	snprintf(ri->end_time, sizeof(ri->end_time), "2000-01-01T00:00:01Z");
 	return 0;
@@ -102,7 +103,8 @@ void synth_block(struct synth *s, unsigned test, unsigned iteration, struct pfs_
 			row->step = op;
 			row->start_us = start;
 			row->elapsed_us = (uint64_t)(100000.0 * s->scale * (1 + s->noise * uniform(&s->seed)));
-			row->files = 1000;
+			row->items = 1000;
+			pfs_row_set_text(row->unit, sizeof(row->unit), pfs_unit_name(PFS_UNIT_FILES));
 			row->bytes = op == 1 || op == 2 ? 1000u * 4096u : 0;
 		}
 }
@@ -119,7 +121,7 @@ int synth_write(struct synth *s, const char *path)
 		for (unsigned t = 0; t < s->ntests; t++)
 			for (unsigned it = 1; it <= s->iterations; it++) {
 				synth_block(s, t, it, rows);
-				rc |= o.ops->block(&o, &s->ri, rows, synth_block_rows(s));
+				rc |= o.ops->block(&o, &s->ri, &(struct pfs_block){ rows, synth_block_rows(s), NULL, 0, NULL, 0 });
 			}
 		rc |= o.ops->end(&o, &s->ri, PFS_RUN_COMPLETE, "");
 	}

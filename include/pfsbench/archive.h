@@ -1,7 +1,6 @@
 /* archive.h: a results file read back into memory (schema in
  * docs/hdf5-schema.md), for show, compare and export. No MPI, no HDF5: the
- * reading itself is in
- * src/outputs/hdf5.c, the only file that knows HDF5. */
+ * reading itself is in src/archive_hdf5.c. */
 #ifndef PFSBENCH_ARCHIVE_H
 #define PFSBENCH_ARCHIVE_H
 
@@ -9,21 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pfsbench/options.h"
 #include "pfsbench/output.h"
 #include "pfsbench/results.h"
 
 #define PFS_SCHEMA_NAME "pfsbench-results"
-#define PFS_SCHEMA_VERSION 1u
-
-enum pfs_value_kind { PFS_VALUE_STRING, PFS_VALUE_UINT, PFS_VALUE_BOOL };
-
-/* One provenance attribute or parameter, as text: a UINT is decimal, a BOOL
- * is "true" or "false". */
-struct pfs_kv {
-	char *key;
-	char *value;
-	enum pfs_value_kind kind;
-};
+/* 2: rows carry their unit, CPU time, stonewall counts and latency
+ * extremes; /latency and /progress. Version 1 files still read. */
+#define PFS_SCHEMA_VERSION 2u
 
 struct pfs_archive {
 	unsigned schema_version;
@@ -35,6 +27,10 @@ struct pfs_archive {
 	unsigned nnodes;
 	struct pfs_row *rows;   /* in the order written: report order */
 	size_t nrows;
+	struct pfs_lat_cell *lat; /* /latency: row indexes into rows */
+	size_t nlat;
+	struct pfs_tick *ticks; /* /progress */
+	size_t nticks;
 	/* From the provenance, for the text report. */
 	struct pfs_run_info ri;
 	enum pfs_run_status status;
@@ -44,15 +40,23 @@ struct pfs_archive {
 /* Reads a results file. On failure prints one line naming the file and what
  * is wrong with it, and returns a negative errno (-ENOENT, -EINVAL for a
  * file that is not a results file, -EPROTO for another schema version, -EIO
- * for a damaged one, -ENOMEM). src/outputs/hdf5.c. */
+ * for a damaged one, -ENOMEM). src/archive_hdf5.c. */
 int pfs_archive_load(const char *path, struct pfs_archive *a);
 void pfs_archive_free(struct pfs_archive *a);
 
 /* The value of a provenance attribute; "" when the file lacks it. */
 const char *pfs_archive_get(const struct pfs_archive *a, const char *key);
 
-/* Fills a->ri, a->status and a->reason from the provenance. Called by the
- * loader. */
+/* The value of a parameter; NULL when the file lacks it. */
+const char *pfs_archive_param(const struct pfs_archive *a, const char *key);
+
+/* Fills a->ri, a->status and a->reason from the provenance, and the rows'
+ * units where a schema-1 file had none. Called by the loader. */
 void pfs_archive_fill_run_info(struct pfs_archive *a);
+
+/* The options of the run, rebuilt from its parameters through the
+ * workload's own table (pfs_opts_from_kv); options the file lacks keep the
+ * workload's defaults. NULL when out of memory. free() it. */
+void *pfs_archive_opts(const struct pfs_archive *a, const struct pfs_workload *wl);
 
 #endif

@@ -29,7 +29,9 @@ struct pfs_archive;
 struct pfs_cmp_line {
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
-	double rate;        /* files/sec */
+	enum pfs_unit unit; /* of the op's rows: what rate counts */
+	double rate;        /* per second: items, or bytes for PFS_UNIT_BYTES */
+	uint64_t p99_ns;    /* 99th percentile latency over all iterations and ranks; 0: none */
 	double iter_spread; /* relative; < 0 when there is one iteration */
 	double node_spread; /* relative; < 0 when there is one node */
 	unsigned iterations;

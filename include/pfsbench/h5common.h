@@ -21,10 +21,14 @@ hid_t pfs_h5_str_type(size_t size);
 /* An enum {FALSE = 0, TRUE = 1} on int8: what h5py and numpy read as bool. */
 hid_t pfs_h5_bool_type(void);
 
-/* struct pfs_row and struct pfs_node as HDF5 compound types, from their
- * field tables. With have (a file's type), only the fields that type has.
- * Packed, the file's type, without the structs' padding. */
-hid_t pfs_h5_row_type(hid_t have, bool packed);
-hid_t pfs_h5_node_type(hid_t have, bool packed);
+struct pfs_field;
+
+/* A record (struct pfs_row, pfs_node, pfs_lat_cell, pfs_tick) of size
+ * bytes as an HDF5 compound type, from its field table. With have (a
+ * file's type), only the fields that type has, each under its name or, in
+ * a schema-1 file, its v1_name: the rest stay zero. Packed, it is the
+ * file's type, without the struct's padding. */
+hid_t pfs_h5_record_type(const struct pfs_field *fields, size_t nfields, size_t size, hid_t have,
+			 bool packed);
 
 #endif

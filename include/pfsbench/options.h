@@ -1,6 +1,7 @@
 /* options.h: table-driven command-line parsing. A workload declares its
  * options once, as a NULL-terminated table; the same table drives parsing,
- * --help and the checks of each value. Pure: no MPI. */
+ * --help, the checks of each value and the options' key/value view, which
+ * the results file stores and `pfsbench show` reads back. Pure: no MPI. */
 #ifndef PFSBENCH_OPTIONS_H
 #define PFSBENCH_OPTIONS_H
 
@@ -20,50 +21,105 @@ enum pfs_opt_kind {
 	PFS_OPT_UINT,    /* uint64_t, a whole number >= 0 */
 	PFS_OPT_SIZE,    /* uint64_t, bytes with k/m/g suffix, >= 1 */
 	PFS_OPT_STRING,  /* char[size], non-empty */
+	PFS_OPT_CHOICE,  /* unsigned, the index of one of choices; the argument
+			  * may be left out (--progress), meaning choices[1] */
 	PFS_OPT_HELP,
 	PFS_OPT_VERSION,
 };
+
+/* An option that is no parameter of the run (where results go): the
+ * key/value view leaves it out. */
+#define PFS_OPTF_NOT_PARAM 1u
 
 struct pfs_option {
 	const char *long_name; /* without "--" */
 	int short_name;        /* 0 for none */
 	enum pfs_opt_kind kind;
 	size_t offset;         /* into the workload's options struct */
-	size_t size;           /* of a PFS_OPT_STRING field */
+	size_t size;           /* of the field */
 	uint64_t max;          /* largest accepted number; 0 for no limit */
 	const char *arg;       /* argument name in --help, NULL for flags */
 	const char *help;
+	const char *const *choices; /* PFS_OPT_CHOICE: NULL-terminated names */
+	unsigned flags;        /* PFS_OPTF_* */
 };
+
+/* Entries, checked at compile time: the field must have the type the kind
+ * writes (git's OPT_INTEGER does the same), so a table cannot write a
+ * uint64_t into a bool. */
+#define PFS_FIELD_IS(TYPE, field, T)                                                       \
+	(0 * sizeof(struct {                                                               \
+		_Static_assert(__builtin_types_compatible_p(__typeof__(((TYPE *)0)->field), T), \
+			       "option " #field " is not of type " #T);                     \
+		int pfs_unused;                                                            \
+	}))
+#define PFS_OPT_ENTRY(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags)    \
+	{ lname, sname, kind, offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),       \
+	  sizeof(((TYPE *)0)->field), max, arg, help, choices, flags }
+
+/* --lname sets a bool to true / to false. */
+#define PFS_OPT_FLAG(TYPE, field, lname, sname, help) \
+	PFS_OPT_ENTRY(TYPE, field, bool, lname, sname, PFS_OPT_SET, 0, NULL, help, NULL, 0)
+#define PFS_OPT_NOFLAG(TYPE, field, lname, sname, help) \
+	PFS_OPT_ENTRY(TYPE, field, bool, lname, sname, PFS_OPT_CLEAR, 0, NULL, help, NULL, 0)
+/* A whole number >= 1, >= 0, or a size in bytes, each at most max (0: none). */
+#define PFS_OPT_NUM(TYPE, field, lname, sname, kind, max, arg, help) \
+	PFS_OPT_ENTRY(TYPE, field, uint64_t, lname, sname, kind, max, arg, help, NULL, 0)
+/* A string into a char array. */
+#define PFS_OPT_STR(TYPE, field, lname, sname, arg, help, flags)                          \
+	PFS_OPT_ENTRY(TYPE, field, char[sizeof(((TYPE *)0)->field)], lname, sname,        \
+		      PFS_OPT_STRING, 0, arg, help, NULL, flags)
+/* One of a NULL-terminated list of names, into an unsigned. */
+#define PFS_OPT_CHOOSE(TYPE, field, lname, sname, choices, arg, help) \
+	PFS_OPT_ENTRY(TYPE, field, unsigned, lname, sname, PFS_OPT_CHOICE, 0, arg, help, choices, 0)
+#define PFS_OPT_END { NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 }
+
+/* --progress: when rank 0 draws the live progress line. */
+enum pfs_progress_mode { PFS_PROGRESS_AUTO, PFS_PROGRESS_ALWAYS, PFS_PROGRESS_NEVER };
+extern const char *const pfs_progress_choices[];
 
 /* Options every workload shares; each workload's options struct starts with
  * one of these (so the engine can read them without knowing the workload). */
 struct pfs_common_opts {
 	char dir[PATH_MAX];                 /* target directory */
 	char results[PATH_MAX];             /* HDF5 results file, "" for the default */
-	char test_list[PFS_TEST_LIST_MAX];  /* -t, as given */
+	char test_list[PFS_TEST_LIST_MAX];  /* -t as given, then the tests that run */
 	uint64_t iterations;
+	uint64_t stonewall_s;               /* --stonewall, 0 for none */
+	unsigned progress;                  /* enum pfs_progress_mode */
 	bool drop_caches;
+	bool latency;                       /* --latency: also in the hottest loops */
 	bool force;
 	bool dry_run;
 	unsigned ntests;                    /* tests selected, in order */
 	unsigned char tests[PFS_MAX_TESTS]; /* indexes into the workload's tests */
 };
 
-#define PFS_OPT_END { NULL, 0, 0, 0, 0, 0, NULL, NULL }
-
 /* The options every workload accepts, for a workload whose options struct
  * is TYPE with its struct pfs_common_opts in the member `common`. */
-#define PFS_COMMON_OPTIONS(TYPE)                                                   \
-	{ "iterations", 'i', PFS_OPT_COUNT, offsetof(TYPE, common.iterations), 0,     \
-	  1000000, "N", "run every test N times (default 1)" },                        \
-	{ "results", 0, PFS_OPT_STRING, offsetof(TYPE, common.results),               \
-	  PATH_MAX, 0, "PATH", "HDF5 results file (default pfsbench-<workload>-<time>.h5 here)" }, \
-	{ "no-drop-caches", 0, PFS_OPT_CLEAR, offsetof(TYPE, common.drop_caches), 0,  \
-	  0, NULL, "do not sync and drop the page cache before each phase" },         \
-	{ "force", 0, PFS_OPT_SET, offsetof(TYPE, common.force), 0, 0, NULL,          \
-	  "run even when the target lacks the space or inodes the plan needs" },                 \
-	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit" },     \
-	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit" }
+#define PFS_COMMON_OPTIONS(TYPE)                                                              \
+	PFS_OPT_NUM(TYPE, common.iterations, "iterations", 'i', PFS_OPT_COUNT, 1000000, "N",    \
+		    "run every test N times (default 1)"),                                        \
+	PFS_OPT_STR(TYPE, common.results, "results", 0, "PATH",                                 \
+		    "HDF5 results file (default pfsbench-<workload>-<time>.h5 here)",             \
+		    PFS_OPTF_NOT_PARAM),                                                          \
+	PFS_OPT_NOFLAG(TYPE, common.drop_caches, "no-drop-caches", 0,                           \
+		       "do not sync and drop the page cache before each phase"),                \
+	PFS_OPT_FLAG(TYPE, common.latency, "latency", 0,                                        \
+		     "record every item's latency also in the hottest loops (Create, Unlink)"), \
+	PFS_OPT_CHOOSE(TYPE, common.progress, "progress", 0, pfs_progress_choices,              \
+		       "[=always|never|auto]",                                                    \
+		       "a live progress line on stderr (default auto: on a terminal)"),           \
+	PFS_OPT_FLAG(TYPE, common.force, "force", 0,                                            \
+		     "run even when the target lacks the space or inodes the plan needs"),      \
+	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0 },     \
+	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit", NULL, 0 }
+
+/* --stonewall, for workloads whose plans mark steps PFS_STEP_STONEWALL. */
+#define PFS_STONEWALL_OPTION(TYPE)                                                          \
+	PFS_OPT_NUM(TYPE, common.stonewall_s, "stonewall", 0, PFS_OPT_UINT, 86400, "SECONDS",  \
+		    "creating phases stop after SECONDS, then every rank wears out to the "     \
+		    "count of the busiest (docs/methodology.md)")
 
 enum {
 	PFS_PARSE_OK = 0,
@@ -73,12 +129,41 @@ enum {
 
 /* Parses argv (argv[0] is the subcommand) into opts by the table. Returns
  * PFS_PARSE_OK/HELP/VERSION, or -EINVAL with a one-line message in err.
- * Positional arguments are refused. */
+ * Positional arguments and an option given twice are refused. */
 int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
 		   char *err, size_t errlen);
 
 /* Prints the option list of a table, one option a line, for --help. */
 void pfs_opts_usage(FILE *out, const struct pfs_option *table);
+
+/* ---- the key/value view ------------------------------------------------- */
+
+enum pfs_value_kind { PFS_VALUE_STRING, PFS_VALUE_UINT, PFS_VALUE_BOOL };
+
+/* One parameter or provenance attribute, as text: a UINT is decimal, a BOOL
+ * is "true" or "false". */
+struct pfs_kv {
+	char *key;
+	char *value;
+	enum pfs_value_kind kind;
+};
+
+/* The value of key among n pairs, or NULL. */
+const char *pfs_kv_find(const struct pfs_kv *kv, size_t n, const char *key);
+
+/* Calls fn(ctx, key, value, kind) for every parameter of the table, in its
+ * order: a flag's value is whether it is in effect ("true"/"false"), a
+ * number in decimal, a choice by its name, a string as it is. Stops at and
+ * returns fn's first nonzero return. */
+int pfs_opts_to_kv(const struct pfs_option *table, const void *opts,
+		   int (*fn)(void *ctx, const char *key, const char *value, enum pfs_value_kind kind),
+		   void *ctx);
+
+/* The inverse: sets the option named key from its value as pfs_opts_to_kv
+ * writes it. Returns 0, -ENOENT for a key that is no parameter of the
+ * table, -EINVAL for a value that is not one it could have written. */
+int pfs_opts_from_kv(const struct pfs_option *table, void *opts, const char *key,
+		     const char *value);
 
 /* Resolves a comma-separated list of test names against names[] (NULL
  * terminated) into indexes. An empty list selects every test. Returns 0 or

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Exit statuses of the program, documented in pfsbench.1. */
 enum {
@@ -40,6 +41,15 @@ int pfs_parse_size(const char *s, uint64_t *out);
 
 /* Monotonic clock in microseconds (CLOCK_MONOTONIC). */
 uint64_t pfs_now_us(void);
+
+/* The same clock in nanoseconds, inline: it times single items. */
+static inline uint64_t pfs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Multiplies with overflow detection: 0, or -ERANGE. */
 int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);

@@ -7,7 +7,7 @@
  * A phase's figures are those of all ranks together: IN is the earliest
  * start and OUT the latest end of its rows, in seconds since the run's start
  * barrier, with microseconds, so a fast phase is not 0; rate = items of all
- * ranks / (OUT - IN). */
+ * ranks / (OUT - IN), the span of the rows (pfs_span). */
 #include "pfsbench/output.h"
 #include "pfsbench/tree_plan.h"
 #include "pfsbench/util.h"
@@ -61,44 +61,30 @@ static void print_date(FILE *fp, const char *start_time, uint64_t offset_us)
 	fprintf(fp, "%s\n", buf);
 }
 
-/* Items a second over elapsed_us; a zero time counts as a microsecond. */
-static uint64_t per_sec(uint64_t items, uint64_t elapsed_us)
-{
-	return (uint64_t)((double)items * 1e6 / (double)(elapsed_us ? elapsed_us : 1));
-}
-
 static void print_phase(FILE *fp, const struct pfs_run_info *ri, const struct fdtree_phase *ph,
 			const struct pfs_row *rows, size_t n)
 {
-	uint64_t in = UINT64_MAX, out = 0, items = 0, bytes = 0, total;
-	bool seen = false;
+	struct pfs_span span;
+	uint64_t total;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct pfs_row *r = &rows[i];
-
-		if (strcmp(r->op, ph->op))
-			continue;
-		seen = true;
-		if (r->start_us < in)
-			in = r->start_us;
-		if (r->start_us + r->elapsed_us > out)
-			out = r->start_us + r->elapsed_us;
-		items += r->files;
-		bytes += r->bytes;
-	}
-	if (!seen)
+	pfs_span_init(&span);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].op, ph->op))
+			pfs_span_add(&span, &rows[i]);
+	if (!span.rows)
 		return;
-	total = out - in;
-	print_date(fp, ri->start_time, in);
-	print_date(fp, ri->start_time, out);
+	total = pfs_span_us(&span);
+	print_date(fp, ri->start_time, span.start_us);
+	print_date(fp, ri->start_time, span.end_us);
 	fprintf(fp, "%s %" PRIu64 ".%06" PRIu64 ", %" PRIu64 ".%06" PRIu64 ", %" PRIu64 ".%06" PRIu64
 		    "\n",
-		ph->title, in / 1000000u, in % 1000000u, out / 1000000u, out % 1000000u,
-		total / 1000000u, total % 1000000u);
-	fprintf(fp, "%s  %" PRIu64 "\n", ph->rate, per_sec(items, total));
+		ph->title, span.start_us / 1000000u, span.start_us % 1000000u,
+		span.end_us / 1000000u, span.end_us % 1000000u, total / 1000000u, total % 1000000u);
+	fprintf(fp, "%s  %" PRIu64 "\n", ph->rate,
+		(uint64_t)pfs_rate_per_s(span.items, total));
 	if (ph->kib)
 		fprintf(fp, INDENT "KiB per second               =  %" PRIu64 "\n",
-			per_sec(bytes / 1024, total));
+			(uint64_t)pfs_rate_per_s(span.bytes / 1024, total));
 }
 
 /* One iteration: its phases, then its table. */
@@ -121,8 +107,13 @@ static void print_iteration(FILE *fp, const struct pfs_run_info *ri, const struc
 /* A run gives one iteration a block; `pfsbench show` gives them all at
  * once, in order: each iteration is reported on its own either way. */
 static int fdtree_block(struct pfs_output *o, const struct pfs_run_info *ri,
-			const struct pfs_row *rows, size_t n)
+			const struct pfs_block *b)
 {
+	const struct pfs_row *rows = b->rows;
+	size_t n = b->nrows;
+
+	if (pfs_table_note_block(o, b))
+		return -1;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && rows[j].iteration == rows[i].iteration; j++)
 			;

@@ -1,32 +1,40 @@
 /* hdf5.c: the results file as an output (the layout is docs/hdf5-schema.md).
- * begin creates the file and its provenance with status "running", each
- * block of rows is appended to one chunked, extendible table and flushed,
- * and end records the status. A run that dies keeps every block written
- * before it died. The reader is src/archive_hdf5.c. */
+ * begin creates the file, its provenance (pfs_prov_fields) with status
+ * "running", its parameters (the options' key/value view) and nodes; each
+ * block's rows, latency cells and progress ticks are appended to three
+ * chunked, extendible tables and flushed; end records the status. A run
+ * that dies keeps every block written before it died. The reader is
+ * src/archive_hdf5.c. */
 #include "pfsbench/archive.h"
 #include "pfsbench/h5common.h"
+#include "pfsbench/histogram.h"
 #include "pfsbench/options.h"
 #include "pfsbench/output.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
-#include "config.h"
-
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-/* 4096 rows of 144 bytes: a chunk fits HDF5's default 1 MiB chunk cache. */
+/* 4096 rows of 208 bytes: a chunk fits HDF5's default 1 MiB chunk cache. */
 #define ROWS_CHUNK 4096
 #define NODES_CHUNK 64
+#define CELLS_CHUNK 16384
+#define TICKS_CHUNK 8192
+
+/* A dataset that grows by appending, and its records' type in memory. */
+struct h5table {
+	hid_t ds, mtype;
+	hsize_t n;
+};
 
 struct h5out {
-	hid_t file, rows, mtype; /* mtype: struct pfs_row in memory */
-	hsize_t nrows;
+	hid_t file;
+	struct h5table rows, lat, ticks;
 };
 
 /* ---- writing attributes -------------------------------------------------- */
@@ -94,17 +102,43 @@ static hid_t make_group(hid_t file, const char *name)
 
 /* ---- the output ------------------------------------------------------------ */
 
-static int write_status(hid_t file, const struct pfs_run_info *ri, const char *status,
-			const char *reason)
+/* The provenance attributes pfs_prov_fields lists: all of them at the
+ * start (at_end ones too, as they stand then), only at_end ones at the end. */
+static int write_prov_fields(hid_t g, const struct pfs_run_info *ri, bool only_at_end)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < pfs_prov_nfields && !rc; i++) {
+		const struct pfs_prov_field *f = &pfs_prov_fields[i];
+		const char *field = (const char *)ri + f->offset;
+		uint64_t u;
+
+		if (only_at_end && !f->at_end)
+			continue;
+		switch (f->type) {
+		case PFS_PROV_STRING:
+			rc = attr_str(g, f->name, field);
+			break;
+		case PFS_PROV_U64:
+			memcpy(&u, field, sizeof(u));
+			rc = attr_u64(g, f->name, u);
+			break;
+		case PFS_PROV_BOOL:
+			rc = attr_bool(g, f->name, *(const bool *)field);
+			break;
+		}
+	}
+	return rc;
+}
+
+static int write_status(hid_t file, const struct pfs_run_info *ri)
 {
 	hid_t g = H5Gopen2(file, "provenance", H5P_DEFAULT);
 	int rc;
 
 	if (g < 0)
 		return -1;
-	rc = attr_str(g, "status", status) | attr_str(g, "status_reason", reason) |
-	     attr_str(g, "end_time", ri->end_time) | attr_bool(g, "caches_dropped", ri->caches_dropped) |
-	     attr_str(g, "caches_note", ri->caches_note);
+	rc = write_prov_fields(g, ri, true);
 	H5Gclose(g);
 	return rc ? -1 : 0;
 }
@@ -112,81 +146,62 @@ static int write_status(hid_t file, const struct pfs_run_info *ri, const char *s
 static int write_provenance(hid_t file, const struct pfs_run_info *ri)
 {
 	hid_t g = make_group(file, "provenance");
-	struct utsname uts;
+	struct pfs_run_info start = *ri;
 	unsigned maj = 0, min = 0, rel = 0;
-	char hdf5_version[32];
 	int rc;
 
 	if (g < 0)
 		return -1;
-	if (uname(&uts))
-		snprintf(uts.release, sizeof(uts.release), "unknown");
 	H5get_libversion(&maj, &min, &rel);
-	snprintf(hdf5_version, sizeof(hdf5_version), "%u.%u.%u", maj, min, rel);
-	rc = attr_str(g, "workload", ri->workload ? ri->workload->name : "") |
-	     attr_str(g, "pfsbench_version", PACKAGE_VERSION) |
-	     attr_str(g, "command_line", ri->command_line ? ri->command_line : "") |
-	     attr_str(g, "start_time", ri->start_time) | attr_str(g, "end_time", "") |
-	     attr_str(g, "status", "running") | attr_str(g, "status_reason", "") |
-	     attr_str(g, "mpi_library_version", ri->mpi_version) |
-	     attr_str(g, "hdf5_library_version", hdf5_version) |
-	     attr_str(g, "kernel_release", uts.release) | attr_u64(g, "ranks", ri->nranks) |
-	     attr_u64(g, "nodes", ri->nnodes) | attr_u64(g, "workers_min", ri->workers_min) |
-	     attr_u64(g, "workers_max", ri->workers_max) |
-	     attr_str(g, "target_dir", ri->dir ? ri->dir : "") |
-	     attr_str(g, "run_dir", ri->run_dir ? ri->run_dir : "") |
-	     attr_str(g, "fstype", ri->fstype) | attr_str(g, "mount_point", ri->mount_point) |
-	     attr_str(g, "mount_source", ri->mount_source) |
-	     attr_str(g, "mount_options", ri->mount_options) |
-	     attr_bool(g, "caches_dropped", ri->caches_dropped) |
-	     attr_str(g, "caches_note", ri->caches_note);
+	snprintf(start.hdf5_version, sizeof(start.hdf5_version), "%u.%u.%u", maj, min, rel);
+	snprintf(start.status, sizeof(start.status), "running");
+	start.status_reason[0] = start.end_time[0] = 0;
+	rc = write_prov_fields(g, &start, false);
 	H5Gclose(g);
 	return rc ? -1 : 0;
 }
 
-/* Every option of the workload's table, by its long name, read from the
- * options struct by offset and kind: no workload needs code here. The
- * results path is where the file is, not how the run was made. */
+struct param_ctx {
+	hid_t g, units;
+	const struct pfs_option *table;
+};
+
+static int write_param(void *ctx, const char *key, const char *value, enum pfs_value_kind kind)
+{
+	struct param_ctx *c = ctx;
+	uint64_t u = 0;
+
+	switch (kind) {
+	case PFS_VALUE_BOOL:
+		return attr_bool(c->g, key, !strcmp(value, "true"));
+	case PFS_VALUE_UINT:
+		for (const struct pfs_option *o = c->table; o->long_name; o++)
+			if (o->kind == PFS_OPT_SIZE && !strcmp(o->long_name, key) &&
+			    attr_str(c->units, key, "bytes"))
+				return -1;
+		return pfs_parse_u64(value, &u) ? -1 : attr_u64(c->g, key, u);
+	case PFS_VALUE_STRING:
+		return attr_str(c->g, key, value);
+	}
+	return -1;
+}
+
+/* Every parameter of the workload's table, through the options' key/value
+ * view (pfs_opts_to_kv), which `pfsbench show` reads back the same way. */
 static int write_parameters(hid_t file, const struct pfs_run_info *ri)
 {
-	hid_t g = make_group(file, "parameters"), units = make_group(file, "parameter_units");
-	int rc = g < 0 || units < 0 ? -1 : 0;
+	struct param_ctx c = { make_group(file, "parameters"), make_group(file, "parameter_units"),
+			       ri->workload ? ri->workload->options : NULL };
+	int rc = c.g < 0 || c.units < 0 ? -1 : 0;
 
-	for (const struct pfs_option *op = ri->workload && ri->opts ? ri->workload->options : NULL;
-	     !rc && op && op->long_name; op++) {
-		const char *field = (const char *)ri->opts + op->offset;
-		uint64_t u;
-
-		if (op->offset == offsetof(struct pfs_common_opts, results))
-			continue;
-		switch (op->kind) {
-		case PFS_OPT_SET:
-		case PFS_OPT_CLEAR:
-			/* The flag's value is whether it is in effect. */
-			rc = attr_bool(g, op->long_name, *(const bool *)field == (op->kind == PFS_OPT_SET));
-			break;
-		case PFS_OPT_SIZE:
-			rc = attr_str(units, op->long_name, "bytes");
-			/* fall through */
-		case PFS_OPT_COUNT:
-		case PFS_OPT_UINT:
-			memcpy(&u, field, sizeof(u));
-			rc |= attr_u64(g, op->long_name, u);
-			break;
-		case PFS_OPT_STRING:
-			rc = attr_str(g, op->long_name, field);
-			break;
-		case PFS_OPT_HELP:
-		case PFS_OPT_VERSION:
-			break;
-		}
-	}
-	pfs_h5_close_id(&g, H5Gclose);
-	pfs_h5_close_id(&units, H5Gclose);
+	if (!rc && c.table && ri->opts)
+		rc = pfs_opts_to_kv(c.table, ri->opts, write_param, &c);
+	pfs_h5_close_id(&c.g, H5Gclose);
+	pfs_h5_close_id(&c.units, H5Gclose);
 	return rc ? -1 : 0;
 }
 
-/* A one-dimensional dataset that grows, chunked by chunk rows. */
+/* A one-dimensional dataset that grows, chunked by chunk elements. */
 static hid_t make_table(hid_t file, const char *name, hid_t type, hsize_t n, hsize_t chunk)
 {
 	hsize_t max = H5S_UNLIMITED;
@@ -218,7 +233,10 @@ static int write_field_attrs(hid_t ds, const struct pfs_field *fields, size_t nf
 
 static int write_nodes(hid_t file, const struct pfs_run_info *ri)
 {
-	hid_t ft = pfs_h5_node_type(H5I_INVALID_HID, true), mt = pfs_h5_node_type(H5I_INVALID_HID, false);
+	hid_t ft = pfs_h5_record_type(pfs_node_fields, pfs_node_nfields, sizeof(struct pfs_node),
+				      H5I_INVALID_HID, true);
+	hid_t mt = pfs_h5_record_type(pfs_node_fields, pfs_node_nfields, sizeof(struct pfs_node),
+				      H5I_INVALID_HID, false);
 	hid_t ds = H5I_INVALID_HID;
 	int rc = -1;
 
@@ -234,26 +252,54 @@ static int write_nodes(hid_t file, const struct pfs_run_info *ri)
 	return rc;
 }
 
-static int make_rows(struct h5out *h)
+/* One of the growing tables (/rows, /latency, /progress), empty. */
+static int make_appendable(hid_t file, struct h5table *t, const char *name,
+			   const struct pfs_field *fields, size_t nfields, size_t size,
+			   hsize_t chunk)
 {
-	hid_t ft = pfs_h5_row_type(H5I_INVALID_HID, true);
+	hid_t ft = pfs_h5_record_type(fields, nfields, size, H5I_INVALID_HID, true);
 
-	h->mtype = pfs_h5_row_type(H5I_INVALID_HID, false);
-	if (ft >= 0 && h->mtype >= 0)
-		h->rows = make_table(h->file, "rows", ft, 0, ROWS_CHUNK);
+	t->mtype = pfs_h5_record_type(fields, nfields, size, H5I_INVALID_HID, false);
+	if (ft >= 0 && t->mtype >= 0)
+		t->ds = make_table(file, name, ft, 0, chunk);
 	pfs_h5_close_id(&ft, H5Tclose);
-	if (h->rows < 0)
+	if (t->ds < 0)
 		return -1;
-	return write_field_attrs(h->rows, pfs_row_fields, pfs_row_nfields);
+	return write_field_attrs(t->ds, fields, nfields);
+}
+
+/* How to read a bucket of /latency, beside it: any client can turn cells
+ * into latencies without pfsbench (docs/hdf5-schema.md). */
+static int write_bucket_scheme(hid_t ds)
+{
+	return attr_u64(ds, "bucket_sub_bits", PFS_HIST_SUB_BITS) |
+	       attr_u64(ds, "bucket_limit_ns", PFS_HIST_LIMIT_NS) |
+	       attr_str(ds, "bucket_rule",
+			"latency v in ns: s = max(0, floor(log2 v) - 7), bucket = 128 s + (v >> s); "
+			"bucket b holds [(b - 128 s) << s, ((b - 128 s + 1) << s) - 1] "
+			"with s = max(0, floor(b / 128) - 1); v >= bucket_limit_ns counts in the last");
 }
 
 static int h5_write_head(struct h5out *h, const struct pfs_run_info *ri)
 {
 	if (attr_str(h->file, "schema", PFS_SCHEMA_NAME) ||
 	    attr_u64(h->file, "schema_version", PFS_SCHEMA_VERSION) || write_provenance(h->file, ri) ||
-	    write_parameters(h->file, ri) || write_nodes(h->file, ri) || make_rows(h))
+	    write_parameters(h->file, ri) || write_nodes(h->file, ri) ||
+	    make_appendable(h->file, &h->rows, "rows", pfs_row_fields, pfs_row_nfields,
+			    sizeof(struct pfs_row), ROWS_CHUNK) ||
+	    make_appendable(h->file, &h->lat, "latency", pfs_lat_cell_fields, pfs_lat_cell_nfields,
+			    sizeof(struct pfs_lat_cell), CELLS_CHUNK) ||
+	    write_bucket_scheme(h->lat.ds) ||
+	    make_appendable(h->file, &h->ticks, "progress", pfs_tick_fields, pfs_tick_nfields,
+			    sizeof(struct pfs_tick), TICKS_CHUNK))
 		return -1;
 	return H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0 ? -1 : 0;
+}
+
+static void close_table(struct h5table *t)
+{
+	pfs_h5_close_id(&t->ds, H5Dclose);
+	pfs_h5_close_id(&t->mtype, H5Tclose);
 }
 
 static void h5_close(struct pfs_output *o)
@@ -262,8 +308,9 @@ static void h5_close(struct pfs_output *o)
 
 	if (!h)
 		return;
-	pfs_h5_close_id(&h->rows, H5Dclose);
-	pfs_h5_close_id(&h->mtype, H5Tclose);
+	close_table(&h->rows);
+	close_table(&h->lat);
+	close_table(&h->ticks);
 	pfs_h5_close_id(&h->file, H5Fclose);
 	free(h);
 	o->priv = NULL;
@@ -277,7 +324,8 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	pfs_h5_quiet();
 	if (!h)
 		return pfs_error("cannot create '%s': %s", ri->results_path, strerror(ENOMEM));
-	h->file = h->rows = h->mtype = H5I_INVALID_HID;
+	h->file = H5I_INVALID_HID;
+	h->rows = h->lat = h->ticks = (struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0 };
 	o->priv = h;
 	errno = 0;
 	h->file = H5Fcreate(ri->results_path, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
@@ -294,35 +342,58 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	return 0;
 }
 
-static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_row *rows,
-		    size_t n)
+/* Appends n records to a growing table. */
+static int append(struct h5table *t, const void *records, size_t n)
+{
+	hsize_t start = t->n, count = n, total = t->n + n;
+	hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+	int rc = -1;
+
+	if (n == 0)
+		return 0;
+	if (H5Dset_extent(t->ds, &total) < 0)
+		return -1;
+	fspace = H5Dget_space(t->ds);
+	mspace = H5Screate_simple(1, &count, NULL);
+	if (fspace >= 0 && mspace >= 0 &&
+	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+	    H5Dwrite(t->ds, t->mtype, mspace, fspace, H5P_DEFAULT, records) >= 0) {
+		t->n = total;
+		rc = 0;
+	}
+	pfs_h5_close_id(&fspace, H5Sclose);
+	pfs_h5_close_id(&mspace, H5Sclose);
+	return rc;
+}
+
+static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_block *b)
 {
 	struct h5out *h = o->priv;
-	hsize_t start, count = n, total;
-	hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+	struct pfs_lat_cell *cells = NULL;
+	hsize_t first_row;
 	int rc = -1;
 
 	if (!h)
 		return -1;
-	if (n == 0)
-		return 0;
-	start = h->nrows;
-	total = h->nrows + n;
-	if (H5Dset_extent(h->rows, &total) < 0)
+	first_row = h->rows.n;
+	/* A cell points at its row's place in the whole of /rows. */
+	if (b->nlat) {
+		cells = malloc(b->nlat * sizeof(*cells));
+		if (!cells)
+			goto out;
+		for (size_t i = 0; i < b->nlat; i++) {
+			cells[i] = b->lat[i];
+			cells[i].row += first_row;
+		}
+	}
+	if (append(&h->rows, b->rows, b->nrows) || append(&h->lat, cells, b->nlat) ||
+	    append(&h->ticks, b->ticks, b->nticks))
 		goto out;
-	fspace = H5Dget_space(h->rows);
-	mspace = H5Screate_simple(1, &count, NULL);
-	if (fspace < 0 || mspace < 0 ||
-	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
-	    H5Dwrite(h->rows, h->mtype, mspace, fspace, H5P_DEFAULT, rows) < 0)
-		goto out;
-	h->nrows = total;
 	/* On disk now: a run killed after this keeps these rows. */
 	if (H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
 		rc = 0;
 out:
-	pfs_h5_close_id(&fspace, H5Sclose);
-	pfs_h5_close_id(&mspace, H5Sclose);
+	free(cells);
 	if (rc)
 		pfs_error("cannot write rows to '%s'", ri->results_path);
 	return rc;
@@ -332,14 +403,18 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 		  const char *reason)
 {
 	struct h5out *h = o->priv;
+	struct pfs_run_info end = *ri;
 	int rc;
 
 	if (!h)
 		return -1;
-	rc = write_status(h->file, ri, status == PFS_RUN_COMPLETE ? "complete" : "aborted",
-			  reason ? reason : "");
-	pfs_h5_close_id(&h->rows, H5Dclose);
-	pfs_h5_close_id(&h->mtype, H5Tclose);
+	snprintf(end.status, sizeof(end.status), "%s",
+		 status == PFS_RUN_COMPLETE ? "complete" : "aborted");
+	snprintf(end.status_reason, sizeof(end.status_reason), "%s", reason ? reason : "");
+	rc = write_status(h->file, &end);
+	close_table(&h->rows);
+	close_table(&h->lat);
+	close_table(&h->ticks);
 	if (H5Fclose(h->file) < 0)
 		rc = -1;
 	h->file = H5I_INVALID_HID;

@@ -6,8 +6,16 @@
 #include "pfsbench/output.h"
 #include "pfsbench/topology.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The rows a stonewall stopped, kept for the notes at the end. */
+struct table_notes {
+	struct pfs_row *rows;
+	size_t n, cap;
+};
 
 void pfs_table_header(FILE *fp)
 {
@@ -23,7 +31,8 @@ void pfs_table_row(FILE *fp, const struct pfs_row *r)
 	fprintf(fp, "%*s%-3s %2" PRIu32 " %-14s %4" PRIu32 " %-8s %10" PRIu64 " %6" PRIu64
 		    " %6" PRIu64 " %9" PRIu64 "\n",
 		strlen(r->test) > 3 ? 0 : 1, "", r->test, r->iteration, r->node, r->worker, r->op,
-		r->elapsed_us, r->files, pfs_us_per_file(r->elapsed_us, r->files), pfs_files_per_sec(r->elapsed_us, r->files));
+		r->elapsed_us, r->items, pfs_us_per_file(r->elapsed_us, r->items),
+		pfs_files_per_sec(r->elapsed_us, r->items));
 }
 
 static int table_begin(struct pfs_output *o, const struct pfs_run_info *ri)
@@ -32,25 +41,75 @@ static int table_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 
 	fprintf(fp, "%s mount point: %s\n", ri->fstype, ri->dir);
 	if (ri->workers_min == ri->workers_max)
-		fprintf(fp, "Testing with %u nodes, %u workers per node: \n", ri->nnodes,
-			ri->workers_min);
+		fprintf(fp, "Testing with %" PRIu64 " nodes, %" PRIu64 " workers per node: \n",
+			ri->nnodes, ri->workers_min);
 	else
-		fprintf(fp, "Testing with %u nodes, %u to %u workers per node: \n", ri->nnodes,
-			ri->workers_min, ri->workers_max);
-	for (unsigned n = 0; n < ri->nnodes; n++)
+		fprintf(fp, "Testing with %" PRIu64 " nodes, %" PRIu64 " to %" PRIu64
+			    " workers per node: \n",
+			ri->nnodes, ri->workers_min, ri->workers_max);
+	for (uint64_t n = 0; n < ri->nnodes; n++)
 		fprintf(fp, " %s %s\n", ri->nodes[n].name, ri->nodes[n].addr);
 	fputc('\n', fp);
 	pfs_table_header(fp);
 	return fflush(fp) ? -1 : 0;
 }
 
+int pfs_table_note_block(struct pfs_output *o, const struct pfs_block *b)
+{
+	struct table_notes *tn = o->priv;
+
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct pfs_row *r = &b->rows[i];
+
+		if (!r->stonewall_items && !r->stonewall_us)
+			continue;
+		if (!tn) {
+			tn = o->priv = calloc(1, sizeof(*tn));
+			if (!tn)
+				return -ENOMEM;
+		}
+		if (tn->n == tn->cap) {
+			size_t cap = tn->cap ? tn->cap * 2 : 16;
+			struct pfs_row *nr = realloc(tn->rows, cap * sizeof(*nr));
+
+			if (!nr)
+				return -ENOMEM;
+			tn->rows = nr;
+			tn->cap = cap;
+		}
+		tn->rows[tn->n++] = *r;
+	}
+	return 0;
+}
+
 static int table_block(struct pfs_output *o, const struct pfs_run_info *ri,
-		       const struct pfs_row *rows, size_t n)
+		       const struct pfs_block *b)
 {
 	(void)ri;
-	for (size_t i = 0; i < n; i++)
-		pfs_table_row(o->fp, &rows[i]);
+	for (size_t i = 0; i < b->nrows; i++)
+		pfs_table_row(o->fp, &b->rows[i]);
+	if (pfs_table_note_block(o, b))
+		return -1;
 	return fflush(o->fp) ? -1 : 0;
+}
+
+/* Each stonewalled row's count at the deadline: the table's Files column
+ * is the count after wear-out, which every worker of the step reached. */
+static void stonewall_notes(FILE *fp, const struct table_notes *tn)
+{
+	for (size_t i = 0; tn && i < tn->n; i++) {
+		const struct pfs_row *r = &tn->rows[i];
+		enum pfs_unit u = pfs_row_unit(r);
+
+		if (!i)
+			fputs("Stonewall: items at the deadline (seconds into the op), then after "
+			      "wear-out:\n", fp);
+		fprintf(fp, " %s %" PRIu32 " %s %" PRIu32 " %s: %" PRIu64 " %s (%" PRIu64 ".%06" PRIu64
+			    " s), %" PRIu64 "\n",
+			r->test, r->iteration, r->node, r->worker, r->op, r->stonewall_items,
+			pfs_unit_name(u), r->stonewall_us / 1000000u, r->stonewall_us % 1000000u,
+			r->items);
+	}
 }
 
 /* A run that did not drop caches says so inside the report, since the report
@@ -58,11 +117,19 @@ static int table_block(struct pfs_output *o, const struct pfs_run_info *ri,
 static int table_end(struct pfs_output *o, const struct pfs_run_info *ri,
 		     enum pfs_run_status status, const char *reason)
 {
+	struct table_notes *tn = o->priv;
+
 	(void)reason;
 	fputc('\n', o->fp);
 	if (!ri->caches_dropped)
 		fprintf(o->fp, "Note: %s.\n", ri->caches_note);
+	stonewall_notes(o->fp, tn);
 	fputs(status == PFS_RUN_COMPLETE ? "Done.\n" : "Aborted.\n", o->fp);
+	if (tn) {
+		free(tn->rows);
+		free(tn);
+		o->priv = NULL;
+	}
 	return fflush(o->fp) ? -1 : 0;
 }
 

@@ -11,6 +11,7 @@
 #include "pfsbench/sys.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
+#include "pfsbench/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,39 +88,83 @@ static void restart_names(struct cu_state *st)
 		st->lo = st->hi = 0;
 }
 
-/* Create and Unlink run in batches between polls (pfs_next_batch), so the
- * loop around each syscall is as short as a plain C loop's. */
+/* One batch of creates, names from *n on, items [i, end): a constant lat
+ * gives two loops, the plain one as short as a bare C loop's. Returns the
+ * items done. */
+static inline __attribute__((always_inline)) uint64_t
+create_batch(struct pfs_worker *w, struct cu_name *n, uint64_t i, uint64_t end, bool lat)
+{
+	for (; i < end; i++, name_next(n)) {
+		uint64_t t = lat ? pfs_lat_start(w) : 0;
+
+		if (create_one(w, n->s))
+			break;
+		if (lat)
+			pfs_lat_stop(w, t);
+	}
+	return i;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+unlink_batch(struct pfs_worker *w, struct cu_name *n, uint64_t i, uint64_t end, bool lat)
+{
+	for (; i < end; i++, name_next(n)) {
+		uint64_t t = lat ? pfs_lat_start(w) : 0;
+
+		if (pfs_unlinkat(w->dirfd, n->s, 0)) {
+			pfs_fail(w, "unlink", n->s, errno);
+			break;
+		}
+		if (lat)
+			pfs_lat_stop(w, t);
+	}
+	return i;
+}
+
+/* Create and Unlink run in batches between looks at the clock
+ * (pfs_batch), counting in a local, so the loop around each syscall is as
+ * short as a plain C loop's. A stonewall may end Create early, and then
+ * raise its target to the busiest rank's count. */
 static int op_create(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st)
 {
 	struct cu_name n;
-	uint64_t end;
+	uint64_t end, first, done;
 
 	restart_names(st);
-	name_set(&n, st->hi);
-	while (st->hi < o->files) {
-		if (!pfs_next_batch(w, st->hi, o->files, &end))
+	first = st->hi;
+	name_set(&n, first);
+	pfs_op_start(w, "Create", PFS_UNIT_FILES, o->files, PFS_OP_HOT);
+	while (w->items < w->target) {
+		if (!pfs_batch(w, &end))
 			return -ECANCELED;
-		for (; st->hi < end; st->hi++, name_next(&n))
-			if (create_one(w, n.s))
-				return -1;
+		done = w->lat ? create_batch(w, &n, w->items, end, true)
+			      : create_batch(w, &n, w->items, end, false);
+		w->items = done;
+		st->hi = first + done;
+		if (done < end)
+			return -1;
 	}
-	return 0;
+	return pfs_op_done(w);
 }
 
 static int op_unlink(struct pfs_worker *w, struct cu_state *st)
 {
 	struct cu_name n;
-	uint64_t end;
+	uint64_t end, first = st->lo, done;
 
-	name_set(&n, st->lo);
-	while (st->lo < st->hi) {
-		if (!pfs_next_batch(w, st->lo, st->hi, &end))
+	name_set(&n, first);
+	pfs_op_start(w, "Unlink", PFS_UNIT_FILES, st->hi - st->lo, PFS_OP_HOT);
+	while (w->items < w->target) {
+		if (!pfs_batch(w, &end))
 			return -ECANCELED;
-		for (; st->lo < end; st->lo++, name_next(&n))
-			if (pfs_unlinkat(w->dirfd, n.s, 0))
-				return pfs_fail(w, "unlink", n.s, errno);
+		done = w->lat ? unlink_batch(w, &n, w->items, end, true)
+			      : unlink_batch(w, &n, w->items, end, false);
+		w->items = done;
+		st->lo = first + done;
+		if (done < end)
+			return -1;
 	}
-	return 0;
+	return pfs_op_done(w);
 }
 
 static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
@@ -173,76 +218,87 @@ static int read_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_sta
 	return 0;
 }
 
+/* Write and Read the first -F of the files Create made (fewer when a
+ * stonewall stopped Create before -F). */
 static int op_rw(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st, bool wr)
 {
+	uint64_t have = st->hi - st->lo;
 	struct cu_name n;
 
 	name_set(&n, st->lo);
-	for (uint64_t i = 0; i < o->write_files; i++, name_next(&n)) {
-		if (pfs_stop_requested(w))
+	pfs_op_start(w, wr ? "Write" : "Read", PFS_UNIT_FILES,
+		     o->write_files < have ? o->write_files : have, 0);
+	for (; w->items < w->target; w->items++, w->bytes += o->size, name_next(&n)) {
+		uint64_t t;
+
+		if (pfs_tick(w))
 			return -ECANCELED;
+		t = pfs_lat_start(w);
 		if (wr ? write_one(w, o, st, n.s) : read_one(w, o, st, n.s))
 			return -1;
+		pfs_lat_stop(w, t);
 	}
-	return 0;
+	return pfs_op_done(w);
 }
 
 /* uc: the two kinds of op interleave, so each is timed on its own and the
- * rows carry the sum of each kind's times. */
-static int op_create_unlink(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
-			    struct pfs_sample *out)
+ * rows carry the sum of each kind's times. The clock is read around every
+ * item anyway, so both kinds' latencies are always recorded. */
+static int op_create_unlink(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st)
 {
 	struct cu_name n;
-	uint64_t t0, t1, t2;
+	uint64_t t0, t1, t2, create_ns = 0, unlink_ns = 0;
+	struct pfs_hist *unlink_lat;
 
 	restart_names(st);
 	name_set(&n, st->hi);
-	for (uint64_t i = 0; i < o->files; i++, name_next(&n)) {
-		if (pfs_stop_requested(w))
+	pfs_op_start(w, "Create", PFS_UNIT_FILES, o->files, 0);
+	unlink_lat = pfs_op_lat2(w);
+	for (; w->items < w->target; w->items++, name_next(&n)) {
+		if (pfs_tick(w))
 			return -ECANCELED;
-		t0 = pfs_now_us();
+		t0 = pfs_now_ns();
 		if (create_one(w, n.s))
 			return -1;
 		st->hi++;
-		t1 = pfs_now_us();
+		t1 = pfs_now_ns();
 		if (pfs_unlinkat(w->dirfd, n.s, 0))
 			return pfs_fail(w, "unlink", n.s, errno);
 		st->lo++;
-		t2 = pfs_now_us();
-		out[0].elapsed_us += t1 - t0;
-		out[1].elapsed_us += t2 - t1;
+		t2 = pfs_now_ns();
+		create_ns += t1 - t0;
+		unlink_ns += t2 - t1;
+		if (w->lat) {
+			pfs_hist_add(w->lat, t1 - t0);
+			pfs_hist_add(unlink_lat, t2 - t1);
+		}
 	}
+	if (pfs_emit(w, &(struct pfs_sample){ "Create", PFS_UNIT_FILES, w->items, 0,
+					      create_ns / 1000, w->lat }) ||
+	    pfs_emit(w, &(struct pfs_sample){ "Unlink", PFS_UNIT_FILES, w->items, 0,
+					      unlink_ns / 1000, unlink_lat }))
+		return -ENOMEM;
 	return 0;
 }
 
-static int cu_run_op(struct pfs_worker *w, unsigned op, struct pfs_sample *out, unsigned *nout)
+static int cu_run_op(struct pfs_worker *w, unsigned op)
 {
 	const struct cu_opts *o = w->opts;
 	struct cu_state *st = w->state;
-	uint64_t bytes = o->write_files * o->size;
 
-	memset(out, 0, 2 * sizeof(*out));
-	*nout = 1;
 	switch ((enum cu_op)op) {
 	case OP_CREATE:
-		out[0] = (struct pfs_sample){ .op = "Create", .files = o->files };
 		return op_create(w, o, st);
 	case OP_WRITE:
-		out[0] = (struct pfs_sample){ .op = "Write", .files = o->write_files, .bytes = bytes };
 		return op_rw(w, o, st, true);
 	case OP_READ:
-		out[0] = (struct pfs_sample){ .op = "Read", .files = o->write_files, .bytes = bytes };
 		return op_rw(w, o, st, false);
 	case OP_UNLINK:
-		out[0] = (struct pfs_sample){ .op = "Unlink", .files = o->files };
 		return op_unlink(w, st);
 	case OP_CREATE_UNLINK:
-		*nout = 2;
-		out[0] = (struct pfs_sample){ .op = "Create", .files = o->files, .timed = true };
-		out[1] = (struct pfs_sample){ .op = "Unlink", .files = o->files, .timed = true };
-		return op_create_unlink(w, o, st, out);
+		return op_create_unlink(w, o, st);
 	}
-	return pfs_fail(w, "run", "unknown op", EINVAL);
+	return -EINVAL;
 }
 
 /* ---- setup and cleanup ------------------------------------------------------ */
@@ -277,6 +333,14 @@ static int cu_cleanup(struct pfs_worker *w)
 
 /* ---- plans -------------------------------------------------------------------- */
 
+/* Create steps may be stonewalled (--stonewall): the plan says which. */
+static struct pfs_step step_of(int node, unsigned op)
+{
+	struct pfs_step s = PFS_STEP1(node, op);
+
+	return op == OP_CREATE ? pfs_step_with(s, PFS_STEP_STONEWALL) : s;
+}
+
 /* se: each op, node by node. */
 static size_t plan_se(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
@@ -285,7 +349,7 @@ static size_t plan_se(const void *opts, unsigned nnodes, struct pfs_step *steps,
 	(void)opts;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
 		for (unsigned n = 0; n < nnodes; n++)
-			i = pfs_plan_put(steps, cap, i, PFS_STEP1((int)n, op));
+			i = pfs_plan_put(steps, cap, i, step_of((int)n, op));
 	return i;
 }
 
@@ -297,11 +361,12 @@ static size_t plan_pa(const void *opts, unsigned nnodes, struct pfs_step *steps,
 	(void)opts;
 	(void)nnodes;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
-		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, op));
+		i = pfs_plan_put(steps, cap, i, step_of(PFS_ALL_NODES, op));
 	return i;
 }
 
-/* ua: a pipeline; node k unlinks while node k+1 creates. */
+/* ua: a pipeline; node k unlinks while node k+1 creates. Not stonewalled:
+ * a step's stonewall stops all its ops, and here Unlink shares the step. */
 static size_t plan_ua(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = pfs_plan_put(steps, cap, 0, PFS_STEP1(0, OP_CREATE));
@@ -319,7 +384,7 @@ static size_t plan_ub(const void *opts, unsigned nnodes, struct pfs_step *steps,
 
 	(void)opts;
 	for (unsigned n = 0; n < nnodes; n++)
-		i = pfs_plan_put(steps, cap, i, PFS_STEP1((int)n, OP_CREATE));
+		i = pfs_plan_put(steps, cap, i, step_of((int)n, OP_CREATE));
 	return pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_UNLINK));
 }
 
@@ -346,21 +411,25 @@ static const struct pfs_test cu_tests[] = {
 /* ---- options ------------------------------------------------------------------ */
 
 static const struct pfs_option cu_options[] = {
-	{ "mount", 'm', PFS_OPT_STRING, offsetof(struct cu_opts, common.dir), PATH_MAX, 0, "DIR",
-	  "directory to test in (required); the run works in a new directory inside it" },
-	{ "files", 'f', PFS_OPT_COUNT, offsetof(struct cu_opts, files), 0, MAX_FILES, "N",
-	  "files per worker for Create and Unlink (default 50000)" },
-	{ "write-files", 'F', PFS_OPT_COUNT, offsetof(struct cu_opts, write_files), 0, MAX_FILES,
-	  "N", "files per worker for Write and Read (default 2500)" },
-	{ "size", 's', PFS_OPT_SIZE, offsetof(struct cu_opts, size), 0, 0, "SIZE",
-	  "bytes written to each file, suffixes k, m, g (default 4m)" },
-	{ "tests", 't', PFS_OPT_STRING, offsetof(struct cu_opts, common.test_list),
-	  PFS_TEST_LIST_MAX, 0, "LIST", "tests to run, in order (default se,pa,ua,ub,uc)" },
-	{ "no-fsync", 0, PFS_OPT_CLEAR, offsetof(struct cu_opts, fsync), 0, 0, NULL,
-	  "do not fsync each written file before closing it" },
+	PFS_OPT_STR(struct cu_opts, common.dir, "mount", 'm', "DIR",
+		    "directory to test in (required); the run works in a new directory inside it", 0),
+	PFS_OPT_NUM(struct cu_opts, files, "files", 'f', PFS_OPT_COUNT, MAX_FILES, "N",
+		    "files per worker for Create and Unlink (default 50000)"),
+	PFS_OPT_NUM(struct cu_opts, write_files, "write-files", 'F', PFS_OPT_COUNT, MAX_FILES, "N",
+		    "files per worker for Write and Read (default 2500)"),
+	PFS_OPT_NUM(struct cu_opts, size, "size", 's', PFS_OPT_SIZE, 0, "SIZE",
+		    "bytes written to each file, suffixes k, m, g (default 4m)"),
+	PFS_OPT_STR(struct cu_opts, common.test_list, "tests", 't', "LIST",
+		    "tests to run, in order (default se,pa,ua,ub,uc)", 0),
+	PFS_OPT_NOFLAG(struct cu_opts, fsync, "no-fsync", 0,
+		       "do not fsync each written file before closing it"),
+	PFS_STONEWALL_OPTION(struct cu_opts),
 	PFS_COMMON_OPTIONS(struct cu_opts),
 	PFS_OPT_END,
 };
+
+static const char *const cu_op_names[] = { "Create", "Write", "Read", "Unlink", "CreateUnlink",
+					   NULL };
 
 static void cu_defaults(void *opts)
 {
@@ -406,6 +475,7 @@ const struct pfs_workload pfs_workload_create_unlink = {
 	.opts_size = sizeof(struct cu_opts),
 	.state_size = sizeof(struct cu_state),
 	.tests = cu_tests,
+	.op_names = cu_op_names,
 	.report = &pfs_output_table,
 	.defaults = cu_defaults,
 	.validate = cu_validate,

@@ -18,6 +18,7 @@
 #include "pfsbench/tree_plan.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
+#include "pfsbench/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,10 @@ struct tree_level {
 
 struct tree_state {
 	struct pfs_tree_totals totals;
+	/* What exists: the first dirs_made directories in pre-order (the order
+	 * Mkdir makes them), and the first files_made files in the order Create
+	 * makes them. A stonewall can leave fewer than the plan. */
+	uint64_t dirs_made, files_made;
 	struct tree_level *lv; /* levels + 1 */
 	char *path;            /* of the current item, relative to the worker's directory */
 	unsigned dir_digits, file_digits;
@@ -125,7 +130,12 @@ static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, con
 	return 0;
 }
 
-/* Creates or removes the files of the directory whose path ends at end. */
+/* What enter() and each_file() return besides 0 and errors: the walk has
+ * reached what the op's count or what exists allows, and ends. */
+#define WALK_END 2
+
+/* Creates or removes the files of the directory whose path ends at end,
+ * as many as the op's target allows. */
 static inline __attribute__((always_inline)) int
 each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd, size_t end)
 {
@@ -136,41 +146,68 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
 
 	name_first(st->path, end, 'f', st->file_digits);
 	for (uint64_t j = 0; j < o->files; j++, digits_next(last, st->file_digits)) {
+		uint64_t t;
+
 		if (op == OP_CLEANUP) {
 			/* Goes on past errors: remove as much as can be removed. */
 			if (pfs_unlinkat(dfd, name, 0) && errno != ENOENT && !rc)
 				rc = -errno;
 			continue;
 		}
-		if (pfs_stop_requested(w)) {
+		if (pfs_tick(w)) {
 			rc = -ECANCELED;
 			break;
 		}
+		if (w->items >= w->target) {
+			rc = WALK_END;
+			break;
+		}
+		t = pfs_lat_start(w);
 		if (op == OP_CREATE)
 			rc = create_file(w, st, dfd, name);
 		else if (pfs_unlinkat(dfd, name, 0))
 			rc = pfs_fail(w, "remove", st->path, errno);
 		if (rc)
 			break;
+		pfs_lat_stop(w, t);
+		w->items++;
+		if (op == OP_CREATE)
+			w->bytes += st->file_bytes;
 	}
 	st->path[end] = 0;
 	return rc;
 }
 
 /* Before the walk goes below the directory at depth (or past it, at the
- * bottom). Opens it when its files or children need it. Returns 0, 1 when
- * its subtree is not there (cleanup only), or a negative errno. */
+ * bottom), the dir_idx-th in pre-order. Opens it when its files or
+ * children need it. Returns 0, 1 when its subtree is not there (cleanup
+ * only), WALK_END, or a negative errno. */
 static inline __attribute__((always_inline)) int
-enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth, bool bottom)
+enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth, bool bottom,
+      uint64_t dir_idx)
 {
 	struct tree_level *l = &st->lv[depth];
 	int parent = l->parent;
 	const char *name = st->path + l->name;
 
-	if (op != OP_CLEANUP && pfs_stop_requested(w))
-		return -ECANCELED;
-	if (op == OP_MKDIR && pfs_mkdirat(parent, name, 0755))
-		return pfs_fail(w, "create", st->path, errno);
+	if (op != OP_CLEANUP) {
+		if (pfs_tick(w))
+			return -ECANCELED;
+		/* Every directory after this one in pre-order is missing too. */
+		if (op != OP_MKDIR && dir_idx >= st->dirs_made)
+			return WALK_END;
+	}
+	if (op == OP_MKDIR) {
+		uint64_t t;
+
+		if (w->items >= w->target)
+			return WALK_END;
+		t = pfs_lat_start(w);
+		if (pfs_mkdirat(parent, name, 0755))
+			return pfs_fail(w, "create", st->path, errno);
+		pfs_lat_stop(w, t);
+		w->items++;
+	}
 	if ((op == OP_MKDIR || op == OP_RMDIR) && bottom)
 		return 0;
 	l->fd = pfs_openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -189,6 +226,7 @@ static inline __attribute__((always_inline)) int
 leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
 {
 	struct tree_level *l = &st->lv[depth];
+	uint64_t t;
 
 	st->path[l->end] = 0; /* cut off what deeper levels appended */
 	if (l->fd >= 0)
@@ -196,22 +234,31 @@ leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned dep
 	l->fd = -1;
 	if (op != OP_RMDIR && op != OP_CLEANUP)
 		return 0;
-	if (!pfs_unlinkat(l->parent, st->path + l->name, AT_REMOVEDIR))
+	t = op == OP_RMDIR ? pfs_lat_start(w) : 0;
+	if (!pfs_unlinkat(l->parent, st->path + l->name, AT_REMOVEDIR)) {
+		if (op == OP_RMDIR) {
+			pfs_lat_stop(w, t);
+			w->items++;
+		}
 		return 0;
+	}
 	if (op == OP_CLEANUP)
 		return errno == ENOENT ? 0 : -errno;
 	return pfs_fail(w, "remove", st->path, errno);
 }
 
-/* Walks the whole tree depth first, without recursion. Each directory is
- * entered before its children and left after them; an error stops the walk
- * (except in cleanup, which goes on to remove all it can). */
+/* Walks the tree depth first, without recursion. Each directory is entered
+ * before its children and left after them; an error stops the walk
+ * (except in cleanup, which goes on to remove all it can). When the op has
+ * done its count, or the directories end where Mkdir stopped, the walk
+ * ends; Rmdir then still removes the directories above. */
 static inline __attribute__((always_inline)) int
 walk(struct pfs_worker *w, enum tree_op op)
 {
 	const struct pfs_tree_opts *o = w->opts;
 	struct tree_state *st = w->state;
 	unsigned depth = 0, bottom = (unsigned)o->levels;
+	uint64_t dir_idx = 0;
 	int rc, first_err = 0;
 
 	memcpy(st->path, TOP, sizeof(TOP));
@@ -219,7 +266,9 @@ walk(struct pfs_worker *w, enum tree_op op)
 		.fd = -1, .parent = w->dirfd, .idx = 0, .name = 0, .end = sizeof(TOP) - 1
 	};
 	for (;;) {
-		rc = enter(w, st, op, depth, depth == bottom);
+		rc = enter(w, st, op, depth, depth == bottom, dir_idx++);
+		if (rc == WALK_END)
+			break;
 		if (rc < 0 && op != OP_CLEANUP)
 			goto out;
 		if (rc < 0 && !first_err)
@@ -246,6 +295,12 @@ walk(struct pfs_worker *w, enum tree_op op)
 			depth--;
 		}
 	}
+	/* WALK_END: the directory at depth was not entered (or, for Create
+	 * and Unlink, is done with); Rmdir removes its ancestors. */
+	rc = 0;
+	if (op == OP_RMDIR)
+		for (unsigned d = depth; d-- > 0 && !rc;)
+			rc = leave(w, st, op, d);
 out:
 	for (unsigned i = 0; i <= depth; i++)
 		if (st->lv[i].fd >= 0) {
@@ -255,33 +310,43 @@ out:
 	return rc;
 }
 
-static int tree_run_op(struct pfs_worker *w, unsigned op, struct pfs_sample *out, unsigned *nout)
+static const char *const tree_op_names[] = { PFS_TREE_OP_MKDIR, PFS_TREE_OP_CREATE,
+					     PFS_TREE_OP_UNLINK, PFS_TREE_OP_RMDIR, NULL };
+
+static int tree_run_op(struct pfs_worker *w, unsigned op)
 {
-	static const char *const names[] = { PFS_TREE_OP_MKDIR, PFS_TREE_OP_CREATE,
-					     PFS_TREE_OP_UNLINK, PFS_TREE_OP_RMDIR };
-	const struct tree_state *st = w->state;
-	bool dirs = op == OP_MKDIR || op == OP_RMDIR;
+	const struct pfs_tree_opts *o = w->opts;
+	struct tree_state *st = w->state;
+	int rc;
 
 	if (op > OP_RMDIR)
-		return pfs_fail(w, "run", "unknown op", EINVAL);
-	*nout = 1;
-	out[0] = (struct pfs_sample){
-		.op = names[op],
-		.files = dirs ? st->totals.dirs : st->totals.files,
-		.bytes = op == OP_CREATE ? st->totals.bytes : 0,
-	};
+		return -EINVAL;
 	/* Each op a constant: the compiler drops the other ops' branches from
 	 * each phase's loop. */
 	switch (op) {
 	case OP_MKDIR:
-		return walk(w, OP_MKDIR);
+		pfs_op_start(w, PFS_TREE_OP_MKDIR, PFS_UNIT_DIRS, st->totals.dirs, PFS_OP_HOT);
+		rc = walk(w, OP_MKDIR);
+		st->dirs_made = w->items;
+		break;
 	case OP_CREATE:
-		return walk(w, OP_CREATE);
+		pfs_op_start(w, PFS_TREE_OP_CREATE, PFS_UNIT_FILES,
+			     pfs_mul_sat_u64(st->dirs_made, o->files), PFS_OP_HOT);
+		rc = walk(w, OP_CREATE);
+		st->files_made = w->items;
+		break;
 	case OP_UNLINK:
-		return walk(w, OP_UNLINK);
+		pfs_op_start(w, PFS_TREE_OP_UNLINK, PFS_UNIT_FILES, st->files_made, PFS_OP_HOT);
+		rc = walk(w, OP_UNLINK);
+		st->files_made -= w->items;
+		break;
 	default:
-		return walk(w, OP_RMDIR);
+		pfs_op_start(w, PFS_TREE_OP_RMDIR, PFS_UNIT_DIRS, st->dirs_made, PFS_OP_HOT);
+		rc = walk(w, OP_RMDIR);
+		st->dirs_made -= w->items;
+		break;
 	}
+	return rc ? rc : pfs_op_done(w);
 }
 
 /* ---- setup and cleanup ------------------------------------------------------ */
@@ -302,8 +367,12 @@ static int tree_setup(struct pfs_worker *w)
 	st->lv = calloc((size_t)o->levels + 1, sizeof(*st->lv));
 	if (!st->path || !st->lv)
 		return pfs_fail(w, "allocate", "the walk", ENOMEM);
-	if (o->remove_only)
+	if (o->remove_only) {
+		/* A -C run made the whole tree: it refuses --stonewall. */
+		st->dirs_made = st->totals.dirs;
+		st->files_made = st->totals.files;
 		return 0;
+	}
 	st->buflen = st->file_bytes < IO_CHUNK ? (size_t)st->file_bytes : IO_CHUNK;
 	st->buf = pfs_pattern_alloc(st->buflen);
 	if (!st->buf)
@@ -340,8 +409,11 @@ static size_t tree_plan(const void *opts, unsigned nnodes, struct pfs_step *step
 	size_t n = 0;
 
 	(void)nnodes;
+	/* The creating phases may be stonewalled; removal removes what exists. */
 	for (unsigned op = first; op <= last; op++)
-		n = pfs_plan_put(steps, cap, n, PFS_STEP1(PFS_ALL_NODES, op));
+		n = pfs_plan_put(steps, cap, n,
+				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, op),
+					       op <= OP_CREATE ? PFS_STEP_STONEWALL : 0));
 	return n;
 }
 
@@ -353,22 +425,23 @@ static const struct pfs_test tree_tests[] = {
 /* ---- options ------------------------------------------------------------------ */
 
 static const struct pfs_option tree_options[] = {
-	{ "levels", 'l', PFS_OPT_UINT, offsetof(struct pfs_tree_opts, levels), 0,
-	  PFS_TREE_MAX_LEVELS, "N", "directory levels below the top directory (default 4)" },
-	{ "dirs", 'd', PFS_OPT_COUNT, offsetof(struct pfs_tree_opts, fanout), 0, 0, "N",
-	  "directories in each directory above the bottom level (default 10)" },
-	{ "files", 'f', PFS_OPT_COUNT, offsetof(struct pfs_tree_opts, files), 0, 0, "N",
-	  "files in each directory (default 10)" },
-	{ "size", 's', PFS_OPT_COUNT, offsetof(struct pfs_tree_opts, blocks), 0, 0, "N",
-	  "file size in 4 KiB blocks (default 10)" },
-	{ "start", 'o', PFS_OPT_STRING, offsetof(struct pfs_tree_opts, common.dir), PATH_MAX, 0,
-	  "DIR", "directory to build the trees in (default .)" },
-	{ "create-only", 'C', PFS_OPT_SET, offsetof(struct pfs_tree_opts, create_only), 0, 0, NULL,
-	  "create the trees and leave them in DIR/pfsbench.tree.l<L>.d<D>.f<F>.s<S>" },
-	{ "remove-only", 'R', PFS_OPT_SET, offsetof(struct pfs_tree_opts, remove_only), 0, 0, NULL,
-	  "remove the trees a -C run with the same -o, -l, -d, -f and -s left" },
-	{ "dry-run", 0, PFS_OPT_SET, offsetof(struct pfs_tree_opts, common.dry_run), 0, 0, NULL,
-	  "print the totals and the space and inodes needed; create nothing" },
+	PFS_OPT_NUM(struct pfs_tree_opts, levels, "levels", 'l', PFS_OPT_UINT, PFS_TREE_MAX_LEVELS,
+		    "N", "directory levels below the top directory (default 4)"),
+	PFS_OPT_NUM(struct pfs_tree_opts, fanout, "dirs", 'd', PFS_OPT_COUNT, 0, "N",
+		    "directories in each directory above the bottom level (default 10)"),
+	PFS_OPT_NUM(struct pfs_tree_opts, files, "files", 'f', PFS_OPT_COUNT, 0, "N",
+		    "files in each directory (default 10)"),
+	PFS_OPT_NUM(struct pfs_tree_opts, blocks, "size", 's', PFS_OPT_COUNT, 0, "N",
+		    "file size in 4 KiB blocks (default 10)"),
+	PFS_OPT_STR(struct pfs_tree_opts, common.dir, "start", 'o', "DIR",
+		    "directory to build the trees in (default .)", 0),
+	PFS_OPT_FLAG(struct pfs_tree_opts, create_only, "create-only", 'C',
+		     "create the trees and leave them in DIR/pfsbench.tree.l<L>.d<D>.f<F>.s<S>"),
+	PFS_OPT_FLAG(struct pfs_tree_opts, remove_only, "remove-only", 'R',
+		     "remove the trees a -C run with the same -o, -l, -d, -f and -s left"),
+	PFS_OPT_FLAG(struct pfs_tree_opts, common.dry_run, "dry-run", 0,
+		     "print the totals and the space and inodes needed; create nothing"),
+	PFS_STONEWALL_OPTION(struct pfs_tree_opts),
 	PFS_COMMON_OPTIONS(struct pfs_tree_opts),
 	PFS_OPT_END,
 };
@@ -391,6 +464,11 @@ static int tree_validate(void *opts, char *err, size_t errlen)
 
 	if (o->create_only && o->remove_only) {
 		pfs_format(err, errlen, "-C and -R exclude each other: -C leaves trees, -R removes them");
+		return -EINVAL;
+	}
+	if (o->create_only && o->common.stonewall_s) {
+		pfs_format(err, errlen, "-C and --stonewall exclude each other: -R could not know "
+			   "how much of the trees a stonewall left");
 		return -EINVAL;
 	}
 	if ((o->create_only || o->remove_only) && o->common.iterations > 1) {
@@ -452,6 +530,7 @@ const struct pfs_workload pfs_workload_tree = {
 	.opts_size = sizeof(struct pfs_tree_opts),
 	.state_size = sizeof(struct tree_state),
 	.tests = tree_tests,
+	.op_names = tree_op_names,
 	.report = &pfs_output_fdtree,
 	.defaults = tree_defaults,
 	.validate = tree_validate,

@@ -45,19 +45,19 @@ expect 2 export "$scratch/good.h5" --csv --json
 expect 2 export --bogus "$scratch/good.h5"
 
 need_h5py
-"$PY" - "$scratch/other.h5" "$scratch/good.h5" "$scratch/v2.h5" <<'PYEOF' || fail "h5py could not write the foreign files"
+"$PY" - "$scratch/other.h5" "$scratch/good.h5" "$scratch/v3.h5" <<'PYEOF' || fail "h5py could not write the foreign files"
 import shutil, sys, h5py
 with h5py.File(sys.argv[1], "w") as f:
     f.attrs["schema"] = "someone-elses"
     f["data"] = [1, 2, 3]
 shutil.copy(sys.argv[2], sys.argv[3])
 with h5py.File(sys.argv[3], "a") as f:
-    f.attrs.modify("schema_version", 2)
+    f.attrs.modify("schema_version", 3)
 PYEOF
 expect 1 show "$scratch/other.h5"
 grep -q "not a pfsbench results file" "$scratch/err" || fail "other schema: $(cat "$scratch/err")"
-expect 1 export "$scratch/v2.h5" --json
-grep -q "results schema version 2; this pfsbench reads version 1" "$scratch/err" || fail "v2: $(cat "$scratch/err")"
+expect 1 export "$scratch/v3.h5" --json
+grep -q "results schema version 3; this pfsbench reads versions 1 to 2" "$scratch/err" || fail "v3: $(cat "$scratch/err")"
 
 mkdir -p "$scratch/target"
 "$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" create-unlink -m "$scratch/target" -f 10 -F 1 \

@@ -19,7 +19,8 @@ text = [l.split() for l in open(sys.argv[2])
 assert len(text) == rows.shape[0] == 2 * 2 * 2 * (4 + 4 + 2), (len(text), rows.shape)
 s = lambda b: b.decode()
 for r, t in zip(rows, text):
-    files, us = int(r["files"]), int(r["elapsed_us"])
+    files, us = int(r["items"]), int(r["elapsed_us"])
+    assert s(r["unit"]) == "files", r["unit"]
     got = [s(r["test"]), str(r["iteration"]), s(r["node"]), str(r["worker"]), s(r["op"]),
            str(us), str(files), str(us // files)]
     assert got == t[:8], (got, t)

@@ -139,7 +139,7 @@ static void test_a_killed_run_reads_as_aborted(void **state)
 	s.ri.results_path = f->path;
 	assert_int_equal(o.ops->begin(&o, &s.ri), 0);
 	synth_block(&s, 0, 1, rows);
-	assert_int_equal(o.ops->block(&o, &s.ri, rows, synth_block_rows(&s)), 0);
+	assert_int_equal(o.ops->block(&o, &s.ri, &(struct pfs_block){ rows, synth_block_rows(&s), NULL, 0, NULL, 0 }), 0);
 	assert_int_equal(pfs_archive_load(f->path, &a), 0);
 	assert_int_equal(a.nrows, synth_block_rows(&s));
 	assert_int_equal(a.status, PFS_RUN_ABORTED);
@@ -253,8 +253,12 @@ static void test_noise_rule(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct pfs_cmp_line a = { "t", "op", 1000, cases[i].a_it, cases[i].a_nd, 2 };
-		struct pfs_cmp_line b = { "t", "op", 1000 * cases[i].ratio, cases[i].b_it, cases[i].b_nd, 2 };
+		struct pfs_cmp_line a = { .test = "t", .op = "op", .rate = 1000,
+					  .iter_spread = cases[i].a_it, .node_spread = cases[i].a_nd,
+					  .iterations = 2 };
+		struct pfs_cmp_line b = { .test = "t", .op = "op", .rate = 1000 * cases[i].ratio,
+					  .iter_spread = cases[i].b_it, .node_spread = cases[i].b_nd,
+					  .iterations = 2 };
 
 		assert_int_equal(pfs_compare_called_out(&a, &b, &pct), cases[i].loud);
 	}

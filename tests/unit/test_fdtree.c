@@ -36,7 +36,7 @@ static void report_open(struct report *r, uint64_t l, uint64_t d, uint64_t f, ui
 	r->opts.blocks = s;
 	r->opts.common.iterations = 1;
 	r->ri.opts = &r->opts;
-	r->ri.run_dir = "/scratch/pfsbench.run";
+	snprintf(r->ri.run_dir, sizeof(r->ri.run_dir), "/scratch/pfsbench.run");
 	r->ri.nranks = nranks;
 	r->ri.nnodes = nnodes;
 	r->ri.caches_dropped = true;
@@ -64,7 +64,7 @@ static struct pfs_row row(const char *op, const char *node, uint32_t worker, uin
 	r.step = step;
 	r.start_us = start_us;
 	r.elapsed_us = elapsed_us;
-	r.files = files;
+	r.items = files;
 	r.bytes = bytes;
 	return r;
 }
@@ -105,7 +105,7 @@ static void test_full_run_aggregates_all_ranks(void **state)
 	(void)state;
 	report_open(&r, 1, 2, 3, 1, 2, 2);
 	assert_int_equal(pfs_output_fdtree.begin(&r.out, &r.ri), 0);
-	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, rows, 8), 0);
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ rows, 8, NULL, 0, NULL, 0 }), 0);
 	assert_int_equal(pfs_output_fdtree.end(&r.out, &r.ri, PFS_RUN_COMPLETE, ""), 0);
 	report_check(&r, HEAD
 		     "        one tree per worker, in <node>.<worker>/LEVEL0/: 2 workers on 2 nodes\n"
@@ -159,7 +159,7 @@ static void test_partial_runs(void **state)
 	(void)state;
 	report_open(&r, 1, 2, 3, 1, 1, 1);
 	r.opts.remove_only = true;
-	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, rm, 2), 0);
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ rm, 2, NULL, 0, NULL, 0 }), 0);
 	report_check(&r, "Sun Mar 13 05:45:31 UTC 2011\n"
 			 "Sun Mar 13 05:45:31 UTC 2011\n"
 			 "FILE REMOVE TIME IN, OUT, TOTAL      = 0.000010, 0.000030, 0.000020\n"
@@ -206,7 +206,7 @@ static void test_iterations_each_on_their_own(void **state)
 	rows[1].iteration = 2;
 	report_open(&r, 1, 2, 3, 1, 1, 1);
 	r.opts.common.iterations = 2;
-	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, rows, 2), 0);
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ rows, 2, NULL, 0, NULL, 0 }), 0);
 	fflush(r.fp);
 	p = strstr(r.text, "ITERATION 1 OF 2\n");
 	assert_non_null(p);

@@ -17,11 +17,11 @@ struct t_opts {
 };
 
 static const struct pfs_option table[] = {
-	{ "count", 'c', PFS_OPT_COUNT, offsetof(struct t_opts, count), 0, 1000, "N", "count" },
-	{ "uint", 'u', PFS_OPT_UINT, offsetof(struct t_opts, uint), 0, 0, "N", "uint" },
-	{ "size", 's', PFS_OPT_SIZE, offsetof(struct t_opts, size), 0, 0, "SIZE", "size" },
-	{ "name", 'n', PFS_OPT_STRING, offsetof(struct t_opts, name), 16, 0, "NAME", "name" },
-	{ "flag", 0, PFS_OPT_SET, offsetof(struct t_opts, flag), 0, 0, NULL, "flag" },
+	PFS_OPT_NUM(struct t_opts, count, "count", 'c', PFS_OPT_COUNT, 1000, "N", "count"),
+	PFS_OPT_NUM(struct t_opts, uint, "uint", 'u', PFS_OPT_UINT, 0, "N", "uint"),
+	PFS_OPT_NUM(struct t_opts, size, "size", 's', PFS_OPT_SIZE, 0, "SIZE", "size"),
+	PFS_OPT_STR(struct t_opts, name, "name", 'n', "NAME", "name", 0),
+	PFS_OPT_FLAG(struct t_opts, flag, "flag", 0, "flag"),
 	PFS_COMMON_OPTIONS(struct t_opts),
 	PFS_OPT_END,
 };
@@ -58,6 +58,15 @@ static void test_values_land_in_their_fields(void **state)
 	/* glued short options, as getopt allows and users type: -i2 */
 	assert_int_equal(parse(&o, err, sizeof(err), "-i2", "-c1", NULL), PFS_PARSE_OK);
 	assert_true(o.common.iterations == 2 && o.count == 1);
+	/* --progress takes its value after '=', or none: always */
+	assert_int_equal(parse(&o, err, sizeof(err), "--progress", NULL), PFS_PARSE_OK);
+	assert_int_equal(o.common.progress, PFS_PROGRESS_ALWAYS);
+	assert_int_equal(parse(&o, err, sizeof(err), "--progress=never", NULL), PFS_PARSE_OK);
+	assert_int_equal(o.common.progress, PFS_PROGRESS_NEVER);
+	assert_int_equal(parse(&o, err, sizeof(err), NULL), PFS_PARSE_OK);
+	assert_int_equal(o.common.progress, PFS_PROGRESS_AUTO);
+	assert_int_equal(parse(&o, err, sizeof(err), "-c", "1", "-c", "2", NULL), -EINVAL);
+	assert_string_equal(err, "-c/--count is given twice");
 }
 
 static void test_help_and_version(void **state)
@@ -85,6 +94,10 @@ static void test_bad_input_has_one_clear_message(void **state)
 		{ "-n", "", "-n/--name wants a non-empty NAME" },
 		{ "-n", "0123456789abcdef", "-n/--name: '0123456789abcdef...' is too long" },
 		{ "-c", NULL, "option '-c' needs an argument" },
+		/* a second value would silently win: ask which */
+		{ "--flag", "--flag", "--flag is given twice" },
+		{ "--progress=sometimes", NULL,
+		  "--progress wants one of auto, always, never, not 'sometimes'" },
 	};
 	struct t_opts o;
 	char err[256];
@@ -198,6 +211,118 @@ static void test_create_unlink_options(void **state)
 	free(opts);
 }
 
+/* ---- the key/value view ------------------------------------------------- */
+
+struct kv_list {
+	struct pfs_kv kv[64];
+	size_t n;
+};
+
+static int collect(void *ctx, const char *key, const char *value, enum pfs_value_kind kind)
+{
+	struct kv_list *l = ctx;
+
+	assert_true(l->n < 64);
+	l->kv[l->n++] = (struct pfs_kv){ strdup(key), strdup(value), kind };
+	return 0;
+}
+
+static void kv_free(struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->kv[i].key);
+		free(l->kv[i].value);
+	}
+	l->n = 0;
+}
+
+/* Sets every parameter of the table to a value unlike its default: a
+ * flag turned over, a number changed, a string replaced, a choice moved. */
+static void change_every_option(const struct pfs_option *opts_table, void *opts)
+{
+	for (const struct pfs_option *o = opts_table; o->long_name; o++) {
+		char *field = (char *)opts + o->offset;
+
+		switch (o->kind) {
+		case PFS_OPT_SET:
+		case PFS_OPT_CLEAR:
+			*(bool *)field = !*(bool *)field;
+			break;
+		case PFS_OPT_COUNT:
+		case PFS_OPT_UINT:
+		case PFS_OPT_SIZE:
+			*(uint64_t *)field = *(uint64_t *)field + 7;
+			break;
+		case PFS_OPT_STRING:
+			snprintf(field, o->size, "v-%s, \"x\"", o->long_name);
+			break;
+		case PFS_OPT_CHOICE:
+			*(unsigned *)field = (*(unsigned *)field + 1) % 3;
+			break;
+		case PFS_OPT_HELP:
+		case PFS_OPT_VERSION:
+			break;
+		}
+	}
+}
+
+/* Every option of every workload goes to the key/value view and back to
+ * the same value: what the results file stores is what show rebuilds. */
+static void test_every_option_round_trips_through_kv(void **state)
+{
+	(void)state;
+	for (size_t w = 0; pfs_workloads[w]; w++) {
+		const struct pfs_workload *wl = pfs_workloads[w];
+		void *a = calloc(1, wl->opts_size), *b = calloc(1, wl->opts_size);
+		struct kv_list l = { .n = 0 };
+		size_t params = 0;
+
+		assert_non_null(a);
+		assert_non_null(b);
+		wl->defaults(a);
+		change_every_option(wl->options, a);
+		assert_int_equal(pfs_opts_to_kv(wl->options, a, collect, &l), 0);
+		wl->defaults(b);
+		for (size_t i = 0; i < l.n; i++)
+			assert_int_equal(pfs_opts_from_kv(wl->options, b, l.kv[i].key, l.kv[i].value), 0);
+		for (const struct pfs_option *o = wl->options; o->long_name; o++) {
+			bool param = o->kind != PFS_OPT_HELP && o->kind != PFS_OPT_VERSION &&
+				     !(o->flags & PFS_OPTF_NOT_PARAM);
+
+			params += param;
+			if (param)
+				assert_memory_equal((char *)a + o->offset, (char *)b + o->offset,
+						    o->kind == PFS_OPT_STRING ? strlen((char *)a + o->offset) + 1
+									      : o->size);
+		}
+		/* Every parameter once, and nothing else (not --results). */
+		assert_int_equal(l.n, params);
+		assert_null(pfs_kv_find(l.kv, l.n, "results"));
+		assert_int_equal(pfs_opts_from_kv(wl->options, b, "results", "/x"), -ENOENT);
+		assert_int_equal(pfs_opts_from_kv(wl->options, b, "no-such-option", "1"), -ENOENT);
+		kv_free(&l);
+		free(a);
+		free(b);
+	}
+}
+
+/* What a hostile results file may hold is refused, not half-applied. */
+static void test_kv_refuses_values_it_could_not_have_written(void **state)
+{
+	struct t_opts o;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(pfs_opts_from_kv(table, &o, "count", "-1"), -EINVAL);
+	assert_int_equal(pfs_opts_from_kv(table, &o, "count", "12x"), -EINVAL);
+	assert_int_equal(pfs_opts_from_kv(table, &o, "flag", "yes"), -EINVAL);
+	assert_int_equal(pfs_opts_from_kv(table, &o, "progress", "sometimes"), -EINVAL);
+	assert_int_equal(pfs_opts_from_kv(table, &o, "name", "0123456789abcdefg"), -EINVAL);
+	assert_true(o.count == 0 && !o.flag && o.common.progress == 0);
+	assert_int_equal(pfs_opts_from_kv(table, &o, "no-drop-caches", "true"), 0);
+	assert_false(o.common.drop_caches);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_select_tests),
 		cmocka_unit_test(test_name_tests),
 		cmocka_unit_test(test_create_unlink_options),
+		cmocka_unit_test(test_every_option_round_trips_through_kv),
+		cmocka_unit_test(test_kv_refuses_values_it_could_not_have_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,7 +41,7 @@ static size_t golden_rows(const char *text, struct pfs_row *rows, size_t cap)
 		assert_int_equal(sscanf(line, " %7s %" SCNu32 " %63s %" SCNu32 " %15s %" SCNu64
 					      " %" SCNu64,
 					r->test, &r->iteration, r->node, &r->worker, r->op,
-					&r->elapsed_us, &r->files),
+					&r->elapsed_us, &r->items),
 				 7);
 		line = strchr(line, '\n') + 1;
 	}
@@ -70,7 +70,7 @@ static void test_seed_sample_byte_for_byte(void **state)
 	assert_int_equal(o.ops->begin(&o, &ri), 0);
 	/* one block per (test, iteration), as the engine hands them over */
 	for (size_t i = 0; i < n; i += 14)
-		assert_int_equal(o.ops->block(&o, &ri, rows + i, 14), 0);
+		assert_int_equal(o.ops->block(&o, &ri, &(struct pfs_block){ rows + i, 14, NULL, 0, NULL, 0 }), 0);
 	assert_int_equal(o.ops->end(&o, &ri, PFS_RUN_COMPLETE, ""), 0);
 	fclose(o.fp);
 	assert_int_equal(olen, glen);
@@ -88,7 +88,7 @@ static char *render(const struct pfs_run_info *ri, const struct pfs_row *rows, s
 
 	o.fp = open_memstream(&out, &len);
 	o.ops->begin(&o, ri);
-	o.ops->block(&o, ri, rows, n);
+	o.ops->block(&o, ri, &(struct pfs_block){ rows, n, NULL, 0, NULL, 0 });
 	o.ops->end(&o, ri, st, "x");
 	fclose(o.fp);
 	return out;
@@ -100,7 +100,7 @@ static void test_long_node_names_widen_not_cut(void **state)
 	struct pfs_run_info ri = { .dir = "/d", .fstype = "TMPFS", .nnodes = 1, .nodes = nodes,
 				   .workers_min = 2, .workers_max = 2, .caches_dropped = true };
 	struct pfs_row r = { .test = "pa", .op = "Unlink", .node = "compute-node-0123",
-			     .iteration = 1, .worker = 2, .elapsed_us = 900, .files = 1000 };
+			     .iteration = 1, .worker = 2, .elapsed_us = 900, .items = 1000 };
 	char *out = render(&ri, &r, 1, PFS_RUN_COMPLETE);
 
 	(void)state;

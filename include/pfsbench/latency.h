@@ -1,0 +1,44 @@
+/* latency.h: latency percentiles from a results file's rows and their
+ * histogram cells (src/latency.c), for show --latency, export and compare.
+ * A group of rows (one op of one test, over all iterations or in one, or
+ * one row) is summarised by merging the rows' histograms, which is exact:
+ * the merged histogram is the histogram of all the group's items. Pure: no
+ * MPI, no HDF5. */
+#ifndef PFSBENCH_LATENCY_H
+#define PFSBENCH_LATENCY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pfsbench/results.h"
+
+#define PFS_LAT_ALL UINT32_MAX /* every iteration, or every rank */
+
+/* How rows are grouped. */
+enum pfs_lat_by {
+	PFS_LAT_BY_OP,        /* (test, op), all iterations and ranks */
+	PFS_LAT_BY_ITERATION, /* (test, iteration, op), all ranks */
+	PFS_LAT_BY_ROW,       /* each row: one rank's op in one step */
+};
+
+struct pfs_lat_summary {
+	char test[PFS_TEST_NAME_MAX];
+	char op[PFS_OP_NAME_MAX];
+	uint32_t iteration; /* or PFS_LAT_ALL */
+	uint32_t rank;      /* or PFS_LAT_ALL */
+	uint32_t step;      /* BY_ROW only */
+	uint64_t n;         /* items timed */
+	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+};
+
+/* One summary per group that recorded latency, in the order of the
+ * groups' first rows, into a new array (free() it). Returns 0, -ENOMEM, or
+ * -EINVAL when the cells contradict the rows (a damaged file). */
+int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
+		   size_t ncells, enum pfs_lat_by by, struct pfs_lat_summary **out, size_t *nout);
+
+/* The summary of (test, op) among summaries grouped BY_OP, or NULL. */
+const struct pfs_lat_summary *pfs_lat_find(const struct pfs_lat_summary *s, size_t n,
+					   const char *test, const char *op);
+
+#endif

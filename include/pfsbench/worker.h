@@ -1,0 +1,125 @@
+/* worker.h: what a workload's op calls while it runs (src/engine/worker.c).
+ * An op says what it is doing (pfs_op_start), counts what it did in
+ * w->items and w->bytes, lets the engine look at the clock every so often
+ * (pfs_tick, pfs_batch), times items when asked (pfs_lat_start/stop), and
+ * ends with pfs_op_done, which hands the engine one row. Stop notices,
+ * progress, stonewall deadlines and latency histograms are the engine's; a
+ * workload never sees MPI. */
+#ifndef PFSBENCH_WORKER_H
+#define PFSBENCH_WORKER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pfsbench/histogram.h"
+#include "pfsbench/results.h"
+#include "pfsbench/util.h"
+
+struct pfs_engine;
+
+/* What one rank works with. The engine owns it; a workload reads it, counts
+ * in items and bytes, and keeps its own state in `state`. */
+struct pfs_worker {
+	int rank;
+	unsigned node;        /* 0-based node index */
+	unsigned worker;      /* 1-based worker within the node */
+	const char *node_name;
+	const void *opts;     /* the workload's parsed options */
+	int dirfd;            /* this worker's own directory in the run directory */
+	char dir[PATH_MAX];   /* its path, for messages */
+	void *state;          /* workload_size bytes, zeroed before setup */
+
+	/* The op in progress, from pfs_op_start. */
+	uint64_t items;       /* done so far, in the op's unit */
+	uint64_t bytes;       /* written or read so far */
+	uint64_t target;      /* items to do: a stonewall may lower it, and raise
+			       * it again to the busiest rank's count */
+	unsigned countdown;   /* items until pfs_tick looks at the clock */
+	unsigned batch;       /* items between clock readings, adapted */
+	struct pfs_hist *lat; /* latency of this op's items; NULL when not recorded */
+
+	struct pfs_engine *engine;
+	bool keep;            /* the run leaves its items for a later run: cleanup
+			       * frees memory but removes nothing (see pfs_persist) */
+	bool failed;          /* this rank recorded a failure */
+	bool stopped;         /* a failure elsewhere or a signal: leave the loop */
+};
+
+/* pfs_op_start flags. */
+#define PFS_OP_HOT 1u /* a loop of a few hundred instructions an item: its
+		       * latency is recorded only with --latency (README) */
+
+/* The op begins: name (as rows say it), what it counts, how many items it
+ * is to do, flags. Zeroes items and bytes, sets target, starts the clock,
+ * the CPU meter and, unless PFS_OP_HOT without --latency, w->lat. */
+void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint64_t items,
+		  unsigned flags);
+
+/* The op ends: one row of w->items and w->bytes over the time since
+ * pfs_op_start. Returns 0 or -ENOMEM. */
+int pfs_op_done(struct pfs_worker *w);
+
+/* For an op that interleaves kinds of item and times each kind itself
+ * (create-unlink's uc): one row per kind, with its own time and latency. */
+struct pfs_sample {
+	const char *op;
+	enum pfs_unit unit;
+	uint64_t items;
+	uint64_t bytes;
+	uint64_t elapsed_us;
+	const struct pfs_hist *lat; /* NULL: none recorded */
+};
+int pfs_emit(struct pfs_worker *w, const struct pfs_sample *s);
+
+/* A second histogram for an op that emits two kinds of item, reset at
+ * pfs_op_start; NULL when latency is not recorded. */
+struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
+
+/* Called by an op on failure: records it, prints "node N worker W: cannot
+ * OP 'DIR/NAME': strerror", tells every other rank to stop, returns -err. */
+int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
+
+/* The engine's look at the clock: stop notices and signals, progress
+ * ticks, the stonewall deadline. Returns true when the op must stop. */
+bool pfs_engine_tick(struct pfs_worker *w);
+
+/* Once an item, in loops whose items take a while (a file written, a
+ * directory walked): a decrement, and now and then pfs_engine_tick. True
+ * when the op must stop. */
+static inline bool pfs_tick(struct pfs_worker *w)
+{
+	if (--w->countdown)
+		return false;
+	return pfs_engine_tick(w);
+}
+
+/* For the tightest loops (create, unlink), which count in a local and store
+ * it back at each batch's end: between batches, the engine looks at the
+ * clock. Returns false when the op must stop; else sets *end to the end of
+ * the next batch (at most w->target). */
+static inline bool pfs_batch(struct pfs_worker *w, uint64_t *end)
+{
+	uint64_t left;
+
+	if (pfs_engine_tick(w))
+		return false;
+	left = w->target > w->items ? w->target - w->items : 0;
+	*end = w->items + (left < w->batch ? left : w->batch);
+	return true;
+}
+
+/* An item's latency: t = pfs_lat_start(w); ...; pfs_lat_stop(w, t). Costs
+ * one branch when latency is not recorded. */
+static inline uint64_t pfs_lat_start(const struct pfs_worker *w)
+{
+	return w->lat ? pfs_now_ns() : 0;
+}
+
+static inline void pfs_lat_stop(struct pfs_worker *w, uint64_t t0)
+{
+	if (w->lat)
+		pfs_hist_add(w->lat, pfs_now_ns() - t0);
+}
+
+#endif

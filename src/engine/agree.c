@@ -1,0 +1,158 @@
+/* agree.c: the engine's MPI discipline. Every call's result is checked
+ * (PFS_MPI): a failed call names itself and the rank, and ends the job,
+ * since ranks that disagree about a collective cannot go on. Waits sleep
+ * instead of spinning, so that a rank with nothing to do leaves the cores
+ * to the ones that work (and to a FUSE daemon or a simulated node on the
+ * same host). A failing rank tells every other rank at once (a stop
+ * notice); at each step's end all ranks agree on whether anyone failed. */
+#include "internal.h"
+
+#include "pfsbench/interrupt.h"
+#include "pfsbench/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TAG_STOP 4711
+/* A waiting rank sleeps between looks, from WAIT_MIN_NS doubling up to
+ * WAIT_MAX_NS: it leaves a barrier at most that late, and costs a few
+ * percent of a core instead of all of it. */
+#define WAIT_MIN_NS 10000L
+#define WAIT_MAX_NS 200000L
+
+void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call)
+{
+	char why[MPI_MAX_ERROR_STRING] = "";
+	int len = 0;
+
+	if (rc == MPI_SUCCESS)
+		return;
+	if (MPI_Error_string(rc, why, &len) != MPI_SUCCESS)
+		snprintf(why, sizeof(why), "MPI error %d", rc);
+	pfs_error("rank %d (node %s): %s failed: %s; stopping the job", e->rank, e->w.node_name,
+		  call, why);
+	MPI_Abort(e->comm, PFS_EXIT_FAILED);
+}
+
+void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req)
+{
+	struct timespec ts = { 0, WAIT_MIN_NS };
+	int done = 0;
+
+	for (;;) {
+		PFS_MPI(e, MPI_Test, (req, &done, MPI_STATUS_IGNORE));
+		if (done)
+			return;
+		if (e->rank == 0)
+			pfs_progress_service(e, pfs_now_us());
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < WAIT_MAX_NS)
+			ts.tv_nsec = ts.tv_nsec * 2 > WAIT_MAX_NS ? WAIT_MAX_NS : ts.tv_nsec * 2;
+	}
+}
+
+void pfs_engine_barrier(struct pfs_engine *e)
+{
+	MPI_Request req;
+
+	PFS_MPI(e, MPI_Ibarrier, (e->comm, &req));
+	pfs_engine_wait(e, &req);
+}
+
+/* ---- stop notices --------------------------------------------------------- */
+
+void pfs_stop_recv_post(struct pfs_engine *e)
+{
+	e->stop_recv_done = false;
+	PFS_MPI(e, MPI_Irecv,
+		(&e->stop_buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, e->comm, &e->stop_recv));
+}
+
+void pfs_stop_send(struct pfs_engine *e)
+{
+	if (e->sent_stop || e->nranks == 1)
+		return;
+	e->stop_sends = calloc((size_t)e->nranks, sizeof(MPI_Request));
+	if (!e->stop_sends)
+		return; /* the others still learn of it at the step's end */
+	e->sent_stop = true;
+	for (int r = 0; r < e->nranks; r++) {
+		e->stop_sends[r] = MPI_REQUEST_NULL;
+		if (r != e->rank)
+			PFS_MPI(e, MPI_Isend,
+				(&e->rank, 1, MPI_INT, r, TAG_STOP, e->comm, &e->stop_sends[r]));
+	}
+}
+
+/* True when another rank has failed or a signal came: the op must stop. */
+bool pfs_engine_poll(struct pfs_engine *e)
+{
+	int done = 0;
+
+	if (e->w.stopped)
+		return true;
+	if (pfs_interrupted()) {
+		e->w.stopped = true;
+		return true;
+	}
+	if (!e->stop_recv_done) {
+		PFS_MPI(e, MPI_Test, (&e->stop_recv, &done, MPI_STATUS_IGNORE));
+		e->stop_recv_done = done != 0;
+	}
+	e->w.stopped = e->stop_recv_done;
+	return e->w.stopped;
+}
+
+/* Every rank calls this at the same point. Returns how many ranks failed
+ * or were interrupted by a signal (0 when all is well) and leaves no stop
+ * notice in flight: each rank receives exactly as many notices as were sent
+ * to it. */
+int pfs_agree(struct pfs_engine *e, bool failed)
+{
+	int in[3] = { failed ? 1 : 0, e->sent_stop ? 1 : 0, pfs_interrupted() ? 1 : 0 };
+	int out[3] = { 0, 0, 0 };
+	MPI_Request req;
+	int expect;
+
+	PFS_MPI(e, MPI_Iallreduce, (in, out, 3, MPI_INT, MPI_SUM, e->comm, &req));
+	pfs_engine_wait(e, &req);
+	expect = out[1] - (e->sent_stop ? 1 : 0);
+	for (int i = 0; i < expect; i++) {
+		if (!e->stop_recv_done)
+			pfs_engine_wait(e, &e->stop_recv);
+		pfs_stop_recv_post(e);
+	}
+	if (e->sent_stop) {
+		PFS_MPI(e, MPI_Waitall, (e->nranks, e->stop_sends, MPI_STATUSES_IGNORE));
+		free(e->stop_sends);
+		e->stop_sends = NULL;
+		e->sent_stop = false;
+	}
+	e->w.stopped = false;
+	e->w.failed = false;
+	e->interrupted_ranks = out[2];
+	return out[0] + out[2];
+}
+
+/* After a failed run: rank 0 gets the message of the lowest rank that
+ * failed, so the results file says what went wrong, not only that it did. */
+void pfs_first_failure(struct pfs_engine *e)
+{
+	char *all = e->rank == 0 ? calloc((size_t)e->nranks, sizeof(e->failure)) : NULL;
+
+	if (e->rank == 0 && !all) {
+		pfs_error("out of memory");
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	}
+	PFS_MPI(e, MPI_Gather, (e->failure, sizeof(e->failure), MPI_CHAR, all, sizeof(e->failure),
+				MPI_CHAR, 0, e->comm));
+	for (int r = 0; all && r < e->nranks; r++)
+		if (all[(size_t)r * sizeof(e->failure)]) {
+			memcpy(e->failure, all + (size_t)r * sizeof(e->failure), sizeof(e->failure));
+			e->failure[sizeof(e->failure) - 1] = 0;
+			break;
+		}
+	free(all);
+}

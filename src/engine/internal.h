@@ -1,0 +1,151 @@
+/* internal.h: the engine's own state, shared by the files of src/engine/
+ * and by no one else. Each file owns one concern:
+ *   run.c       the whole run: options, identity, preflight, tests, outputs
+ *   step.c      a test's steps: cache drops, barriers, ops, stonewalls
+ *   worker.c    what ops call (include/pfsbench/worker.h): rows, failures
+ *   progress.c  the clock inside ops: ticks, the timeline, the live line
+ *   agree.c     MPI calls checked, waits that sleep, stop notices, agreement
+ *   clock.c     one clock for all nodes
+ *   gather.c    rows, latency and ticks to rank 0, and to the outputs
+ *   rundir.c    the run directory and the workers' directories */
+#ifndef PFSBENCH_ENGINE_INTERNAL_H
+#define PFSBENCH_ENGINE_INTERNAL_H
+
+#include <mpi.h>
+
+#include "pfsbench/histogram.h"
+#include "pfsbench/options.h"
+#include "pfsbench/output.h"
+#include "pfsbench/topology.h"
+#include "pfsbench/workload.h"
+
+#define PFS_MAX_OUTPUTS 8
+#define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
+
+struct pfs_progress_view; /* rank 0's picture of every rank's progress (progress.c) */
+
+struct pfs_engine {
+	MPI_Comm comm; /* a duplicate with MPI_ERRORS_RETURN: every call is checked */
+	int rank, nranks;
+	const struct pfs_workload *wl;
+	void *opts;
+	struct pfs_common_opts *common;
+	struct pfs_topology topo;
+	struct pfs_worker w;
+	MPI_Datatype row_type, cell_type, tick_type;
+
+	/* clock.c */
+	int64_t clock_offset_us; /* this node's clock to node 0's */
+	uint64_t epoch_us;        /* the run's start, on node 0's clock */
+
+	/* rundir.c */
+	char run_dir[PATH_MAX];
+	bool run_dir_made, worker_dir_made, setup_done;
+	int persist; /* enum pfs_persist */
+	char persist_key[128];
+
+	/* agree.c: stop notices. A failing rank tells every other rank at
+	 * once, so loops elsewhere end at their next tick, not at the phase's
+	 * end. Each rank keeps one receive posted for them. */
+	MPI_Request stop_recv;
+	int stop_buf;
+	bool stop_recv_done;
+	MPI_Request *stop_sends;
+	bool sent_stop;
+	int interrupted_ranks; /* ranks that caught SIGINT/SIGTERM, at the last agreement */
+	char failure[512];     /* this rank's first failure; on rank 0 after a failed
+				* run, the lowest failing rank's (first_failure) */
+
+	/* step.c: where the run is */
+	const char *test;
+	unsigned iteration, step;
+	unsigned step_seq;      /* steps begun so far in the run, for progress messages */
+	uint64_t step_start_us; /* local clock, when this rank left the step's barrier */
+
+	/* worker.c: the op in progress */
+	const char *op_name;
+	enum pfs_unit op_unit;
+	uint64_t op_start_us, op_cpu_us;
+	unsigned nsamples;     /* rows this rank emitted in the step */
+	struct pfs_hist *hist[2];
+	bool lat_on;           /* this op records latency */
+
+	/* worker.c: the stonewall of the step, when it has one */
+	uint64_t deadline_us;  /* local clock; 0: none */
+	bool sw_posted;        /* this rank gave its count to the agreement */
+	bool sw_hit;           /* the deadline stopped this rank's op */
+	uint64_t sw_items, sw_us;
+	uint64_t sw_mine, sw_max;
+	MPI_Request sw_req;
+
+	/* progress.c */
+	uint64_t last_clock_us, next_tick_us;
+	uint64_t prog_msg[6];  /* the message in flight to rank 0 */
+	MPI_Request prog_req;
+	bool prog_tty;         /* rank 0: draw the line as a terminal line */
+	bool prog_drawn;       /* rank 0: a line is on the terminal */
+	struct pfs_progress_view *view;
+
+	/* gather.c: this rank's results of the test iteration in progress */
+	struct pfs_row *rows;
+	size_t nrows, rows_cap;
+	struct pfs_lat_cell *cells; /* row: index into rows */
+	size_t ncells, cells_cap;
+	struct pfs_tick *ticks;
+	size_t nticks, ticks_cap;
+
+	/* run.c, rank 0 only */
+	char results_path[PATH_MAX];
+	struct pfs_run_info ri;
+	struct pfs_output outputs[PFS_MAX_OUTPUTS];
+	size_t noutputs;
+	bool results_made; /* the results file was created */
+	bool drop_failed;
+};
+
+/* agree.c */
+void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call);
+#define PFS_MPI(e, fn, args) pfs_mpi_check((e), fn args, #fn)
+void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req);
+void pfs_engine_barrier(struct pfs_engine *e);
+void pfs_stop_recv_post(struct pfs_engine *e);
+void pfs_stop_send(struct pfs_engine *e);
+bool pfs_engine_poll(struct pfs_engine *e);
+int pfs_agree(struct pfs_engine *e, bool failed);
+void pfs_first_failure(struct pfs_engine *e);
+
+/* clock.c */
+void pfs_clock_sync(struct pfs_engine *e);
+uint64_t pfs_run_time(const struct pfs_engine *e, uint64_t local_us);
+
+/* rundir.c */
+int pfs_rundir_check_persist(struct pfs_engine *e);
+int pfs_rundir_make(struct pfs_engine *e);
+int pfs_rundir_make_worker(struct pfs_engine *e);
+void pfs_rundir_remove(struct pfs_engine *e);
+
+/* worker.c */
+void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working);
+int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc);
+void pfs_worker_end_step(struct pfs_engine *e);
+void pfs_stonewall_hit(struct pfs_engine *e, uint64_t now_us);
+
+/* progress.c */
+int pfs_progress_init(struct pfs_engine *e);
+int pfs_progress_configure(struct pfs_engine *e);
+void pfs_progress_begin_step(struct pfs_engine *e);
+void pfs_progress_end_step(struct pfs_engine *e);
+void pfs_progress_service(struct pfs_engine *e, uint64_t now_us);
+void pfs_progress_finish(struct pfs_engine *e);
+void pfs_progress_free(struct pfs_engine *e);
+
+/* gather.c */
+int pfs_gather_types(struct pfs_engine *e);
+void pfs_gather_free_types(struct pfs_engine *e);
+int pfs_gather_block(struct pfs_engine *e, enum pfs_order order);
+int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
+
+/* step.c */
+int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it);
+
+#endif

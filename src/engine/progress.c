@@ -1,0 +1,319 @@
+/* progress.c: the clock inside an op. Ops call pfs_tick once an item (or
+ * pfs_batch between batches); every w->batch items the engine reads the
+ * clock, and adapts the batch so that it reads it about every millisecond
+ * to every few: a decrement an item, however long the item. About every
+ * 100 ms (PFS_TICK_US) that reading becomes a tick: stop notices and
+ * signals are polled, the rank's counts go to its timeline (the results
+ * file's /progress) and, without waiting, to rank 0, which draws one
+ * updating line on stderr for steps longer than PROGRESS_AFTER_US: the
+ * rate, the time so far, the expected end and the slowest node. */
+#include "internal.h"
+
+#include "pfsbench/interrupt.h"
+#include "pfsbench/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TAG_PROGRESS 4713
+#define BATCH_MAX 65536u
+#define CLOCK_EVERY_MIN_US 1000u   /* read the clock no more often than this ... */
+#define CLOCK_EVERY_MAX_US 4000u   /* ... and no less often, once adapted */
+#define PROGRESS_AFTER_US 2000000u /* steps shorter than this draw nothing */
+#define DRAW_EVERY_TTY_US 500000u
+#define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
+
+/* The message a rank sends rank 0 at a tick; DONE_SEQ ends its messages. */
+enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_LEN };
+#define DONE_SEQ UINT64_MAX
+
+struct rank_view {
+	uint64_t seq, time_us, items, bytes, target;
+};
+
+struct pfs_progress_view {
+	struct rank_view *ranks;
+	uint64_t *node_items, *node_target; /* scratch, per node */
+	unsigned done;                      /* ranks that sent DONE_SEQ */
+	uint64_t next_draw_us;
+	enum pfs_unit unit;
+};
+
+/* Whether the user sees rank 0's stderr on a terminal. Under mpirun it is a
+ * pipe to mpirun, whose own stderr is the user's: ask the parent's. */
+static bool stderr_is_terminal(void)
+{
+	char path[64];
+	bool tty;
+	int fd;
+
+	if (isatty(STDERR_FILENO))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%ld/fd/2", (long)getppid());
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	tty = isatty(fd);
+	close(fd);
+	return tty;
+}
+
+int pfs_progress_init(struct pfs_engine *e)
+{
+	e->prog_req = MPI_REQUEST_NULL;
+	if (e->rank != 0)
+		return 0;
+	/* Rank 0 takes every rank's messages, also when it draws nothing. */
+	e->view = calloc(1, sizeof(*e->view));
+	if (!e->view)
+		return -ENOMEM;
+	e->view->ranks = calloc((size_t)e->nranks, sizeof(*e->view->ranks));
+	return e->view->ranks ? 0 : -ENOMEM;
+}
+
+int pfs_progress_configure(struct pfs_engine *e)
+{
+	struct pfs_progress_view *v = e->view;
+
+	if (e->rank != 0)
+		return 0;
+	e->prog_tty = stderr_is_terminal();
+	if (e->common->progress == PFS_PROGRESS_NEVER ||
+	    (e->common->progress == PFS_PROGRESS_AUTO && !e->prog_tty))
+		return 0;
+	v->node_items = calloc(e->topo.nnodes, sizeof(uint64_t));
+	v->node_target = calloc(e->topo.nnodes, sizeof(uint64_t));
+	return v->node_items && v->node_target ? 0 : -ENOMEM;
+}
+
+void pfs_progress_free(struct pfs_engine *e)
+{
+	if (e->view) {
+		free(e->view->ranks);
+		free(e->view->node_items);
+		free(e->view->node_target);
+		free(e->view);
+		e->view = NULL;
+	}
+	free(e->ticks);
+	e->ticks = NULL;
+}
+
+static bool drawing(const struct pfs_engine *e)
+{
+	return e->view && e->view->node_items;
+}
+
+void pfs_progress_begin_step(struct pfs_engine *e)
+{
+	e->step_seq++;
+	e->next_tick_us = e->step_start_us + PFS_TICK_US;
+	if (e->view)
+		e->view->next_draw_us = e->step_start_us + PROGRESS_AFTER_US;
+}
+
+void pfs_progress_end_step(struct pfs_engine *e)
+{
+	if (e->prog_drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		e->prog_drawn = false;
+	}
+}
+
+/* ---- ticks ---------------------------------------------------------------- */
+
+static void record_tick(struct pfs_engine *e, uint64_t now_us)
+{
+	struct pfs_tick *t;
+
+	if (e->nticks == e->ticks_cap) {
+		size_t cap = e->ticks_cap ? e->ticks_cap * 2 : 256;
+		struct pfs_tick *nt = realloc(e->ticks, cap * sizeof(*nt));
+
+		if (!nt)
+			return; /* the timeline has a gap; the run goes on */
+		e->ticks = nt;
+		e->ticks_cap = cap;
+	}
+	t = &e->ticks[e->nticks++];
+	memset(t, 0, sizeof(*t));
+	pfs_row_set_text(t->test, sizeof(t->test), e->test);
+	t->iteration = e->iteration;
+	t->step = e->step;
+	t->rank = (uint32_t)e->rank;
+	t->time_us = pfs_run_time(e, now_us);
+	t->items = e->w.items;
+	t->bytes = e->w.bytes;
+}
+
+/* To rank 0, without waiting: the last message is skipped while one is
+ * still in flight, since only the newest matters. */
+static void send_progress(struct pfs_engine *e, uint64_t now_us)
+{
+	int done = 1;
+
+	if (e->prog_req != MPI_REQUEST_NULL)
+		PFS_MPI(e, MPI_Test, (&e->prog_req, &done, MPI_STATUS_IGNORE));
+	if (!done)
+		return;
+	e->prog_msg[MSG_SEQ] = e->step_seq;
+	e->prog_msg[MSG_TIME] = now_us - e->step_start_us;
+	e->prog_msg[MSG_ITEMS] = e->w.items;
+	e->prog_msg[MSG_BYTES] = e->w.bytes;
+	e->prog_msg[MSG_TARGET] = e->w.target;
+	e->prog_msg[MSG_UNIT] = e->op_unit;
+	PFS_MPI(e, MPI_Isend,
+		(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
+}
+
+bool pfs_engine_tick(struct pfs_worker *w)
+{
+	struct pfs_engine *e = w->engine;
+	uint64_t now = pfs_now_us(), dt = now - e->last_clock_us;
+
+	if (dt < CLOCK_EVERY_MIN_US && w->batch < BATCH_MAX)
+		w->batch *= 2;
+	else if (dt > CLOCK_EVERY_MAX_US && w->batch > 1)
+		w->batch /= 2;
+	w->countdown = w->batch;
+	e->last_clock_us = now;
+	if (e->deadline_us && !e->sw_hit && !e->sw_posted && now >= e->deadline_us)
+		pfs_stonewall_hit(e, now);
+	if (now >= e->next_tick_us) {
+		e->next_tick_us = now + PFS_TICK_US;
+		pfs_engine_poll(e);
+		record_tick(e, now);
+		if (e->rank != 0)
+			send_progress(e, now);
+		else
+			pfs_progress_service(e, now);
+	}
+	return w->stopped;
+}
+
+/* ---- rank 0's line ------------------------------------------------------- */
+
+static void take_messages(struct pfs_engine *e)
+{
+	struct pfs_progress_view *v = e->view;
+	uint64_t msg[MSG_LEN];
+	MPI_Status st;
+	int flag = 1;
+
+	while (flag) {
+		PFS_MPI(e, MPI_Iprobe, (MPI_ANY_SOURCE, TAG_PROGRESS, e->comm, &flag, &st));
+		if (!flag)
+			break;
+		PFS_MPI(e, MPI_Recv, (msg, MSG_LEN, MPI_UINT64_T, st.MPI_SOURCE, TAG_PROGRESS,
+				      e->comm, MPI_STATUS_IGNORE));
+		if (msg[MSG_SEQ] == DONE_SEQ) {
+			v->done++;
+			continue;
+		}
+		v->ranks[st.MPI_SOURCE] = (struct rank_view){ msg[MSG_SEQ], msg[MSG_TIME],
+							      msg[MSG_ITEMS], msg[MSG_BYTES],
+							      msg[MSG_TARGET] };
+		if (msg[MSG_UNIT] < PFS_UNIT_COUNT)
+			v->unit = (enum pfs_unit)msg[MSG_UNIT];
+	}
+}
+
+/* "pfsbench: pa 1/2 Create: 48210 files/s, 12.4 s, about 6 s to go,
+ * slowest node2 (61%)": the step's ranks' counts as rank 0 last heard
+ * them; rate = all items (bytes) / the time since the step began. */
+static void draw(struct pfs_engine *e, uint64_t now_us)
+{
+	struct pfs_progress_view *v = e->view;
+	uint64_t items = 0, target = 0, amount = 0, elapsed = now_us - e->step_start_us;
+	unsigned slowest = 0;
+	double slowest_frac = 2, rate;
+	bool any = false;
+	char line[256], togo[48] = "";
+
+	memset(v->node_items, 0, e->topo.nnodes * sizeof(uint64_t));
+	memset(v->node_target, 0, e->topo.nnodes * sizeof(uint64_t));
+	if (e->op_name && e->w.target) {
+		v->ranks[0] = (struct rank_view){ e->step_seq, elapsed, e->w.items, e->w.bytes,
+						  e->w.target };
+		v->unit = e->op_unit;
+	}
+	for (int r = 0; r < e->nranks; r++) {
+		const struct rank_view *rv = &v->ranks[r];
+		unsigned n = e->topo.node_of_rank[r];
+
+		if (rv->seq != e->step_seq)
+			continue;
+		any = true;
+		items += rv->items;
+		target += rv->target;
+		amount += v->unit == PFS_UNIT_BYTES ? rv->bytes : rv->items;
+		v->node_items[n] += rv->items;
+		v->node_target[n] += rv->target;
+	}
+	if (!any)
+		return;
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		double f;
+
+		if (!v->node_target[n])
+			continue;
+		f = (double)v->node_items[n] / (double)v->node_target[n];
+		if (f < slowest_frac) {
+			slowest_frac = f;
+			slowest = n;
+		}
+	}
+	rate = pfs_rate_per_s(amount, elapsed);
+	if (items && target > items)
+		snprintf(togo, sizeof(togo), ", about %.0f s to go",
+			 (double)(target - items) * (double)elapsed / (double)items / 1e6);
+	snprintf(line, sizeof(line), "pfsbench: %s %u/%llu %s: %.0f %s, %.1f s%s, slowest %s (%.0f%%)",
+		 e->test, e->iteration, (unsigned long long)e->common->iterations,
+		 e->op_name ? e->op_name : "", pfs_rate_display(v->unit, rate),
+		 pfs_unit_rate_label(v->unit), (double)elapsed / 1e6, togo,
+		 e->topo.nodes[slowest].name, slowest_frac * 100);
+	if (e->prog_tty)
+		fprintf(stderr, "\r%s\033[K", line);
+	else
+		fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+	e->prog_drawn = e->prog_tty;
+}
+
+void pfs_progress_service(struct pfs_engine *e, uint64_t now_us)
+{
+	struct pfs_progress_view *v = e->view;
+
+	take_messages(e);
+	if (!drawing(e) || now_us < v->next_draw_us)
+		return;
+	v->next_draw_us = now_us + (e->prog_tty ? DRAW_EVERY_TTY_US : DRAW_EVERY_LOG_US);
+	draw(e, now_us);
+}
+
+/* At the run's end: every rank's last message reaches rank 0 before the
+ * communicator goes. A rank's messages arrive in the order sent, so its
+ * DONE_SEQ comes last. */
+void pfs_progress_finish(struct pfs_engine *e)
+{
+	if (e->rank != 0) {
+		if (e->prog_req != MPI_REQUEST_NULL)
+			pfs_engine_wait(e, &e->prog_req);
+		e->prog_msg[MSG_SEQ] = DONE_SEQ;
+		PFS_MPI(e, MPI_Isend,
+			(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
+		pfs_engine_wait(e, &e->prog_req);
+		return;
+	}
+	while (e->view->done < (unsigned)e->nranks - 1) {
+		take_messages(e);
+		if (e->view->done < (unsigned)e->nranks - 1)
+			usleep(200);
+	}
+	pfs_progress_end_step(e);
+}

@@ -1,0 +1,453 @@
+/* run.c: the whole run of a workload across the ranks of a communicator:
+ * rank 0 parses the options and broadcasts them, every rank learns its node
+ * and worker, rank 0 checks the target before anything is created, the run
+ * and worker directories are made, the outputs begin, every selected test
+ * runs for every iteration (step.c), the outputs end, and what the run
+ * created is removed. The other files of src/engine/ own the rest
+ * (internal.h lists them). */
+#include "internal.h"
+
+#include "pfsbench/engine.h"
+#include "pfsbench/fsinfo.h"
+#include "pfsbench/interrupt.h"
+#include "pfsbench/resultpath.h"
+#include "pfsbench/util.h"
+
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- options ---------------------------------------------------------- */
+
+static void usage(const struct pfs_workload *wl, FILE *out)
+{
+	fprintf(out, "Usage: pfsbench %s %s\n%s\n\nOptions:\n", wl->name, wl->synopsis, wl->summary);
+	pfs_opts_usage(out, wl->options);
+	fprintf(out, "\nSee pfsbench(1) and docs/methodology.md.\n");
+}
+
+/* On rank 0: parse, select the tests, check. Returns PFS_PARSE_* or -EINVAL
+ * after printing the message. */
+static int parse_on_root(struct pfs_engine *e, int argc, char **argv)
+{
+	const struct pfs_workload *wl = e->wl;
+	const char *names[PFS_MAX_TESTS + 1] = { 0 };
+	char err[512] = "";
+	int rc;
+
+	wl->defaults(e->opts);
+	e->common->iterations = 1;
+	e->common->drop_caches = true;
+	rc = pfs_opts_parse(wl->options, e->opts, argc, argv, err, sizeof(err));
+	for (unsigned i = 0; wl->tests[i].name && i < PFS_MAX_TESTS; i++)
+		names[i] = wl->tests[i].name;
+	if (rc == PFS_PARSE_OK)
+		rc = pfs_tests_select(e->common->test_list, names, e->common->tests,
+				      &e->common->ntests, err, sizeof(err));
+	/* The results file records the tests that run, also when -t was left
+	 * at its default (all). */
+	if (rc == PFS_PARSE_OK)
+		rc = pfs_tests_name(names, e->common->tests, e->common->ntests, e->common->test_list,
+				    sizeof(e->common->test_list));
+	if (rc == PFS_PARSE_OK)
+		rc = wl->validate(e->opts, err, sizeof(err));
+	if (rc == PFS_PARSE_HELP)
+		usage(wl, stdout);
+	else if (rc == PFS_PARSE_VERSION)
+		printf("pfsbench %s\n", PACKAGE_VERSION);
+	else if (rc < 0)
+		fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n", wl->name, err,
+			wl->name);
+	fflush(stdout);
+	return rc;
+}
+
+/* Rank 0 parses and checks; every rank gets the options or the verdict. */
+static int parse_options(struct pfs_engine *e, int argc, char **argv)
+{
+	int rc = e->rank == 0 ? parse_on_root(e, argc, argv) : 0;
+
+	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	if (rc == PFS_PARSE_OK)
+		PFS_MPI(e, MPI_Bcast, (e->opts, (int)e->wl->opts_size, MPI_BYTE, 0, e->comm));
+	return rc;
+}
+
+/* ---- who is where --------------------------------------------------------- */
+
+/* Each node's memory and kernel, as its leader sees them: for the results
+ * file. */
+static void gather_node_facts(struct pfs_engine *e)
+{
+	uint64_t mine = pfs_local_mem_bytes(), *all = malloc((size_t)e->nranks * sizeof(*all));
+	char kernel[PFS_KERNEL_MAX], *kernels = malloc((size_t)e->nranks * PFS_KERNEL_MAX);
+
+	if (!all || !kernels) {
+		pfs_error("out of memory");
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	}
+	pfs_local_kernel(kernel);
+	PFS_MPI(e, MPI_Allgather, (&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm));
+	PFS_MPI(e, MPI_Allgather, (kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX,
+				   MPI_CHAR, e->comm));
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		int leader = e->topo.nodes[n].leader_rank;
+
+		e->topo.nodes[n].mem_bytes = all[leader];
+		memcpy(e->topo.nodes[n].kernel, kernels + (size_t)leader * PFS_KERNEL_MAX,
+		       PFS_KERNEL_MAX);
+		e->topo.nodes[n].kernel[PFS_KERNEL_MAX - 1] = 0;
+	}
+	free(all);
+	free(kernels);
+}
+
+static int identify(struct pfs_engine *e)
+{
+	char name[PFS_NODE_NAME_MAX], addr[PFS_ADDR_MAX];
+	char *names = NULL, *addrs = NULL;
+	int rc = pfs_local_identity(name, addr), worst = 0;
+
+	PFS_MPI(e, MPI_Allreduce, (&rc, &worst, 1, MPI_INT, MPI_MIN, e->comm));
+	if (worst)
+		return -1;
+	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
+	addrs = malloc((size_t)e->nranks * PFS_ADDR_MAX);
+	if (!names || !addrs) {
+		pfs_error("out of memory");
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	}
+	PFS_MPI(e, MPI_Allgather, (name, PFS_NODE_NAME_MAX, MPI_CHAR, names, PFS_NODE_NAME_MAX,
+				   MPI_CHAR, e->comm));
+	PFS_MPI(e, MPI_Allgather,
+		(addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX, MPI_CHAR, e->comm));
+	if (pfs_topology_group(&e->topo, names, e->nranks)) {
+		pfs_error("out of memory");
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	}
+	for (unsigned n = 0; n < e->topo.nnodes; n++)
+		memcpy(e->topo.nodes[n].addr, addrs + (size_t)e->topo.nodes[n].leader_rank * PFS_ADDR_MAX,
+		       PFS_ADDR_MAX);
+	gather_node_facts(e);
+	free(names);
+	free(addrs);
+	e->w.node = e->topo.node_of_rank[e->rank];
+	e->w.worker = e->topo.worker_of_rank[e->rank];
+	e->w.node_name = e->topo.nodes[e->w.node].name;
+	return 0;
+}
+
+/* ---- checks before anything is created ---------------------------------- */
+
+/* --dry-run: the workload says what the plan makes, the engine what it
+ * needs; preflight then says whether the target has it. */
+static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
+{
+	printf("pfsbench %s --dry-run: nothing is created\n", e->wl->name);
+	if (e->wl->dry_run)
+		e->wl->dry_run(stdout, e->opts, (unsigned)e->nranks, e->topo.nnodes);
+	printf("the run needs %" PRIu64 " KiB and %" PRIu64 " inodes in '%s'\n",
+	       needs->bytes / 1024 + (needs->bytes % 1024 != 0), needs->inodes, e->common->dir);
+}
+
+static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
+{
+	struct pfs_needs needs = { 0, 0 };
+	char why[PATH_MAX + 128];
+	int rc;
+
+	e->wl->needs(e->opts, (unsigned)e->nranks, &needs);
+	if (e->common->dry_run)
+		print_dry_run(e, &needs);
+	rc = pfs_check_dir(e->common->dir, why, sizeof(why));
+	if (rc)
+		return pfs_error("%s", why);
+	rc = pfs_fsinfo_get(e->common->dir, fs);
+	if (rc)
+		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
+	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
+			     e->wl->name))
+		return pfs_error("the results file name is too long");
+	if (pfs_results_path_check(e->results_path, e->common->dir, why, sizeof(why)))
+		return pfs_error("%s", why);
+	if (!e->common->force && needs.bytes > fs->bytes_free)
+		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %" PRIu64
+				 " MiB (use --force to run anyway, or lower the counts)",
+				 e->common->dir, fs->bytes_free >> 20, (needs.bytes + (1 << 20) - 1) >> 20);
+	if (!e->common->force && needs.inodes > fs->inodes_free)
+		return pfs_error("'%s' has %" PRIu64 " free inodes; this run needs %" PRIu64
+				 " (use --force to run anyway)",
+				 e->common->dir, fs->inodes_free, needs.inodes);
+	if (e->persist != PFS_PERSIST_NONE && pfs_rundir_check_persist(e))
+		return -1;
+	if (e->common->dry_run)
+		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
+		       e->common->dir, fs->fstype, fs->bytes_free / 1024, fs->inodes_free);
+	return 0;
+}
+
+/* ---- outputs -------------------------------------------------------------- */
+
+static void iso_time(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void join_args(char *buf, size_t len, int argc, char **argv)
+{
+	size_t n = (size_t)snprintf(buf, len, "pfsbench");
+
+	for (int i = 0; i < argc && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
+}
+
+/* The first line of the MPI library's version: Open MPI adds build details. */
+static void mpi_version(char *buf, size_t len)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+	int n = 0;
+
+	MPI_Get_library_version(v, &n);
+	v[strcspn(v, "\n")] = 0;
+	snprintf(buf, len, "%s", v);
+}
+
+static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc,
+			 char **argv)
+{
+	struct pfs_run_info *ri = &e->ri;
+	struct utsname uts;
+
+	ri->workload = e->wl;
+	ri->opts = e->opts;
+	ri->nodes = e->topo.nodes;
+	ri->results_path = e->results_path;
+	snprintf(ri->workload_name, sizeof(ri->workload_name), "%s", e->wl->name);
+	snprintf(ri->pfsbench_version, sizeof(ri->pfsbench_version), "%s", PACKAGE_VERSION);
+	join_args(ri->command_line, sizeof(ri->command_line), argc, argv);
+	iso_time(ri->start_time, sizeof(ri->start_time));
+	snprintf(ri->status, sizeof(ri->status), "running");
+	mpi_version(ri->mpi_version, sizeof(ri->mpi_version));
+	snprintf(ri->kernel_release, sizeof(ri->kernel_release), "%s",
+		 uname(&uts) ? "unknown" : uts.release);
+	ri->nranks = (uint64_t)e->nranks;
+	ri->nnodes = e->topo.nnodes;
+	ri->workers_min = e->topo.workers_min;
+	ri->workers_max = e->topo.workers_max;
+	snprintf(ri->dir, sizeof(ri->dir), "%s", e->common->dir);
+	snprintf(ri->run_dir, sizeof(ri->run_dir), "%s", e->run_dir);
+	snprintf(ri->fstype, sizeof(ri->fstype), "%s", fs->fstype);
+	snprintf(ri->mount_source, sizeof(ri->mount_source), "%s", fs->mount_source);
+	snprintf(ri->mount_options, sizeof(ri->mount_options), "%s", fs->mount_options);
+	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
+	ri->caches_dropped = e->common->drop_caches;
+	if (!e->common->drop_caches)
+		snprintf(ri->caches_note, sizeof(ri->caches_note),
+			 "caches were not dropped: --no-drop-caches");
+}
+
+/* The workload's report on stdout, then every registered output. */
+static void begin_outputs(struct pfs_engine *e)
+{
+	e->outputs[e->noutputs++] = (struct pfs_output){ .ops = e->wl->report, .fp = stdout };
+	for (size_t i = 0; pfs_outputs[i] && e->noutputs < PFS_MAX_OUTPUTS; i++)
+		e->outputs[e->noutputs++] = (struct pfs_output){ .ops = pfs_outputs[i] };
+	for (size_t i = 0; i < e->noutputs; i++)
+		if (e->outputs[i].ops->begin(&e->outputs[i], &e->ri))
+			pfs_warn("output %s could not start", e->outputs[i].ops->name);
+		else if (e->outputs[i].ops == &pfs_output_hdf5)
+			e->results_made = true;
+}
+
+static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char *reason)
+{
+	iso_time(e->ri.end_time, sizeof(e->ri.end_time));
+	for (size_t i = 0; i < e->noutputs; i++)
+		e->outputs[i].ops->end(&e->outputs[i], &e->ri, st, reason);
+}
+
+/* The run's last word on stderr, also after a failure or a signal: where
+ * its results file is and how to read it, so that nobody has to look. */
+static void say_results(const struct pfs_engine *e)
+{
+	char abs[PATH_MAX], quoted[2 * PATH_MAX + 8];
+	const char *path = e->results_path;
+
+	if (!e->results_made)
+		return;
+	if (realpath(path, abs))
+		path = abs;
+	if (pfs_shell_quote(quoted, sizeof(quoted), path))
+		snprintf(quoted, sizeof(quoted), "%s", path);
+	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
+}
+
+static const char *abort_reason(const struct pfs_engine *e, int status)
+{
+	int sig = pfs_interrupted();
+
+	if (status == PFS_EXIT_OK)
+		return "";
+	if (sig == SIGINT)
+		return "interrupted by SIGINT";
+	if (sig == SIGTERM)
+		return "interrupted by SIGTERM";
+	if (e->interrupted_ranks)
+		return "interrupted by a signal to another rank";
+	return e->failure[0] ? e->failure : "a worker failed; see the messages above";
+}
+
+/* ---- the whole run -------------------------------------------------------- */
+
+/* Everything up to the run's first step: the run and worker directories,
+ * the workload's setup, the outputs, the common clock. */
+static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, char **argv)
+{
+	int rc = e->rank == 0 ? pfs_rundir_make(e) : 0;
+
+	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	if (rc)
+		return -1;
+	PFS_MPI(e, MPI_Bcast, (e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm));
+	/* A resuming run's items stay until its first step: a run that cannot
+	 * start leaves them for another try. */
+	e->w.keep = e->persist == PFS_PERSIST_RESUME;
+	e->w.state = calloc(1, e->wl->state_size ? e->wl->state_size : 1);
+	e->hist[0] = malloc(sizeof(struct pfs_hist));
+	e->hist[1] = malloc(sizeof(struct pfs_hist));
+	rc = e->w.state && e->hist[0] && e->hist[1] ? pfs_rundir_make_worker(e)
+						    : pfs_fail(&e->w, "allocate", "state", ENOMEM);
+	if (!rc) {
+		rc = e->wl->setup(&e->w);
+		e->setup_done = true;
+	}
+	if (!rc && pfs_progress_configure(e))
+		rc = pfs_fail(&e->w, "allocate", "the progress view", ENOMEM);
+	if (pfs_agree(e, rc != 0))
+		return -1;
+	if (e->rank == 0) {
+		describe_run(e, fs, argc, argv);
+		begin_outputs(e);
+	}
+	/* The run's clock starts here; start_us of every row counts from it. */
+	e->w.keep = false;
+	pfs_clock_sync(e);
+	pfs_engine_barrier(e);
+	e->epoch_us = pfs_now_us();
+	PFS_MPI(e, MPI_Bcast, (&e->epoch_us, 1, MPI_UINT64_T, 0, e->comm));
+	return 0;
+}
+
+static int run(struct pfs_engine *e, int argc, char **argv)
+{
+	struct pfs_fsinfo fs;
+	int rc, status = PFS_EXIT_OK;
+
+	rc = parse_options(e, argc, argv);
+	if (rc != PFS_PARSE_OK)
+		return rc < 0 ? PFS_EXIT_USAGE : PFS_EXIT_OK;
+	if (identify(e))
+		return PFS_EXIT_FAILED;
+	e->persist = e->wl->persist ? e->wl->persist(e->opts, e->persist_key,
+						     sizeof(e->persist_key))
+				    : PFS_PERSIST_NONE;
+	if (e->persist < 0) {
+		if (e->rank == 0)
+			pfs_error("the options make too long a run directory name");
+		return PFS_EXIT_USAGE;
+	}
+
+	rc = e->rank == 0 ? preflight(e, &fs) : 0;
+	fflush(stdout);
+	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	if (rc || e->common->dry_run)
+		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
+
+	if (start(e, &fs, argc, argv)) {
+		pfs_rundir_remove(e);
+		return PFS_EXIT_FAILED;
+	}
+	/* Tests outermost, iterations inside, as create_unlink_perf orders them. */
+	for (unsigned t = 0; t < e->common->ntests && status == PFS_EXIT_OK; t++)
+		for (unsigned it = 1; it <= e->common->iterations && status == PFS_EXIT_OK; it++)
+			if (pfs_run_test(e, &e->wl->tests[e->common->tests[t]], it))
+				status = PFS_EXIT_FAILED;
+
+	if (status != PFS_EXIT_OK)
+		pfs_first_failure(e);
+	/* Outputs first: after a signal, mpirun's SIGKILL may come before a
+	 * long cleanup ends, and the results file must say "aborted" by then. */
+	e->w.keep = e->persist == PFS_PERSIST_LEAVE && status == PFS_EXIT_OK;
+	if (e->rank == 0)
+		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
+			    abort_reason(e, status));
+	pfs_rundir_remove(e);
+	if (e->rank == 0)
+		say_results(e);
+	return status;
+}
+
+int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm)
+{
+	struct pfs_engine e;
+	int status;
+
+	memset(&e, 0, sizeof(e));
+	e.row_type = e.cell_type = e.tick_type = MPI_DATATYPE_NULL;
+	e.prog_req = e.sw_req = MPI_REQUEST_NULL;
+	e.w.node_name = "?";
+	if (MPI_Comm_dup(comm, &e.comm) != MPI_SUCCESS) {
+		pfs_error("MPI_Comm_dup failed; stopping the job");
+		MPI_Abort(comm, PFS_EXIT_FAILED);
+	}
+	/* Errors come back to the caller, so that each can be named. */
+	PFS_MPI(&e, MPI_Comm_set_errhandler, (e.comm, MPI_ERRORS_RETURN));
+	PFS_MPI(&e, MPI_Comm_rank, (e.comm, &e.rank));
+	PFS_MPI(&e, MPI_Comm_size, (e.comm, &e.nranks));
+	e.wl = wl;
+	e.opts = calloc(1, wl->opts_size);
+	if (!e.opts || pfs_gather_types(&e) || pfs_progress_init(&e)) {
+		pfs_error("out of memory");
+		MPI_Abort(comm, PFS_EXIT_FAILED);
+	}
+	e.common = e.opts;
+	e.w.rank = e.rank;
+	e.w.engine = &e;
+	e.w.dirfd = -1;
+	e.w.opts = e.opts;
+	pfs_stop_recv_post(&e);
+	if (pfs_interrupt_install())
+		pfs_warn("cannot catch SIGINT and SIGTERM; an interrupted run's results file "
+			 "will say running, not aborted");
+
+	status = run(&e, argc, argv);
+	pfs_interrupt_restore();
+	/* Every progress message sent has been received. */
+	pfs_progress_finish(&e);
+
+	PFS_MPI(&e, MPI_Cancel, (&e.stop_recv));
+	PFS_MPI(&e, MPI_Wait, (&e.stop_recv, MPI_STATUS_IGNORE));
+	fflush(stdout);
+	free(e.w.state);
+	free(e.hist[0]);
+	free(e.hist[1]);
+	free(e.rows);
+	free(e.cells);
+	pfs_progress_free(&e);
+	free(e.opts);
+	pfs_topology_free(&e.topo);
+	pfs_gather_free_types(&e);
+	PFS_MPI(&e, MPI_Comm_free, (&e.comm));
+	return status;
+}

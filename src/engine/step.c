@@ -1,0 +1,92 @@
+/* step.c: one iteration of one test, a plan of steps. Each step: unless the
+ * plan says to keep the cache, the node leaders sync and drop it; every
+ * rank meets at a barrier; the assigned ranks run their op, timed and
+ * ticking; all ranks agree on whether anyone failed. Then the iteration's
+ * rows go to rank 0 and its outputs. */
+#include "internal.h"
+
+#include "pfsbench/fsinfo.h"
+#include "pfsbench/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int op_of_node(const struct pfs_step *s, unsigned node)
+{
+	for (unsigned i = 0; i < s->nassign; i++)
+		if (s->assign[i].node == PFS_ALL_NODES || (unsigned)s->assign[i].node == node)
+			return (int)s->assign[i].op;
+	return -1;
+}
+
+/* The node leaders sync and drop the page cache, so every phase starts cold
+ * on every node, as create_unlink_perf does. A failure is reported once and
+ * recorded; later phases then run without dropping. */
+static void drop_caches(struct pfs_engine *e)
+{
+	int rc = 0, worst = 0;
+	MPI_Request req;
+
+	if (!e->common->drop_caches || e->drop_failed)
+		return;
+	if (e->topo.nodes[e->w.node].leader_rank == e->rank)
+		rc = pfs_drop_caches();
+	PFS_MPI(e, MPI_Iallreduce, (&rc, &worst, 1, MPI_INT, MPI_MIN, e->comm, &req));
+	pfs_engine_wait(e, &req);
+	if (worst) {
+		e->drop_failed = true;
+		if (e->rank == 0) {
+			pfs_warn("cannot drop the page cache (%s); results may include cached data",
+				 strerror(-worst));
+			e->ri.caches_dropped = false;
+			snprintf(e->ri.caches_note, sizeof(e->ri.caches_note),
+				 "caches were not dropped: %s", strerror(-worst));
+		}
+	}
+}
+
+/* One step. Returns whether any rank failed or was interrupted. */
+static int run_step(struct pfs_engine *e, const struct pfs_step *step)
+{
+	int op = op_of_node(step, e->w.node), rc = 0;
+
+	if (!(step->flags & PFS_STEP_KEEP_CACHE))
+		drop_caches(e);
+	pfs_engine_barrier(e);
+	e->step_start_us = pfs_now_us();
+	pfs_progress_begin_step(e);
+	pfs_worker_begin_step(e, step->flags & PFS_STEP_STONEWALL, op >= 0);
+	if (op >= 0) {
+		rc = e->wl->run_op(&e->w, (unsigned)op);
+		rc = pfs_worker_end_op(e, (unsigned)op, rc);
+	}
+	pfs_worker_end_step(e);
+	rc = pfs_agree(e, rc != 0);
+	pfs_progress_end_step(e);
+	e->op_name = NULL;
+	return rc;
+}
+
+int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)
+{
+	unsigned nnodes = e->topo.nnodes;
+	size_t nsteps = t->plan(e->opts, nnodes, NULL, 0);
+	struct pfs_step *steps = calloc(nsteps ? nsteps : 1, sizeof(*steps));
+	int failed = 0;
+
+	if (!steps) {
+		pfs_error("out of memory");
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	}
+	t->plan(e->opts, nnodes, steps, nsteps);
+	e->test = t->name;
+	e->iteration = it;
+	for (size_t s = 0; s < nsteps && !failed; s++) {
+		e->step = (unsigned)s;
+		failed = run_step(e, &steps[s]);
+	}
+	free(steps);
+	if (pfs_gather_block(e, t->order) && e->rank == 0)
+		pfs_warn("an output failed to record test %s iteration %u", t->name, it);
+	return failed ? -1 : 0;
+}

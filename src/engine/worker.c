@@ -1,0 +1,206 @@
+/* worker.c: what a workload's ops call (include/pfsbench/worker.h): the
+ * start and end of an op and the row it becomes, the CPU and latency it is
+ * measured with, failures, and the stonewall that may stop and resume it.
+ *
+ * Stonewall with wear-out, as IO500 defines it: in a step marked
+ * PFS_STEP_STONEWALL with --stonewall S, every working rank stops its op S
+ * seconds after it left the step's barrier, or ends it first by finishing.
+ * All ranks then agree on the largest count reached (one Iallreduce in
+ * which idle ranks count 0), and every rank carries on to that count, so
+ * that later phases find the same items on every rank. A row keeps both
+ * counts: stonewall_items at the deadline, items after wear-out. */
+#include "internal.h"
+
+#include "pfsbench/util.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+/* User + system CPU time of this process, in microseconds. */
+static uint64_t cpu_now_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint64_t items,
+		  unsigned flags)
+{
+	struct pfs_engine *e = w->engine;
+
+	e->op_name = op;
+	e->op_unit = unit;
+	w->items = w->bytes = 0;
+	w->target = items;
+	/* Look at the clock after the first item, then adapt (progress.c). */
+	w->batch = w->countdown = 1;
+	e->lat_on = !(flags & PFS_OP_HOT) || e->common->latency;
+	w->lat = NULL;
+	if (e->lat_on) {
+		pfs_hist_init(e->hist[0]);
+		pfs_hist_init(e->hist[1]);
+		w->lat = e->hist[0];
+	}
+	e->op_cpu_us = cpu_now_us();
+	e->op_start_us = e->last_clock_us = pfs_now_us();
+}
+
+struct pfs_hist *pfs_op_lat2(struct pfs_worker *w)
+{
+	struct pfs_engine *e = w->engine;
+
+	return e->lat_on ? e->hist[1] : NULL;
+}
+
+/* One row from a sample, on this rank's list of the iteration's rows. */
+static int emit(struct pfs_engine *e, const struct pfs_sample *s)
+{
+	struct pfs_row r;
+
+	memset(&r, 0, sizeof(r));
+	pfs_row_set_text(r.test, sizeof(r.test), e->test);
+	pfs_row_set_text(r.op, sizeof(r.op), s->op);
+	pfs_row_set_text(r.node, sizeof(r.node), e->w.node_name);
+	pfs_row_set_text(r.unit, sizeof(r.unit), pfs_unit_name(s->unit));
+	r.iteration = e->iteration;
+	r.node_index = e->w.node;
+	r.worker = e->w.worker;
+	r.rank = (uint32_t)e->rank;
+	r.step = e->step;
+	r.sample = e->nsamples++;
+	r.start_us = pfs_run_time(e, e->op_start_us);
+	r.elapsed_us = s->elapsed_us;
+	r.items = s->items;
+	r.bytes = s->bytes;
+	r.cpu_us = cpu_now_us() - e->op_cpu_us;
+	if (e->deadline_us) {
+		/* An op that ended before the deadline was stopped by nothing:
+		 * its count at the deadline is all it did. */
+		r.stonewall_items = e->sw_hit ? e->sw_items : s->items;
+		r.stonewall_us = e->sw_hit ? e->sw_us : s->elapsed_us;
+	}
+	if (s->lat && s->lat->n) {
+		r.lat_count = s->lat->n;
+		r.lat_min_ns = s->lat->min_ns;
+		r.lat_max_ns = s->lat->max_ns;
+	}
+	return pfs_engine_add_row(e, &r, s->lat && s->lat->n ? s->lat : NULL);
+}
+
+int pfs_emit(struct pfs_worker *w, const struct pfs_sample *s)
+{
+	return emit(w->engine, s);
+}
+
+int pfs_op_done(struct pfs_worker *w)
+{
+	struct pfs_engine *e = w->engine;
+	struct pfs_sample s = {
+		.op = e->op_name,
+		.unit = e->op_unit,
+		.items = w->items,
+		.bytes = w->bytes,
+		.elapsed_us = pfs_now_us() - e->op_start_us,
+		.lat = w->lat,
+	};
+
+	return emit(e, &s);
+}
+
+int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
+{
+	struct pfs_engine *e = w->engine;
+
+	if (!w->failed) {
+		w->failed = true;
+		/* Cut when extreme: the message must still be printed. */
+		(void)pfs_format(e->failure, sizeof(e->failure), "node %s worker %u: cannot %s '%s%s%s': %s",
+				 w->node_name, w->worker, op, w->dir, name && *name ? "/" : "",
+				 name ? name : "", strerror(err));
+		pfs_error("%s", e->failure);
+		if (!w->stopped)
+			pfs_stop_send(e);
+	}
+	return -err;
+}
+
+/* ---- the stonewall ----------------------------------------------------- */
+
+static void stonewall_post(struct pfs_engine *e, uint64_t count)
+{
+	e->sw_mine = count;
+	e->sw_posted = true;
+	PFS_MPI(e, MPI_Iallreduce,
+		(&e->sw_mine, &e->sw_max, 1, MPI_UINT64_T, MPI_MAX, e->comm, &e->sw_req));
+}
+
+/* From the tick that found the deadline passed: stop, agree, wear out. */
+void pfs_stonewall_hit(struct pfs_engine *e, uint64_t now_us)
+{
+	struct pfs_worker *w = &e->w;
+
+	e->sw_hit = true;
+	e->sw_items = w->items;
+	e->sw_us = now_us - e->op_start_us;
+	stonewall_post(e, w->items);
+	pfs_engine_wait(e, &e->sw_req);
+	/* The largest count of any rank: at least ours, at most the plan. */
+	w->target = e->sw_max;
+}
+
+void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working)
+{
+	e->nsamples = 0;
+	e->sw_hit = e->sw_posted = false;
+	e->sw_req = MPI_REQUEST_NULL;
+	e->deadline_us = stonewall && e->common->stonewall_s
+				 ? e->step_start_us + e->common->stonewall_s * 1000000u
+				 : 0;
+	e->op_name = NULL;
+	/* Idle ranks take part in the agreement with nothing done. */
+	if (e->deadline_us && !working)
+		stonewall_post(e, 0);
+}
+
+/* After the op of this rank's step returned rc. An op that failed without
+ * saying why (no pfs_fail) is named here, so no failure goes unreported;
+ * an op that ended before the deadline gives its count to the agreement.
+ * Returns whether this rank failed. */
+int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
+{
+	struct pfs_worker *w = &e->w;
+
+	if (rc < 0 && !w->failed && !(rc == -ECANCELED && w->stopped)) {
+		char what[64];
+		const char *name = e->op_name;
+
+		if (!name && e->wl->op_names)
+			name = e->wl->op_names[op];
+		if (!name) {
+			snprintf(what, sizeof(what), "op %u", op);
+			name = what;
+		}
+		w->failed = true;
+		(void)pfs_format(e->failure, sizeof(e->failure), "node %s worker %u: %s failed: %s",
+				 w->node_name, w->worker, name, strerror(-rc));
+		pfs_error("%s", e->failure);
+		if (!w->stopped)
+			pfs_stop_send(e);
+	}
+	if (e->deadline_us && !e->sw_posted)
+		stonewall_post(e, w->items);
+	return w->failed;
+}
+
+/* At the step's end, on every rank: the agreement is complete. */
+void pfs_worker_end_step(struct pfs_engine *e)
+{
+	if (e->sw_posted && e->sw_req != MPI_REQUEST_NULL)
+		pfs_engine_wait(e, &e->sw_req);
+	e->deadline_us = 0;
+}
