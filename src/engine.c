@@ -649,6 +649,8 @@ static void begin_outputs(struct pfs_engine *e, const struct pfs_fsinfo *fs, cha
 	snprintf(ri->mount_source, sizeof(ri->mount_source), "%s", fs->mount_source);
 	snprintf(ri->mount_options, sizeof(ri->mount_options), "%s", fs->mount_options);
 	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
+	snprintf(ri->lockproto, sizeof(ri->lockproto), "%s", fs->lockproto);
+	snprintf(ri->locktable, sizeof(ri->locktable), "%s", fs->locktable);
 	mpi_version(ri->mpi_version, sizeof(ri->mpi_version));
 	ri->nranks = (unsigned)e->nranks;
 	ri->nnodes = e->topo.nnodes;

@@ -23,6 +23,8 @@ struct pfs_run_info {
 	char mount_source[256];
 	char mount_options[512];
 	char mount_point[4096];
+	char lockproto[32];         /* GFS2's lock protocol; "" elsewhere */
+	char locktable[64];         /* GFS2's lock table; "" elsewhere */
 	char mpi_version[256];      /* MPI_Get_library_version, first line */
 	unsigned nranks;
 	unsigned nnodes;

@@ -254,6 +254,7 @@ static int write_provenance(hid_t file, const struct pfs_run_info *ri)
 	     attr_str(g, "fstype", ri->fstype) | attr_str(g, "mount_point", ri->mount_point) |
 	     attr_str(g, "mount_source", ri->mount_source) |
 	     attr_str(g, "mount_options", ri->mount_options) |
+	     attr_str(g, "lockproto", ri->lockproto) | attr_str(g, "locktable", ri->locktable) |
 	     attr_bool(g, "caches_dropped", ri->caches_dropped) |
 	     attr_str(g, "caches_note", ri->caches_note);
 	H5Gclose(g);
