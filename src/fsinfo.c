@@ -129,33 +129,6 @@ static const char *magic_name(long type)
 	}
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0, len = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, 4096, f);
-		len += n;
-	} while (n);
-	fclose(f);
-	buf[len] = 0;
-	return buf;
-}
-
 /* The first line of a small file, without its newline. Returns 0 or -errno. */
 static int read_line(const char *path, char *buf, size_t len)
 {
@@ -219,7 +192,8 @@ int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info)
 		return -errno;
 	info->bytes_free = (uint64_t)sv.f_bavail * sv.f_frsize;
 	info->inodes_free = sv.f_files ? (uint64_t)sv.f_favail : UINT64_MAX;
-	mi = slurp("/proc/self/mountinfo");
+	if (pfs_read_text("/proc/self/mountinfo", &mi))
+		mi = NULL;
 	if (!mi || !realpath(dir, real) || pfs_mountinfo_find(mi, real, info)) {
 		snprintf(info->fstype, sizeof(info->fstype), "%s",
 			 statfs(dir, &sf) ? "UNKNOWN" : magic_name((long)sf.f_type));
