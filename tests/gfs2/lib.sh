@@ -24,6 +24,11 @@
 #   vm_disk FILE SIZE MKFS... a sparse raw image, made GFS2 by mkfs.gfs2 MKFS...;
 #                             $VM_DISK: the QEMU arguments that attach it
 #   vm_result NAME            $OUT, $ERR, $RC of run NAME a guest made (guest.sh)
+#   vm_cluster_start          two VMs, n1 and n2, sharing a lock_dlm GFS2 and
+#                             a private link; ssh keys made for them
+#   MPIRUN_2NODES             mpirun options for n1 to start ranks on both
+#   vm_keep NAME FILE...      copies FILEs to $GFS2_KEEP/NAME, for reading later
+#   sb_deltas BEFORE AFTER    what changed between two sbstats files
 # A guest runs $SHARE/NAME.job (bash) as written by the test, with the
 # helpers of tests/gfs2/guest.sh, then powers off; its console is
 # $SCRATCH/NAME.console.
@@ -166,9 +171,62 @@ vm_start() {
 		-append "console=ttyS0 loglevel=4 panic=-1 pfs_guest=$GFS2_HERE/guest.sh pfs_share=$SHARE pfs_name=$name" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
 		-virtfs "local,path=$SHARE,mount_tag=share,security_model=passthrough,multidevs=remap" \
-		"$@" >"$SCRATCH/$name.qemu" 2>&1 &
+		"$@" >"$SCRATCH/$name.qemu" 2>&1 8>&- &
 	VM_PID[$name]=$!
 }
+
+# vm_cluster_start: boots n1 and n2, which run $SHARE/n1.job and n2.job
+# (guest.sh's cluster_up joins the cluster). They share one raw image made
+# lock_dlm GFS2 with 2 journals, and a link of their own: a QEMU socket on
+# 127.0.0.1 that n1 listens on and n2 connects to. The ssh keys, made here,
+# serve only these guests; sshd listens on the private link only.
+vm_cluster_start() {
+	local port n i
+	vm_disk "$SCRATCH/gfs2.img" 1G -p lock_dlm -t pfsbench:gfs -j 2 -J 16
+	mkdir -m 700 "$SHARE/ssh"
+	ssh-keygen -q -t ed25519 -N '' -C pfsbench-gfs2-host -f "$SHARE/ssh/host_key"
+	ssh-keygen -q -t ed25519 -N '' -C pfsbench-gfs2-user -f "$SHARE/ssh/id"
+	cp "$SHARE/ssh/id.pub" "$SHARE/ssh/authorized_keys"
+	cat >"$SHARE/ssh/sshd_config" <<-CONF
+	HostKey $SHARE/ssh/host_key
+	AuthorizedKeysFile $SHARE/ssh/authorized_keys
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	StrictModes no
+	PidFile /run/sshd.pid
+	CONF
+	cat >"$SHARE/ssh/ssh_config" <<-CONF
+	IdentityFile $SHARE/ssh/id
+	IdentitiesOnly yes
+	BatchMode yes
+	StrictHostKeyChecking no
+	UserKnownHostsFile /dev/null
+	LogLevel ERROR
+	CONF
+	# a free port: QEMU fails when it is taken, and another is tried
+	for ((n = 0; n < 20; n++)); do
+		port=$((20000 + RANDOM % 30000))
+		vm_start n1 "${VM_DISK[@]}" -netdev "socket,id=n0,listen=127.0.0.1:$port" \
+			-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:01
+		for ((i = 0; i < 50; i++)); do
+			ss -Hltn "sport = :$port" | grep -q . && break
+			kill -0 "${VM_PID[n1]}" 2>/dev/null || break
+			sleep 0.1
+		done
+		ss -Hltn "sport = :$port" | grep -q . && break
+		vm_kill n1
+	done
+	vm_start n2 "${VM_DISK[@]}" -netdev "socket,id=n0,connect=127.0.0.1:$port" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:02
+}
+
+# n1 starts one rank on each node over ssh, node order n1, n2; MPI and its
+# daemons use the private link only.
+# shellcheck disable=SC2034 # for the tests
+MPIRUN_2NODES="--host n1,n2 -np 2 --mca btl tcp,self --mca btl_tcp_if_include eth0
+	--mca oob_tcp_if_include eth0 --mca plm_rsh_args -F$SHARE/ssh/ssh_config"
 
 # vm_wait NAME SECONDS: 0 when VM NAME powered off within SECONDS.
 vm_wait() {
@@ -220,6 +278,28 @@ vm_result() {
 # listing guest.sh took of DIR after run $VM_RUN is the one it took before.
 dir_unchanged() {
 	diff "$SHARE/$VM_RUN.after" "$SHARE/$VM_RUN.before" >/dev/null
+}
+
+# vm_keep NAME FILE...: FILEs (results files, reports, statistics) outlive
+# $SCRATCH in $GFS2_KEEP/NAME (default /tmp/pfsbench-gfs2/NAME), replacing
+# what an earlier run kept there.
+vm_keep() {
+	local d=${GFS2_KEEP:-/tmp/pfsbench-gfs2}/$1
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp -r "$@" "$d/"
+	echo "# kept in $d: $(cd "$d" && echo *)"
+}
+
+# sb_deltas BEFORE AFTER: "TYPE dlm: +N TYPE queue: +N ..." for every
+# counter of two sbstats files that changed (summed over CPUs). For the
+# log; pfsbench's own parser is src/fsstats.c.
+sb_deltas() {
+	awk '$2 == "dlm:" || $2 == "queue:" {
+		s = 0; for (i = 3; i <= NF; i++) s += $i
+		if (FNR == NR) b[$1 " " $2] = s; else if (s != b[$1 " " $2]) printf "%s %s %+d  ", $1, $2, s - b[$1 " " $2]
+	}' "$1" "$2"
 }
 
 # vm_console NAME: the end of VM NAME's console and job log, for a failed check.
