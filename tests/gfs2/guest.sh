@@ -28,9 +28,9 @@ for a in "${words[@]}"; do
 	esac
 done
 export SHARE NAME
-# Open MPI's session directories and corosync's IPC (libqb, on /dev/shm)
-# want memory, not the host's copies.
-mount -t tmpfs tmpfs /tmp
+# The overlay's upper layer is memory already; /run and /dev/shm start
+# empty, not as the host's copies (corosync's IPC, libqb, needs /dev/shm).
+# /tmp stays the host's: the share, a build or pfsbench may be there.
 mount -t tmpfs -o mode=755 tmpfs /run
 mkdir -p /dev/shm /dev/pts /sys/kernel/config
 mount -t tmpfs tmpfs /dev/shm

@@ -92,7 +92,8 @@ gfs2_kernel() {
 	fi
 	tmp=$(mktemp -d "$GFS2_CACHE/tmp.XXXXXX")
 	T_CLEANUP+=("rm -rf '$tmp'")
-	dpkg-deb -x "$deb" "$tmp/x" || skip "cannot unpack '$deb'"
+	# a download cut short leaves a broken package: the next run fetches it again
+	dpkg-deb -x "$deb" "$tmp/x" || { rm -f "$deb"; skip "cannot unpack '$deb' (removed)"; }
 	GFS2_KVER=$(basename "$(find "$tmp/x/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -1)")
 	depmod -b "$tmp/x" "$GFS2_KVER" || skip "depmod of $GFS2_KVER failed"
 	mkdir "$tmp/k"
