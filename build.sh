@@ -2,7 +2,7 @@
 # build.sh: the two commands of README's Quick start, and what CI runs.
 #   ./build.sh run    install what is missing, build, run a small create-unlink
 #   ./build.sh check  install what is missing, build, run the whole test suite
-#                     (make check, check-cluster, check-fs, distcheck)
+#                     (make check, check-cluster, check-fs, check-gfs2, distcheck)
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
@@ -12,15 +12,17 @@ cd "$(dirname "$0")"
 PACKAGES=(build-essential autoconf automake libtool pkg-config
 	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev)
 # What only the tests use: h5py reads results files as a foreign client;
-# namespaces, Slurm, loop filesystems and GlusterFS are the test systems.
+# namespaces, Slurm, loop filesystems, GlusterFS and GFS2 in virtual
+# machines are the test systems.
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
-	slurm-wlm munge glusterfs-server glusterfs-client bonnie++)
+	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
+	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).
-IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs)
+IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs openssh-client)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -94,6 +96,9 @@ check)
 	tally
 	# ext3, ext4, xfs on loop devices and a GlusterFS volume; as root.
 	make check-fs
+	tally
+	# GFS2 in virtual machines (QEMU, Debian's kernel); as root.
+	make check-gfs2
 	tally
 	make distcheck
 	# One closing line for the whole suite (test programs and scripts; the

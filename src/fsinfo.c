@@ -1,4 +1,5 @@
-/* fsinfo.c: the target's filesystem (type, mount, space) and cache dropping. */
+/* fsinfo.c: the target's filesystem (type, mount, GFS2's locking, space) and
+ * cache dropping. */
 #include "pfsbench/fsinfo.h"
 #include "pfsbench/util.h"
 
@@ -7,9 +8,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -50,6 +53,21 @@ static size_t contains(const char *mp, const char *path)
 	return n;
 }
 
+/* The value of option key in a comma-separated list, or "". */
+static void option_value(const char *opts, const char *key, char *out, size_t len)
+{
+	size_t klen = strlen(key);
+
+	out[0] = 0;
+	for (const char *p = opts; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			p += klen + 1;
+			snprintf(out, len, "%.*s", (int)strcspn(p, ","), p);
+			return;
+		}
+	}
+}
+
 int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinfo *info)
 {
 	const char *line = mountinfo;
@@ -83,6 +101,9 @@ int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinf
 				if (!(info->fstype[i] = (char)toupper((unsigned char)type[i])))
 					break;
 			info->fstype[sizeof(info->fstype) - 1] = 0;
+			/* Shown only when given to mount; else see pfs_gfs2_lock_find. */
+			option_value(super, "lockproto", info->lockproto, sizeof(info->lockproto));
+			option_value(super, "locktable", info->locktable, sizeof(info->locktable));
 		}
 		line = strchr(line, '\n');
 		if (line)
@@ -108,31 +129,54 @@ static const char *magic_name(long type)
 	}
 }
 
-static char *slurp(const char *path)
+/* The first line of a small file, without its newline. Returns 0 or -errno. */
+static int read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0, len = 0, n;
+	int rc = 0;
 
 	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, 4096, f);
-		len += n;
-	} while (n);
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		rc = -EIO;
 	fclose(f);
-	buf[len] = 0;
-	return buf;
+	if (!rc)
+		buf[strcspn(buf, "\n")] = 0;
+	return rc;
+}
+
+int pfs_gfs2_lock_find(const char *sysfs_root, unsigned major, unsigned minor,
+		       struct pfs_fsinfo *info)
+{
+	DIR *d = opendir(sysfs_root);
+	struct dirent *de;
+	int rc = -ENOENT;
+
+	if (!d)
+		return -ENOENT;
+	while (rc && (de = readdir(d))) {
+		char path[PATH_MAX], id[64], want[64];
+
+		if (de->d_name[0] == '.' ||
+		    pfs_format(path, sizeof(path), "%s/%s/id", sysfs_root, de->d_name) ||
+		    read_line(path, id, sizeof(id)))
+			continue;
+		snprintf(want, sizeof(want), "%u:%u", major, minor);
+		if (strcmp(id, want))
+			continue;
+		rc = 0;
+		/* The kernel names the directory after the table it uses
+		 * (at most 63 characters: GFS2_LOCKNAME_LEN). */
+		if (!info->locktable[0])
+			(void)pfs_format(info->locktable, sizeof(info->locktable), "%s", de->d_name);
+		if (!info->lockproto[0] &&
+		    (pfs_format(path, sizeof(path), "%s/%s/lock_module/proto_name", sysfs_root,
+				de->d_name) ||
+		     read_line(path, info->lockproto, sizeof(info->lockproto))))
+			info->lockproto[0] = 0;
+	}
+	closedir(d);
+	return rc;
 }
 
 int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info)
@@ -140,6 +184,7 @@ int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info)
 	char real[PATH_MAX];
 	struct statvfs sv;
 	struct statfs sf;
+	struct stat st;
 	char *mi;
 
 	memset(info, 0, sizeof(*info));
@@ -147,12 +192,15 @@ int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info)
 		return -errno;
 	info->bytes_free = (uint64_t)sv.f_bavail * sv.f_frsize;
 	info->inodes_free = sv.f_files ? (uint64_t)sv.f_favail : UINT64_MAX;
-	mi = slurp("/proc/self/mountinfo");
+	if (pfs_read_text("/proc/self/mountinfo", &mi))
+		mi = NULL;
 	if (!mi || !realpath(dir, real) || pfs_mountinfo_find(mi, real, info)) {
 		snprintf(info->fstype, sizeof(info->fstype), "%s",
 			 statfs(dir, &sf) ? "UNKNOWN" : magic_name((long)sf.f_type));
 	}
 	free(mi);
+	if (!strcmp(info->fstype, "GFS2") && !stat(dir, &st))
+		(void)pfs_gfs2_lock_find("/sys/fs/gfs2", major(st.st_dev), minor(st.st_dev), info);
 	return 0;
 }
 

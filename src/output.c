@@ -40,6 +40,8 @@ const struct pfs_prov_field pfs_prov_fields[] = {
 	PROV_S("mount_point", mount_point),
 	PROV_S("mount_source", mount_source),
 	PROV_S("mount_options", mount_options),
+	PROV_S("lockproto", lockproto),
+	PROV_S("locktable", locktable),
 	PROV("caches_dropped", PFS_PROV_BOOL, caches_dropped, true),
 	PROV("caches_note", PFS_PROV_STRING, caches_note, true),
 };

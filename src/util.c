@@ -1,4 +1,4 @@
-/* util.c: the error printer, number parsing, the clock. */
+/* util.c: the error printer, number parsing, the clock, reading a text file. */
 #include "pfsbench/util.h"
 
 #include <errno.h>
@@ -166,4 +166,39 @@ uint64_t pfs_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+int pfs_read_text(const char *path, char **out)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0, n;
+	int rc = 0;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb) {
+				rc = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	if (!rc && ferror(f))
+		rc = -EIO;
+	fclose(f);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[len] = 0;
+	*out = buf;
+	return 0;
 }

@@ -1,5 +1,6 @@
 /* fsinfo.h: what the target directory is: its filesystem type, mount source
- * and options, free space; and dropping the page cache. No MPI. */
+ * and options, GFS2's lock protocol and table, free space; and dropping the
+ * page cache. No MPI. */
 #ifndef PFSBENCH_FSINFO_H
 #define PFSBENCH_FSINFO_H
 
@@ -11,6 +12,8 @@ struct pfs_fsinfo {
 	char mount_point[4096];
 	char mount_source[256];
 	char mount_options[512];
+	char lockproto[32];       /* GFS2's lock_dlm or lock_nolock; "" elsewhere */
+	char locktable[64];       /* GFS2's lock table (cluster:fs); "" elsewhere */
 	uint64_t bytes_free;      /* for an unprivileged user (f_bavail) */
 	uint64_t inodes_free;     /* f_favail; UINT64_MAX when the fs has no limit */
 };
@@ -22,6 +25,13 @@ int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info);
  * the longest mount point that contains path. Pure, for tests. Returns 0 or
  * -ENOENT. */
 int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinfo *info);
+
+/* GFS2's lock protocol and table, where info lacks them, of the GFS2 whose
+ * device is major:minor, from sysfs_root (/sys/fs/gfs2): the directory
+ * named after the table whose "id" file says major:minor, and its
+ * lock_module/proto_name. Returns 0 or -ENOENT. */
+int pfs_gfs2_lock_find(const char *sysfs_root, unsigned major, unsigned minor,
+		       struct pfs_fsinfo *info);
 
 /* Checks that dir is an existing, writable directory. Returns 0, or a
  * negative errno with a one-line reason in why. */

@@ -41,6 +41,8 @@ struct pfs_run_info {
 	char mount_point[PATH_MAX];
 	char mount_source[256];
 	char mount_options[512];
+	char lockproto[32];           /* GFS2's lock protocol; "" elsewhere */
+	char locktable[64];           /* GFS2's lock table; "" elsewhere */
 	bool caches_dropped;          /* every phase began with dropped caches */
 	char caches_note[256];        /* why not, when not */
 	const char *results_path;     /* the HDF5 results file; NULL for none (not stored) */

@@ -58,6 +58,10 @@ int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
  * only get compared or printed, where "too much" is the right answer. */
 uint64_t pfs_mul_sat_u64(uint64_t a, uint64_t b);
 
+/* The whole of a text file, also one whose size stat does not know (proc,
+ * sysfs, debugfs), NUL-terminated in *out (free() it). Returns 0 or -errno. */
+int pfs_read_text(const char *path, char **out);
+
 /* A buffer of len bytes (at least 1) of a fixed pattern for writing files:
  * not zeros, which some storage compresses or skips. NULL when out of
  * memory; free() it. */

@@ -251,6 +251,8 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	snprintf(ri->mount_source, sizeof(ri->mount_source), "%s", fs->mount_source);
 	snprintf(ri->mount_options, sizeof(ri->mount_options), "%s", fs->mount_options);
 	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
+	snprintf(ri->lockproto, sizeof(ri->lockproto), "%s", fs->lockproto);
+	snprintf(ri->locktable, sizeof(ri->locktable), "%s", fs->locktable);
 	ri->caches_dropped = e->common->drop_caches;
 	if (!e->common->drop_caches)
 		snprintf(ri->caches_note, sizeof(ri->caches_note),

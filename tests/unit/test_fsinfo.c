@@ -1,4 +1,5 @@
-/* test_fsinfo.c: which mount a directory is on, and the directory checks. */
+/* test_fsinfo.c: which mount a directory is on, GFS2's lock protocol and
+ * table, and the directory checks. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/fsinfo.h"
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char mountinfo[] =
@@ -15,7 +17,10 @@ static const char mountinfo[] =
 	"31 30 253:3 / /mnt/gfs2 rw,noatime shared:3 - gfs2 /dev/mapper/vg-lv rw,lockproto=lock_dlm\n"
 	"32 22 0:40 / /mnt/gfs2x rw - xfs /dev/sdb rw\n"
 	"33 22 0:41 / /mnt/with\\040space rw master:4 propagate_from:1 - fuse.glusterfs srv:/vol rw\n"
-	"34 30 0:42 / /mnt/gfs2 rw - ext3 /dev/loop0 rw,data=ordered\n";
+	"34 30 0:42 / /mnt/gfs2 rw - ext3 /dev/loop0 rw,data=ordered\n"
+	"35 22 253:4 / /mnt/g2 rw - gfs2 /dev/vdb rw,lockproto=lock_dlm,locktable=pfsbench:gfs,localflocks\n"
+	/* as a Debian 6.1 kernel shows a GFS2 mounted with no options */
+	"37 22 254:0 / /mnt/g3 rw,relatime - gfs2 /dev/vda rw,localflocks,rgrplvb\n";
 
 static void test_longest_mount_wins(void **state)
 {
@@ -53,6 +58,72 @@ static void test_optional_fields_and_escapes(void **state)
 	assert_string_equal(fi.mount_point, "/mnt/with space");
 }
 
+static void test_gfs2_lock_options_from_mountinfo(void **state)
+{
+	struct pfs_fsinfo fi;
+
+	(void)state;
+	memset(&fi, 0, sizeof(fi));
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/g2/d", &fi), 0);
+	assert_string_equal(fi.fstype, "GFS2");
+	assert_string_equal(fi.lockproto, "lock_dlm");
+	assert_string_equal(fi.locktable, "pfsbench:gfs");
+	/* the next lookup forgets them */
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/g3", &fi), 0);
+	assert_string_equal(fi.lockproto, "");
+	assert_string_equal(fi.locktable, "");
+	assert_int_equal(pfs_mountinfo_find(mountinfo, "/home", &fi), 0);
+	assert_string_equal(fi.lockproto, "");
+}
+
+/* root/NAME/id says "major:minor"; root/NAME/lock_module/proto_name. */
+static void fake_gfs2(const char *root, const char *name, const char *id, const char *proto)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/lock_module", root, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/id", root, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", id);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%s/lock_module/proto_name", root, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", proto);
+	fclose(f);
+}
+
+static void test_gfs2_lock_from_sysfs(void **state)
+{
+	char root[] = "/tmp/pfsbench-gfs2sys-XXXXXX", cmd[128];
+	struct pfs_fsinfo fi;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	fake_gfs2(root, "other:fs", "254:0", "lock_nolock");
+	fake_gfs2(root, "pfsbench:gfs", "254:16", "lock_dlm");
+	memset(&fi, 0, sizeof(fi));
+	assert_int_equal(pfs_gfs2_lock_find(root, 254, 16, &fi), 0);
+	assert_string_equal(fi.lockproto, "lock_dlm");
+	assert_string_equal(fi.locktable, "pfsbench:gfs");
+	/* what the mount options said stays */
+	snprintf(fi.locktable, sizeof(fi.locktable), "given:fs");
+	fi.lockproto[0] = 0;
+	assert_int_equal(pfs_gfs2_lock_find(root, 254, 0, &fi), 0);
+	assert_string_equal(fi.lockproto, "lock_nolock");
+	assert_string_equal(fi.locktable, "given:fs");
+	/* 254:1 is not 254:16's prefix match */
+	memset(&fi, 0, sizeof(fi));
+	assert_int_equal(pfs_gfs2_lock_find(root, 254, 1, &fi), -ENOENT);
+	assert_string_equal(fi.lockproto, "");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pfs_gfs2_lock_find(root, 254, 16, &fi), -ENOENT);
+}
+
 static void test_this_machine(void **state)
 {
 	char dir[] = "/tmp/pfsbench-fsinfo-XXXXXX", file[64], why[256];
@@ -83,6 +154,8 @@ int main(void)
 		cmocka_unit_test(test_longest_mount_wins),
 		cmocka_unit_test(test_later_mount_on_same_point_hides_earlier),
 		cmocka_unit_test(test_optional_fields_and_escapes),
+		cmocka_unit_test(test_gfs2_lock_options_from_mountinfo),
+		cmocka_unit_test(test_gfs2_lock_from_sysfs),
 		cmocka_unit_test(test_this_machine),
 	};
 

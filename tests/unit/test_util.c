@@ -1,10 +1,14 @@
-/* test_util.c: number and size parsing, checked formatting, overflow. */
+/* test_util.c: number and size parsing, checked formatting, overflow,
+ * reading a text file. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_parse_u64_accepts_whole_numbers(void **state)
 {
@@ -110,6 +114,28 @@ static void test_shell_quote_makes_one_word(void **state)
 	assert_string_equal(buf, "'a'\\''b'");
 }
 
+/* A file bigger than the first buffer, read whole; a missing one, -ENOENT. */
+static void test_read_text(void **state)
+{
+	char path[] = "/tmp/pfsbench-util-XXXXXX", *text;
+	int fd;
+	FILE *f;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	for (int i = 0; i < 3000; i++)
+		fprintf(f, "line %04d\n", i);
+	fclose(f);
+	assert_int_equal(pfs_read_text(path, &text), 0);
+	assert_int_equal(strlen(text), 30000);
+	assert_memory_equal(text + 29990, "line 2999\n", 10);
+	free(text);
+	unlink(path);
+	assert_int_equal(pfs_read_text(path, &text), -ENOENT);
+	assert_null(text);
+}
+
 static void test_clock_is_monotonic(void **state)
 {
 	uint64_t a = pfs_now_us(), b = pfs_now_us();
@@ -128,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_format_reports_truncation),
 		cmocka_unit_test(test_mul_overflow),
 		cmocka_unit_test(test_shell_quote_makes_one_word),
+		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_clock_is_monotonic),
 	};
 

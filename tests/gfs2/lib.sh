@@ -1,0 +1,312 @@
+#!/bin/bash
+# lib.sh - common start of the GFS2 tests (sourced). This machine's kernel
+# has no gfs2 or dlm, so the tests boot Debian's kernel in QEMU's emulator
+# (TCG: a KVM guest hangs at boot here) with a busybox initramfs the test
+# builds. The guest's root is this machine's root over 9p, read-only, under
+# an overlay on a tmpfs, so pfsbench, Open MPI, gfs2-utils, corosync and
+# sshd come from here with no image to build. A second 9p share, read-write,
+# at the same path in every guest ($SHARE), carries jobs in and results,
+# reports and logs out. Guests have no network but, with two VMs, a private
+# link between them (a QEMU socket netdev on 127.0.0.1).
+#
+# Owns: the kernel cache $GFS2_CACHE (Debian's kernel package, and what of
+# it the guests need: vmlinuz and the modules, in load order), and, under
+# $SCRATCH (removed at exit), the initramfs, the shared directory, disk
+# images and the VMs, which are killed by pid at exit.
+#
+# Gives, on top of tests/fs/lib.sh (check, finish, skip, prov, fs_lock,
+# check_create_unlink, check_tree, need_pkg, pfs_need_root, $SCRATCH):
+#   gfs2_begin NODES          root, packages (NODES 2: the cluster's too), the
+#                             lock, the kernel, the initramfs
+#   vm_start NAME ARGS...     boots VM NAME (QEMU ARGS added); pid in VM_PID[NAME]
+#   vm_wait NAME SECONDS      waits for VM NAME to power off; 1 when it did not
+#   vm_kill NAME              kills VM NAME now (kill -9 of its QEMU)
+#   vm_disk FILE SIZE MKFS... a sparse raw image, made GFS2 by mkfs.gfs2 MKFS...;
+#                             $VM_DISK: the QEMU arguments that attach it
+#   vm_result NAME            $OUT, $ERR, $RC of run NAME a guest made (guest.sh)
+#   vm_cluster_start          two VMs, n1 and n2, sharing a lock_dlm GFS2 and
+#                             a private link; ssh keys made for them
+#   MPIRUN_2NODES             mpirun options for n1 to start ranks on both
+#   vm_keep NAME FILE...      copies FILEs to $GFS2_KEEP/NAME, for reading later
+#   sb_deltas BEFORE AFTER    what changed between two sbstats files
+# A guest runs $SHARE/NAME.job (bash) as written by the test, with the
+# helpers of tests/gfs2/guest.sh, then powers off; its console is
+# $SCRATCH/NAME.console.
+# shellcheck source-path=SCRIPTDIR
+GFS2_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$GFS2_HERE/../fs/lib.sh"
+
+GFS2_CACHE=${GFS2_CACHE:-/var/cache/pfsbench-gfs2}
+# What the guest loads from the initramfs, dependencies first (modprobe
+# works them out). crc32c_generic before gfs2: libcrc32c will not load
+# without a crc32c.
+GFS2_MODULES=(virtio_pci virtio_blk virtio_net 9pnet_virtio 9p overlay crc32c_generic configfs dlm gfs2)
+SHARE=$SCRATCH/share
+declare -A VM_PID=()
+
+gfs2_begin() {
+	local t0=$SECONDS cluster=()
+	pfs_need_root "booting virtual machines with GFS2"
+	[ "$1" -gt 1 ] && cluster=(corosync dlm-controld openssh-server openssh-client)
+	need_pkg qemu-system-x86 gfs2-utils busybox-static "${cluster[@]}"
+	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 after installing qemu-system-x86"
+	# QEMU's processes and the CPU: one GFS2 test at a time on this machine.
+	fs_lock gfs2
+	T_CLEANUP+=("vm_kill_all")
+	trap 'exit 130' INT TERM
+	gfs2_kernel
+	gfs2_initramfs
+	mkdir -m 700 "$SHARE"
+	echo "pfsbench=$PFSBENCH" >"$SHARE/env"
+	echo "# kernel $GFS2_KVER and initramfs ready after $((SECONDS - t0)) s"
+}
+
+# gfs2_kernel: sets GFS2_KVER and GFS2_KDIR, the cache's directory with
+# vmlinuz, the modules and their load order. Reuses the cache; fills it from
+# one package named exactly (a pattern would fetch every flavour, 1.4 GB).
+gfs2_kernel() {
+	local pkg deb tmp order m d
+	for d in "$GFS2_CACHE"/*/complete; do
+		[ -e "$d" ] || continue
+		d=$(dirname "$d")
+		# made for another module list: made again below
+		[ "$(cat "$d/modules")" = "${GFS2_MODULES[*]}" ] || continue
+		GFS2_KDIR=$d GFS2_KVER=$(cat "$d/version")
+		return 0
+	done
+	pkg=$(gfs2_kernel_pkg)
+	[ -n "$pkg" ] || {
+		apt-get update -q >&2
+		pkg=$(gfs2_kernel_pkg)
+	}
+	[ -n "$pkg" ] || skip "apt knows no linux-image-6.1.0-*-amd64-unsigned package (Debian's kernel with gfs2)"
+	mkdir -p "$GFS2_CACHE"
+	deb=$(find "$GFS2_CACHE" -maxdepth 1 -name "${pkg}_*.deb" | sort -V | tail -1)
+	if [ -z "$deb" ]; then
+		echo "# downloading $pkg into $GFS2_CACHE"
+		# apt's sandbox user cannot write root's cache directory; the
+		# warning saying so is noise
+		(cd "$GFS2_CACHE" && apt-get download -q "$pkg" 2>&1 | grep -v unsandboxed >&2)
+		deb=$(find "$GFS2_CACHE" -maxdepth 1 -name "${pkg}_*.deb" | sort -V | tail -1)
+		[ -n "$deb" ] || skip "apt-get download $pkg failed"
+	fi
+	tmp=$(mktemp -d "$GFS2_CACHE/tmp.XXXXXX")
+	T_CLEANUP+=("rm -rf '$tmp'")
+	# a download cut short leaves a broken package: the next run fetches it again
+	dpkg-deb -x "$deb" "$tmp/x" || { rm -f "$deb"; skip "cannot unpack '$deb' (removed)"; }
+	GFS2_KVER=$(basename "$(find "$tmp/x/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -1)")
+	depmod -b "$tmp/x" "$GFS2_KVER" || skip "depmod of $GFS2_KVER failed"
+	mkdir "$tmp/k"
+	cp "$tmp/x/boot/vmlinuz-$GFS2_KVER" "$tmp/k/vmlinuz"
+	# The insmod lines of every module, dependencies first, each once;
+	# not crc32c-intel, which needs SSE 4.2, which TCG's CPU lacks.
+	order=$(for m in "${GFS2_MODULES[@]}"; do
+		modprobe -d "$tmp/x" -S "$GFS2_KVER" --show-depends "$m" || echo "missing $m"
+	done | awk '$1 == "insmod" && $2 !~ /crc32c-intel/ && !seen[$2]++ {print $2}
+		$1 == "missing" {print; exit 1}') ||
+		skip "kernel $GFS2_KVER lacks a module: $(tail -1 <<<"$order")"
+	while read -r m; do
+		cp "$m" "$tmp/k/"
+		basename "$m"
+	done <<<"$order" >"$tmp/k/order"
+	echo "$GFS2_KVER" >"$tmp/k/version"
+	echo "${GFS2_MODULES[*]}" >"$tmp/k/modules"
+	touch "$tmp/k/complete"
+	d=$GFS2_CACHE/$(basename "$deb" .deb)
+	rm -rf "$d"
+	mv "$tmp/k" "$d"
+	GFS2_KDIR=$d
+}
+
+# The newest linux-image-6.1.0-N-amd64-unsigned apt knows, or nothing.
+gfs2_kernel_pkg() {
+	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' 2>/dev/null |
+		awk '{print $1}' | sort -V | tail -1
+}
+
+# gfs2_initramfs: $SCRATCH/initramfs: busybox, the modules, and an /init
+# that loads them, mounts this machine's root read-only over 9p under an
+# overlay on a tmpfs, and switches to it, running the pfs_guest= script of
+# the kernel command line.
+gfs2_initramfs() {
+	local r=$SCRATCH/initramfs.d
+	mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,lower,rw,newroot,modules}
+	cp /bin/busybox "$r/bin/busybox"
+	cp "$GFS2_KDIR"/*.ko "$GFS2_KDIR/order" "$r/modules/"
+	mknod "$r/dev/console" c 5 1
+	cat >"$r/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+while read -r m; do
+	insmod "/modules/$m" || echo "initramfs: cannot load $m"
+done </modules/order
+guest=
+for a in $(cat /proc/cmdline); do
+	case $a in pfs_guest=*) guest=${a#pfs_guest=} ;; esac
+done
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /lower &&
+	mount -t tmpfs -o mode=755 rw /rw && mkdir /rw/upper /rw/work &&
+	mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work overlay /newroot || {
+	echo "initramfs: cannot mount the host's root"
+	poweroff -f
+}
+for d in proc sys dev; do mount --move "/$d" "/newroot/$d"; done
+exec switch_root /newroot /bin/bash "$guest"
+INIT
+	chmod +x "$r/init"
+	(cd "$r" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) >"$SCRATCH/initramfs"
+}
+
+# vm_start NAME ARGS...: boots VM NAME, 1 GiB, 1 CPU, no network but what
+# ARGS add, running $SHARE/NAME.job; console to $SCRATCH/NAME.console.
+vm_start() {
+	local name=$1
+	shift
+	qemu-system-x86_64 -accel tcg -nodefaults -no-user-config -display none -monitor none \
+		-no-reboot -m 1024 -smp 1 -name "pfsbench-$name" \
+		-serial "file:$SCRATCH/$name.console" \
+		-kernel "$GFS2_KDIR/vmlinuz" -initrd "$SCRATCH/initramfs" \
+		-append "console=ttyS0 loglevel=4 panic=-1 pfs_guest=$GFS2_HERE/guest.sh pfs_share=$SHARE pfs_name=$name" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
+		-virtfs "local,path=$SHARE,mount_tag=share,security_model=passthrough,multidevs=remap" \
+		"$@" >"$SCRATCH/$name.qemu" 2>&1 8>&- &
+	VM_PID[$name]=$!
+}
+
+# vm_cluster_start: boots n1 and n2, which run $SHARE/n1.job and n2.job
+# (guest.sh's cluster_up joins the cluster). They share one raw image made
+# lock_dlm GFS2 with 2 journals, and a link of their own: a QEMU socket on
+# 127.0.0.1 that n1 listens on and n2 connects to. The ssh keys, made here,
+# serve only these guests; sshd listens on the private link only.
+vm_cluster_start() {
+	local port n i
+	vm_disk "$SCRATCH/gfs2.img" 1G -p lock_dlm -t pfsbench:gfs -j 2 -J 16
+	mkdir -m 700 "$SHARE/ssh"
+	ssh-keygen -q -t ed25519 -N '' -C pfsbench-gfs2-host -f "$SHARE/ssh/host_key"
+	ssh-keygen -q -t ed25519 -N '' -C pfsbench-gfs2-user -f "$SHARE/ssh/id"
+	cp "$SHARE/ssh/id.pub" "$SHARE/ssh/authorized_keys"
+	cat >"$SHARE/ssh/sshd_config" <<-CONF
+	HostKey $SHARE/ssh/host_key
+	AuthorizedKeysFile $SHARE/ssh/authorized_keys
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	StrictModes no
+	PidFile /run/sshd.pid
+	CONF
+	cat >"$SHARE/ssh/ssh_config" <<-CONF
+	IdentityFile $SHARE/ssh/id
+	IdentitiesOnly yes
+	BatchMode yes
+	StrictHostKeyChecking no
+	UserKnownHostsFile /dev/null
+	LogLevel ERROR
+	CONF
+	# a free port: QEMU fails when it is taken, and another is tried
+	for ((n = 0; n < 20; n++)); do
+		port=$((20000 + RANDOM % 30000))
+		vm_start n1 "${VM_DISK[@]}" -netdev "socket,id=n0,listen=127.0.0.1:$port" \
+			-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:01
+		for ((i = 0; i < 50; i++)); do
+			ss -Hltn "sport = :$port" | grep -q . && break
+			kill -0 "${VM_PID[n1]}" 2>/dev/null || break
+			sleep 0.1
+		done
+		ss -Hltn "sport = :$port" | grep -q . && break
+		vm_kill n1
+	done
+	vm_start n2 "${VM_DISK[@]}" -netdev "socket,id=n0,connect=127.0.0.1:$port" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:02
+}
+
+# n1 starts one rank on each node over ssh, node order n1, n2; MPI and its
+# daemons use the private link only.
+# shellcheck disable=SC2034 # for the tests
+MPIRUN_2NODES="--host n1,n2 -np 2 --mca btl tcp,self --mca btl_tcp_if_include eth0
+	--mca oob_tcp_if_include eth0 --mca plm_rsh_args -F$SHARE/ssh/ssh_config"
+
+# vm_wait NAME SECONDS: 0 when VM NAME powered off within SECONDS.
+vm_wait() {
+	local pid=${VM_PID[$1]} i
+	for ((i = 0; i < $2 * 5; i++)); do
+		kill -0 "$pid" 2>/dev/null || {
+			wait "$pid" 2>/dev/null
+			return 0
+		}
+		sleep 0.2
+	done
+	return 1
+}
+
+vm_kill() {
+	kill -9 "${VM_PID[$1]}" 2>/dev/null
+	wait "${VM_PID[$1]}" 2>/dev/null
+	return 0
+}
+
+vm_kill_all() {
+	local name
+	for name in "${!VM_PID[@]}"; do
+		vm_kill "$name"
+	done
+}
+
+# vm_disk FILE SIZE MKFS-OPTIONS...: a sparse raw image made GFS2 here
+# (mkfs.gfs2 works on a file); removed with $SCRATCH.
+vm_disk() {
+	local img=$1 size=$2
+	shift 2
+	truncate -s "$size" "$img"
+	mkfs.gfs2 -O "$@" "$img" >"$img.mkfs" 2>&1 || { not_ok "mkfs.gfs2 $*: $(tail -1 "$img.mkfs")"; finish; }
+	# Two VMs write it at once: no host cache between them, no image lock.
+	# shellcheck disable=SC2034,SC2054 # for the tests; QEMU's commas
+	VM_DISK=(-drive "file=$img,if=none,id=d0,format=raw,cache=none,file.locking=off"
+		-device virtio-blk-pci,drive=d0,share-rw=on)
+}
+
+# vm_result NAME: the run NAME a guest made with guest.sh's pfs_run:
+# $OUT, $ERR, $RC; dir_unchanged then compares the guest's listings.
+vm_result() {
+	OUT=$SHARE/$1.out ERR=$SHARE/$1.err RC=$(cat "$SHARE/$1.rc" 2>/dev/null || echo 255)
+	VM_RUN=$1
+}
+
+# dir_unchanged DIR (tests/mpi/lib.sh's, for a DIR inside a guest): the
+# listing guest.sh took of DIR after run $VM_RUN is the one it took before.
+dir_unchanged() {
+	diff "$SHARE/$VM_RUN.after" "$SHARE/$VM_RUN.before" >/dev/null
+}
+
+# vm_keep NAME FILE...: FILEs (results files, reports, statistics) outlive
+# $SCRATCH in $GFS2_KEEP/NAME (default /tmp/pfsbench-gfs2/NAME), replacing
+# what an earlier run kept there.
+vm_keep() {
+	local d=${GFS2_KEEP:-/tmp/pfsbench-gfs2}/$1
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp -r "$@" "$d/"
+	echo "# kept in $d: $(cd "$d" && echo *)"
+}
+
+# sb_deltas BEFORE AFTER: "TYPE dlm: +N TYPE queue: +N ..." for every
+# counter of two sbstats files that changed (summed over CPUs). For the
+# log; pfsbench's own parser is src/fsstats.c.
+sb_deltas() {
+	awk '$2 == "dlm:" || $2 == "queue:" {
+		s = 0; for (i = 3; i <= NF; i++) s += $i
+		if (FNR == NR) b[$1 " " $2] = s; else if (s != b[$1 " " $2]) printf "%s %s %+d  ", $1, $2, s - b[$1 " " $2]
+	}' "$1" "$2"
+}
+
+# vm_console NAME: the end of VM NAME's console and job log, for a failed check.
+vm_console() {
+	echo "--- $1: console (end)"
+	tail -n 30 "$SCRATCH/$1.console" 2>/dev/null
+	echo "--- $1: job log (end)"
+	tail -n 40 "$SHARE/$1.log" 2>/dev/null
+}
