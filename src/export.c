@@ -33,24 +33,33 @@ void pfs_csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void csv_rows(FILE *out, const struct pfs_archive *a)
+/* Records described by a field table: a header line of field names, then
+ * one line per record. */
+static void csv_records(FILE *out, const struct pfs_field *fields, size_t nfields,
+			const void *records, size_t size, size_t n)
 {
 	char num[32];
 
-	for (size_t i = 0; i < pfs_row_nfields; i++) {
+	for (size_t i = 0; i < nfields; i++) {
 		if (i)
 			fputc(',', out);
-		pfs_csv_field(out, pfs_row_fields[i].name);
+		pfs_csv_field(out, fields[i].name);
 	}
 	fputs("\r\n", out);
-	for (size_t r = 0; r < a->nrows; r++) {
-		for (size_t i = 0; i < pfs_row_nfields; i++) {
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; i < nfields; i++) {
 			if (i)
 				fputc(',', out);
-			pfs_csv_field(out, pfs_field_text(&pfs_row_fields[i], &a->rows[r], num, sizeof(num)));
+			pfs_csv_field(out, pfs_field_text(&fields[i], (const char *)records + r * size,
+							  num, sizeof(num)));
 		}
 		fputs("\r\n", out);
 	}
+}
+
+static void csv_rows(FILE *out, const struct pfs_archive *a)
+{
+	csv_records(out, pfs_row_fields, pfs_row_nfields, a->rows, sizeof(*a->rows), a->nrows);
 }
 
 static void csv_pair(FILE *out, const char *key, const char *value)
@@ -324,20 +333,22 @@ static int json_document(FILE *out, const struct pfs_archive *a, bool rows)
 
 static void export_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json [--provenance|--latency]\n"
+	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json [--provenance|--latency|--progress]\n"
 		     "Write a results file's rows and provenance as CSV or JSON on stdout.\n"
 		     "  --csv         the rows as CSV (RFC 4180), one header line\n"
 		     "  --json        one JSON document: provenance, parameters, nodes, units, rows,\n"
 		     "                latency percentiles\n"
 		     "  --provenance  only the provenance (with --csv: key,value lines)\n"
 		     "  --latency     with --csv: latency percentiles (ns) per test, iteration and\n"
-		     "                op over all ranks, then per rank and step\n");
+		     "                op over all ranks, then per rank and step\n"
+		     "  --progress    with --csv: the progress timeline, each rank's counts every\n"
+		     "                ~100 ms while it worked\n");
 }
 
 static int export_main(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool csv = false, json = false, prov = false, lat = false;
+	bool csv = false, json = false, prov = false, lat = false, ticks = false;
 	struct pfs_archive a;
 	int rc;
 
@@ -350,6 +361,8 @@ static int export_main(int argc, char **argv)
 			prov = true;
 		} else if (!strcmp(argv[i], "--latency")) {
 			lat = true;
+		} else if (!strcmp(argv[i], "--progress")) {
+			ticks = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			export_usage(stdout);
 			return PFS_EXIT_OK;
@@ -361,9 +374,9 @@ static int export_main(int argc, char **argv)
 			path = argv[i];
 		}
 	}
-	if (!path || csv == json || (prov && lat) || (json && lat)) {
+	if (!path || csv == json || prov + lat + ticks > 1 || (json && (lat || ticks))) {
 		fprintf(stderr, "pfsbench export: give one FILE.h5, one of --csv or --json, and "
-				"with --csv at most one of --provenance or --latency\n");
+				"with --csv at most one of --provenance, --latency or --progress\n");
 		export_usage(stderr);
 		return PFS_EXIT_USAGE;
 	}
@@ -374,6 +387,9 @@ static int export_main(int argc, char **argv)
 		rc = json_document(stdout, &a, !prov);
 	else if (lat)
 		rc = csv_latency(stdout, &a);
+	else if (ticks)
+		csv_records(stdout, pfs_tick_fields, pfs_tick_nfields, a.ticks, sizeof(*a.ticks),
+			    a.nticks);
 	else if (prov)
 		csv_provenance(stdout, &a);
 	else

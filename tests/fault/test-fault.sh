@@ -167,14 +167,8 @@ check "a selector without a value" bad_rule "fail openat EIO node=" \
 	"rule 1: a selector is key=value: 'node='"
 
 # ---- pfsbench under mpirun, 2 simulated nodes ---------------------------------
-# $PFSBENCH for pfs_nodes: pfsbench with the shim and the rules RULES.
-REAL_PFSBENCH=$PFSBENCH
-faulty() {
-	printf '#!/bin/bash\nLD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
-		"$PFSFAULT" "$1" "$REAL_PFSBENCH" >"$SCRATCH/pfsbench-faulty"
-	chmod +x "$SCRATCH/pfsbench-faulty"
-	echo "$SCRATCH/pfsbench-faulty"
-}
+# $PFSBENCH for pfs_nodes: pfsbench with the shim and the rules (faulty,
+# tests/mpi/lib.sh).
 M=$SCRATCH/target
 mkdir "$M"
 snapshot "$M"

@@ -81,6 +81,24 @@ pfs_nodes() {
 	RC=$?
 }
 
+# faulty RULES: the path of a pfsbench that runs under the test-only fault
+# injector (tests/fault, $PFSFAULT) with RULES in PFSBENCH_FAULT, for pfs
+# and pfs_nodes:  PFSBENCH=$(faulty "delay openat 2ms node=node2") pfs_nodes ...
+T_PFSBENCH=$PFSBENCH
+faulty() {
+	local f
+	f=$(mktemp "$SCRATCH/pfsbench-faulty.XXXXXX")
+	printf '#!/bin/bash\nLD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
+		"${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}" "$1" "$T_PFSBENCH" >"$f"
+	chmod +x "$f"
+	echo "$f"
+}
+
+# csv_rows FILE: the rows of results FILE as CSV (export --csv).
+csv_rows() {
+	"$T_PFSBENCH" export "$1" --csv
+}
+
 # The table rows of the report in $OUT, one per line, fields split by blanks.
 rows() {
 	sed -n '/^---- --/,/^$/p' "$OUT" | sed '1d;$d'
