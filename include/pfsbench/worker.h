@@ -57,7 +57,8 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 		  unsigned flags);
 
 /* The op ends: one row of w->items and w->bytes over the time since
- * pfs_op_start. Returns 0 or -ENOMEM. */
+ * pfs_op_start (the engine builds it once the op has returned). Returns 0
+ * or -ENOSPC when the op emitted more than 4 rows. */
 int pfs_op_done(struct pfs_worker *w);
 
 /* For an op that interleaves kinds of item and times each kind itself
@@ -81,12 +82,14 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
 
 /* The engine's look at the clock: stop notices and signals, progress
- * ticks, the stonewall deadline. Returns true when the op must stop. */
+ * ticks, the stonewall deadline. Returns true when the op must stop: told
+ * to (w->stopped), or done (w->items has reached w->target). */
 bool pfs_engine_tick(struct pfs_worker *w);
 
-/* Once an item, in loops whose items take a while (a file written, a
+/* Before each item, in loops whose items take a while (a file written, a
  * directory walked): a decrement, and now and then pfs_engine_tick. True
- * when the op must stop. */
+ * when the op must stop (w->stopped) or has done its target: the loop
+ * needs no compare of its own. */
 static inline bool pfs_tick(struct pfs_worker *w)
 {
 	if (--w->countdown)
@@ -94,18 +97,26 @@ static inline bool pfs_tick(struct pfs_worker *w)
 	return pfs_engine_tick(w);
 }
 
+/* The same for a loop that counts its items in a local, done: w->items is
+ * brought up to date only when the engine looks, and by the loop at its
+ * end. */
+static inline bool pfs_tick_at(struct pfs_worker *w, uint64_t done)
+{
+	if (--w->countdown)
+		return false;
+	w->items = done;
+	return pfs_engine_tick(w);
+}
+
 /* For the tightest loops (create, unlink), which count in a local and store
- * it back at each batch's end: between batches, the engine looks at the
- * clock. Returns false when the op must stop; else sets *end to the end of
- * the next batch (at most w->target). */
+ * it back at each batch's end, while w->items < w->target: between
+ * batches, the engine looks at the clock. Returns false when the op must
+ * stop; else sets *end to the end of the next batch (at most w->target). */
 static inline bool pfs_batch(struct pfs_worker *w, uint64_t *end)
 {
-	uint64_t left;
-
-	if (pfs_engine_tick(w))
+	if (pfs_engine_tick(w) && w->stopped)
 		return false;
-	left = w->target > w->items ? w->target - w->items : 0;
-	*end = w->items + (left < w->batch ? left : w->batch);
+	*end = w->target - w->items < w->countdown ? w->target : w->items + w->countdown;
 	return true;
 }
 

@@ -20,6 +20,7 @@
 #include "pfsbench/workload.h"
 
 #define PFS_MAX_OUTPUTS 8
+#define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
 
 struct pfs_progress_view; /* rank 0's picture of every rank's progress (progress.c) */
@@ -67,6 +68,9 @@ struct pfs_engine {
 	enum pfs_unit op_unit;
 	uint64_t op_start_us, op_cpu_us;
 	unsigned nsamples;     /* rows this rank emitted in the step */
+	struct pfs_sample pending[PFS_MAX_SAMPLES]; /* noted by the op, rows after it */
+	uint64_t pending_start_us[PFS_MAX_SAMPLES];
+	size_t npending;
 	struct pfs_hist *hist[2];
 	bool lat_on;           /* this op records latency */
 

@@ -171,16 +171,18 @@ static void send_progress(struct pfs_engine *e, uint64_t now_us)
 		(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
 }
 
+/* The countdown also ends when the op reaches its target, so a loop needs
+ * no compare of its own: pfs_tick says "stop" then, and w->stopped says
+ * whether it was told to or is done. */
 bool pfs_engine_tick(struct pfs_worker *w)
 {
 	struct pfs_engine *e = w->engine;
-	uint64_t now = pfs_now_us(), dt = now - e->last_clock_us;
+	uint64_t now = pfs_now_us(), dt = now - e->last_clock_us, left;
 
 	if (dt < CLOCK_EVERY_MIN_US && w->batch < BATCH_MAX)
 		w->batch *= 2;
 	else if (dt > CLOCK_EVERY_MAX_US && w->batch > 1)
 		w->batch /= 2;
-	w->countdown = w->batch;
 	e->last_clock_us = now;
 	if (e->deadline_us && !e->sw_hit && !e->sw_posted && now >= e->deadline_us)
 		pfs_stonewall_hit(e, now);
@@ -193,7 +195,10 @@ bool pfs_engine_tick(struct pfs_worker *w)
 		else
 			pfs_progress_service(e, now);
 	}
-	return w->stopped;
+	left = w->target > w->items ? w->target - w->items : 0;
+	/* Never 0: the next pfs_tick would wrap it. */
+	w->countdown = !left ? 1 : left < w->batch ? (unsigned)left : w->batch;
+	return w->stopped || !left;
 }
 
 /* ---- rank 0's line ------------------------------------------------------- */

@@ -57,8 +57,10 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w)
 	return e->lat_on ? e->hist[1] : NULL;
 }
 
-/* One row from a sample, on this rank's list of the iteration's rows. */
-static int emit(struct pfs_engine *e, const struct pfs_sample *s)
+/* One row from a sample, on this rank's list of the iteration's rows; cpu_us
+ * is the rank's CPU time over the op. */
+static int emit(struct pfs_engine *e, const struct pfs_sample *s, uint64_t start_us,
+		uint64_t cpu_us)
 {
 	struct pfs_row r;
 
@@ -73,11 +75,11 @@ static int emit(struct pfs_engine *e, const struct pfs_sample *s)
 	r.rank = (uint32_t)e->rank;
 	r.step = e->step;
 	r.sample = e->nsamples++;
-	r.start_us = pfs_run_time(e, e->op_start_us);
+	r.start_us = pfs_run_time(e, start_us);
 	r.elapsed_us = s->elapsed_us;
 	r.items = s->items;
 	r.bytes = s->bytes;
-	r.cpu_us = cpu_now_us() - e->op_cpu_us;
+	r.cpu_us = cpu_us;
 	if (e->deadline_us) {
 		/* An op that ended before the deadline was stopped by nothing:
 		 * its count at the deadline is all it did. */
@@ -92,9 +94,18 @@ static int emit(struct pfs_engine *e, const struct pfs_sample *s)
 	return pfs_engine_add_row(e, &r, s->lat && s->lat->n ? s->lat : NULL);
 }
 
+/* Inside the op, a sample is only noted: the row is built after the op
+ * returns (pfs_worker_end_op), so that a phase's time holds the work and
+ * nothing of the bookkeeping. */
 int pfs_emit(struct pfs_worker *w, const struct pfs_sample *s)
 {
-	return emit(w->engine, s);
+	struct pfs_engine *e = w->engine;
+
+	if (e->npending == PFS_MAX_SAMPLES)
+		return -ENOSPC;
+	e->pending[e->npending] = *s;
+	e->pending_start_us[e->npending++] = e->op_start_us;
+	return 0;
 }
 
 int pfs_op_done(struct pfs_worker *w)
@@ -109,7 +120,7 @@ int pfs_op_done(struct pfs_worker *w)
 		.lat = w->lat,
 	};
 
-	return emit(e, &s);
+	return pfs_emit(w, &s);
 }
 
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
@@ -156,6 +167,7 @@ void pfs_stonewall_hit(struct pfs_engine *e, uint64_t now_us)
 void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working)
 {
 	e->nsamples = 0;
+	e->npending = 0;
 	e->sw_hit = e->sw_posted = false;
 	e->sw_req = MPI_REQUEST_NULL;
 	e->deadline_us = stonewall && e->common->stonewall_s
@@ -174,7 +186,13 @@ void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working)
 int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 {
 	struct pfs_worker *w = &e->w;
+	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
 
+	/* The rows of a step whose op succeeded. */
+	for (size_t i = 0; !rc && i < e->npending; i++)
+		if (emit(e, &e->pending[i], e->pending_start_us[i], cpu_us))
+			rc = -ENOMEM;
+	e->npending = 0;
 	if (rc < 0 && !w->failed && !(rc == -ECANCELED && w->stopped)) {
 		char what[64];
 		const char *name = e->op_name;

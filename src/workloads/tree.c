@@ -113,7 +113,8 @@ static inline void dir_next(struct tree_state *st, unsigned depth)
 
 /* ---- the work on each item ---------------------------------------------- */
 
-static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, const char *name)
+static inline __attribute__((always_inline)) int
+create_file(struct pfs_worker *w, struct tree_state *st, int dfd, const char *name)
 {
 	int fd = pfs_openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644), rc;
 
@@ -137,7 +138,8 @@ static int create_file(struct pfs_worker *w, struct tree_state *st, int dfd, con
 /* Creates or removes the files of the directory whose path ends at end,
  * as many as the op's target allows. */
 static inline __attribute__((always_inline)) int
-each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd, size_t end)
+each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, int dfd,
+	  size_t end, uint64_t *done)
 {
 	const struct pfs_tree_opts *o = w->opts;
 	char *name = st->path + end + 1;
@@ -154,25 +156,21 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
 				rc = -errno;
 			continue;
 		}
-		if (pfs_tick(w)) {
-			rc = -ECANCELED;
+		/* Told to stop, or the op's count is done (a stonewall). */
+		if (pfs_tick_at(w, *done)) {
+			rc = w->stopped ? -ECANCELED : WALK_END;
 			break;
 		}
-		if (w->items >= w->target) {
-			rc = WALK_END;
-			break;
-		}
-		t = pfs_lat_start(w);
+		t = lat ? pfs_now_ns() : 0;
 		if (op == OP_CREATE)
 			rc = create_file(w, st, dfd, name);
 		else if (pfs_unlinkat(dfd, name, 0))
 			rc = pfs_fail(w, "remove", st->path, errno);
 		if (rc)
 			break;
-		pfs_lat_stop(w, t);
-		w->items++;
-		if (op == OP_CREATE)
-			w->bytes += st->file_bytes;
+		if (lat)
+			pfs_hist_add(w->lat, pfs_now_ns() - t);
+		(*done)++;
 	}
 	st->path[end] = 0;
 	return rc;
@@ -183,30 +181,29 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, int dfd,
  * children need it. Returns 0, 1 when its subtree is not there (cleanup
  * only), WALK_END, or a negative errno. */
 static inline __attribute__((always_inline)) int
-enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth, bool bottom,
-      uint64_t dir_idx)
+enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, unsigned depth,
+      bool bottom, uint64_t dir_idx, uint64_t *done)
 {
 	struct tree_level *l = &st->lv[depth];
 	int parent = l->parent;
 	const char *name = st->path + l->name;
 
 	if (op != OP_CLEANUP) {
-		if (pfs_tick(w))
-			return -ECANCELED;
+		/* Told to stop, or the op's count is done (a stonewall). */
+		if (pfs_tick_at(w, *done))
+			return w->stopped ? -ECANCELED : WALK_END;
 		/* Every directory after this one in pre-order is missing too. */
 		if (op != OP_MKDIR && dir_idx >= st->dirs_made)
 			return WALK_END;
 	}
 	if (op == OP_MKDIR) {
-		uint64_t t;
+		uint64_t t = lat ? pfs_now_ns() : 0;
 
-		if (w->items >= w->target)
-			return WALK_END;
-		t = pfs_lat_start(w);
 		if (pfs_mkdirat(parent, name, 0755))
 			return pfs_fail(w, "create", st->path, errno);
-		pfs_lat_stop(w, t);
-		w->items++;
+		if (lat)
+			pfs_hist_add(w->lat, pfs_now_ns() - t);
+		(*done)++;
 	}
 	if ((op == OP_MKDIR || op == OP_RMDIR) && bottom)
 		return 0;
@@ -218,12 +215,13 @@ enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned dep
 	}
 	if (op == OP_MKDIR || op == OP_RMDIR)
 		return 0;
-	return each_file(w, st, op, l->fd, l->end);
+	return each_file(w, st, op, lat, l->fd, l->end, done);
 }
 
 /* After the walk is done with the directory at depth and below it. */
 static inline __attribute__((always_inline)) int
-leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned depth)
+leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, unsigned depth,
+      uint64_t *done)
 {
 	struct tree_level *l = &st->lv[depth];
 	uint64_t t;
@@ -234,11 +232,12 @@ leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned dep
 	l->fd = -1;
 	if (op != OP_RMDIR && op != OP_CLEANUP)
 		return 0;
-	t = op == OP_RMDIR ? pfs_lat_start(w) : 0;
+	t = op == OP_RMDIR && lat ? pfs_now_ns() : 0;
 	if (!pfs_unlinkat(l->parent, st->path + l->name, AT_REMOVEDIR)) {
 		if (op == OP_RMDIR) {
-			pfs_lat_stop(w, t);
-			w->items++;
+			if (lat)
+				pfs_hist_add(w->lat, pfs_now_ns() - t);
+			(*done)++;
 		}
 		return 0;
 	}
@@ -253,12 +252,12 @@ leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, unsigned dep
  * done its count, or the directories end where Mkdir stopped, the walk
  * ends; Rmdir then still removes the directories above. */
 static inline __attribute__((always_inline)) int
-walk(struct pfs_worker *w, enum tree_op op)
+walk(struct pfs_worker *w, enum tree_op op, bool lat)
 {
 	const struct pfs_tree_opts *o = w->opts;
 	struct tree_state *st = w->state;
 	unsigned depth = 0, bottom = (unsigned)o->levels;
-	uint64_t dir_idx = 0;
+	uint64_t dir_idx = 0, done = 0; /* done: the op's items, in a register */
 	int rc, first_err = 0;
 
 	memcpy(st->path, TOP, sizeof(TOP));
@@ -266,7 +265,7 @@ walk(struct pfs_worker *w, enum tree_op op)
 		.fd = -1, .parent = w->dirfd, .idx = 0, .name = 0, .end = sizeof(TOP) - 1
 	};
 	for (;;) {
-		rc = enter(w, st, op, depth, depth == bottom, dir_idx++);
+		rc = enter(w, st, op, lat, depth, depth == bottom, dir_idx++, &done);
 		if (rc == WALK_END)
 			break;
 		if (rc < 0 && op != OP_CLEANUP)
@@ -279,7 +278,7 @@ walk(struct pfs_worker *w, enum tree_op op)
 		}
 		/* Leave this directory, and each ancestor whose last child it is. */
 		for (;;) {
-			rc = leave(w, st, op, depth);
+			rc = leave(w, st, op, lat, depth, &done);
 			if (rc < 0 && op != OP_CLEANUP)
 				goto out;
 			if (rc < 0 && !first_err)
@@ -300,13 +299,14 @@ walk(struct pfs_worker *w, enum tree_op op)
 	rc = 0;
 	if (op == OP_RMDIR)
 		for (unsigned d = depth; d-- > 0 && !rc;)
-			rc = leave(w, st, op, d);
+			rc = leave(w, st, op, lat, d, &done);
 out:
 	for (unsigned i = 0; i <= depth; i++)
 		if (st->lv[i].fd >= 0) {
 			pfs_close(st->lv[i].fd);
 			st->lv[i].fd = -1;
 		}
+	w->items = done;
 	return rc;
 }
 
@@ -326,23 +326,25 @@ static int tree_run_op(struct pfs_worker *w, unsigned op)
 	switch (op) {
 	case OP_MKDIR:
 		pfs_op_start(w, PFS_TREE_OP_MKDIR, PFS_UNIT_DIRS, st->totals.dirs, PFS_OP_HOT);
-		rc = walk(w, OP_MKDIR);
+		rc = w->lat ? walk(w, OP_MKDIR, true) : walk(w, OP_MKDIR, false);
 		st->dirs_made = w->items;
 		break;
 	case OP_CREATE:
 		pfs_op_start(w, PFS_TREE_OP_CREATE, PFS_UNIT_FILES,
 			     pfs_mul_sat_u64(st->dirs_made, o->files), PFS_OP_HOT);
-		rc = walk(w, OP_CREATE);
+		rc = w->lat ? walk(w, OP_CREATE, true) : walk(w, OP_CREATE, false);
 		st->files_made = w->items;
+		/* Every file has the same size: counted once, not per file. */
+		w->bytes = w->items * st->file_bytes;
 		break;
 	case OP_UNLINK:
 		pfs_op_start(w, PFS_TREE_OP_UNLINK, PFS_UNIT_FILES, st->files_made, PFS_OP_HOT);
-		rc = walk(w, OP_UNLINK);
+		rc = w->lat ? walk(w, OP_UNLINK, true) : walk(w, OP_UNLINK, false);
 		st->files_made -= w->items;
 		break;
 	default:
 		pfs_op_start(w, PFS_TREE_OP_RMDIR, PFS_UNIT_DIRS, st->dirs_made, PFS_OP_HOT);
-		rc = walk(w, OP_RMDIR);
+		rc = w->lat ? walk(w, OP_RMDIR, true) : walk(w, OP_RMDIR, false);
 		st->dirs_made -= w->items;
 		break;
 	}
@@ -390,7 +392,7 @@ static int tree_cleanup(struct pfs_worker *w)
 	int rc = 0;
 
 	if (!w->keep && st->path && st->lv)
-		rc = walk(w, OP_CLEANUP);
+		rc = walk(w, OP_CLEANUP, false);
 	free(st->path);
 	free(st->lv);
 	free(st->buf);

@@ -1,0 +1,42 @@
+# lib.sh: what every benchmark script shares (sourced): the statistics of
+# rounds and the order they run in. A benchmark warms both sides with a
+# round it throws away, then runs ROUNDS rounds (at least 9) in which the
+# two sides alternate and the one that goes first alternates too, so that
+# drift, caches and turbo hit both alike; it reports the median and the
+# spread p25-p75 of each side, and the ratio of the medians.
+
+# stats FILE COLUMN: "median p25 p75" of a column of numbers (nearest rank).
+stats() {
+	awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '
+		{ v[NR] = $1 }
+		function at(p) { i = int(p * NR + 0.999999); if (i < 1) i = 1; return v[i] }
+		END { if (NR) printf "%s %s %s\n", at(0.5), at(0.25), at(0.75); else print "0 0 0" }'
+}
+
+# rounds N SIDE...: runs each side's function N times, interleaved, the
+# order rotating from round to round (A B C, B C A, C A B, ...), after one
+# round of each that is thrown away (the warm-up). Each function gets the
+# round's number, or "warm".
+rounds() {
+	local n=$1 r k
+	shift
+	local sides=("$@")
+	for k in "${sides[@]}"; do
+		"$k" warm || return 1
+	done
+	for ((r = 0; r < n; r++)); do
+		for ((k = 0; k < ${#sides[@]}; k++)); do
+			"${sides[(r + k) % ${#sides[@]}]}" "$r" || return 1
+		done
+	done
+}
+
+# Both sides run on one CPU, BENCH_CPU (default the last): on a virtual
+# machine cores differ (here core 0 ran this loop 1.4x slower than core 1,
+# whatever ran it), and mpirun binds rank 0 to core 0 while a plain program
+# lands where the scheduler likes. on_cpu CMD... runs CMD there; with
+# mpirun, pass --bind-to none so that mpirun keeps the mask.
+BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
+on_cpu() {
+	taskset -c "$BENCH_CPU" "$@"
+}
