@@ -7,7 +7,7 @@
 # rank. The report and the results file keep both counts. On a tmpfs.
 . "$(dirname "$0")/../mpi/lib.sh"
 
-small_fs "size=64m,nr_inodes=200000"
+small_fs "size=256m,nr_inodes=200000"
 PFSBENCH=$(faulty "delay openat 2ms node=node2 count=1000; delay openat 100us node=node1") \
 	pfs_nodes 2 2 create-unlink -m "$M" -f 150000 -F 3 -s 4k -t pa --stonewall 1 --force \
 	--no-drop-caches --results "$SCRATCH/sw.h5"
@@ -42,5 +42,28 @@ check "the report gives each Create row's count at the deadline" \
 check "the report's table shows the counts after wear-out" \
 	test "$(rows | awk '$5 == "Create" {print $7}' | sort -u)" = "$WEAR"
 check "nothing of the run is left" dir_unchanged "$M"
+[ "$T_FAILED" -eq 0 ] || show_run
+
+# tree: Mkdir stops at the deadline (node1 0.2 ms a directory, node2 5 ms
+# for its first 300), both wear out to the same prefix of the tree in
+# pre-order, Create fills exactly those directories, and Unlink and Rmdir
+# remove exactly what was made.
+PFSBENCH=$(faulty "delay mkdirat 5ms node=node2 count=300; delay mkdirat 200us node=node1") \
+	pfs_nodes 2 1 tree -o "$M" -l 4 -d 10 -f 2 -s 1 --stonewall 1 --no-drop-caches --force \
+	--results "$SCRATCH/tree.h5"
+check "tree: exit status 0" test "$RC" -eq 0
+csv_rows "$SCRATCH/tree.h5" | tr -d '\r' | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $c["op"], $c["node"], $c["items"], $c["stonewall_items"], $c["stonewall_us"] }' >"$SCRATCH/rows.txt"
+DIRS=$(col Mkdir 3 | sort -u)
+echo "# tree Mkdir: $(col Mkdir 3 | xargs) directories after wear-out, $(col Mkdir 4 | xargs) at the deadline"
+check "tree: both Mkdir rows wore out to one count, below the plan's 11111" \
+	test "$(col Mkdir 3 | wc -l)" -eq 2 -a "$(echo "$DIRS" | wc -l)" -eq 1 -a "${DIRS:-0}" -lt 11111
+check "tree: node2 made fewer directories by the deadline" test \
+	"$(awk '$1 == "Mkdir" && $2 == "node2" {print $4}' "$SCRATCH/rows.txt")" -lt \
+	"$(awk '$1 == "Mkdir" && $2 == "node1" {print $4}' "$SCRATCH/rows.txt")"
+check "tree: Create filled exactly those directories, 2 files each" test "$(col Create 3 | sort -u)" = $((DIRS * 2))
+check "tree: Unlink removed them all" test "$(col Unlink 3 | sort -u)" = $((DIRS * 2))
+check "tree: Rmdir removed every directory made" test "$(col Rmdir 3 | sort -u)" = "$DIRS"
+check "tree: nothing of the run is left" dir_unchanged "$M"
 [ "$T_FAILED" -eq 0 ] || show_run
 finish
