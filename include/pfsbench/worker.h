@@ -38,6 +38,12 @@ struct pfs_worker {
 	unsigned countdown;   /* items until pfs_tick looks at the clock */
 	unsigned batch;       /* items between clock readings, adapted */
 	struct pfs_hist *lat; /* latency of this op's items; NULL when not recorded */
+	/* The engine's look at the clock (pfs_engine_tick): stop notices and
+	 * signals, progress ticks, the stonewall deadline. Returns true when
+	 * the op must stop: told to (stopped), or done (items has reached
+	 * target). Called through the worker, so this interface needs no
+	 * engine. */
+	bool (*tick)(struct pfs_worker *w);
 
 	struct pfs_engine *engine;
 	bool keep;            /* the run leaves its items for a later run: cleanup
@@ -81,20 +87,15 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
  * OP 'DIR/NAME': strerror", tells every other rank to stop, returns -err. */
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
 
-/* The engine's look at the clock: stop notices and signals, progress
- * ticks, the stonewall deadline. Returns true when the op must stop: told
- * to (w->stopped), or done (w->items has reached w->target). */
-bool pfs_engine_tick(struct pfs_worker *w);
-
 /* Before each item, in loops whose items take a while (a file written, a
- * directory walked): a decrement, and now and then pfs_engine_tick. True
+ * directory walked): a decrement, and now and then the engine's tick. True
  * when the op must stop (w->stopped) or has done its target: the loop
  * needs no compare of its own. */
 static inline bool pfs_tick(struct pfs_worker *w)
 {
 	if (--w->countdown)
 		return false;
-	return pfs_engine_tick(w);
+	return w->tick(w);
 }
 
 /* The same for a loop that counts its items in a local, done: w->items is
@@ -105,7 +106,7 @@ static inline bool pfs_tick_at(struct pfs_worker *w, uint64_t done)
 	if (--w->countdown)
 		return false;
 	w->items = done;
-	return pfs_engine_tick(w);
+	return w->tick(w);
 }
 
 /* For the tightest loops (create, unlink), which count in a local and store
@@ -114,7 +115,7 @@ static inline bool pfs_tick_at(struct pfs_worker *w, uint64_t done)
  * stop; else sets *end to the end of the next batch (at most w->target). */
 static inline bool pfs_batch(struct pfs_worker *w, uint64_t *end)
 {
-	if (pfs_engine_tick(w) && w->stopped)
+	if (w->tick(w) && w->stopped)
 		return false;
 	*end = w->target - w->items < w->countdown ? w->target : w->items + w->countdown;
 	return true;

@@ -45,8 +45,8 @@ void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req)
 		PFS_MPI(e, MPI_Test, (req, &done, MPI_STATUS_IGNORE));
 		if (done)
 			return;
-		if (e->rank == 0)
-			pfs_progress_service(e, pfs_now_us());
+		if (e->while_waiting)
+			e->while_waiting(e);
 		nanosleep(&ts, NULL);
 		if (ts.tv_nsec < WAIT_MAX_NS)
 			ts.tv_nsec = ts.tv_nsec * 2 > WAIT_MAX_NS ? WAIT_MAX_NS : ts.tv_nsec * 2;

@@ -2,8 +2,9 @@
  * and by no one else. Each file owns one concern:
  *   run.c       the whole run: options, identity, preflight, tests, outputs
  *   step.c      a test's steps: cache drops, barriers, ops, stonewalls
- *   worker.c    what ops call (include/pfsbench/worker.h): rows, failures
- *   progress.c  the clock inside ops: ticks, the timeline, the live line
+ *   worker.c    what ops call (include/pfsbench/worker.h): rows, failures,
+ *               the clock inside ops, the stonewall
+ *   progress.c  what a tick records: the timeline, rank 0's live line
  *   agree.c     MPI calls checked, waits that sleep, stop notices, agreement
  *   clock.c     one clock for all nodes
  *   gather.c    rows, latency and ticks to rank 0, and to the outputs
@@ -89,6 +90,9 @@ struct pfs_engine {
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
 	struct pfs_progress_view *view;
+	/* What a waiting rank does between looks (rank 0: take progress
+	 * messages and draw), so that the waits of agree.c need not know. */
+	void (*while_waiting)(struct pfs_engine *e);
 
 	/* gather.c: this rank's results of the test iteration in progress */
 	struct pfs_row *rows;
@@ -132,13 +136,14 @@ void pfs_rundir_remove(struct pfs_engine *e);
 void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working);
 int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc);
 void pfs_worker_end_step(struct pfs_engine *e);
-void pfs_stonewall_hit(struct pfs_engine *e, uint64_t now_us);
+bool pfs_engine_tick(struct pfs_worker *w); /* the worker's tick */
 
 /* progress.c */
 int pfs_progress_init(struct pfs_engine *e);
 int pfs_progress_configure(struct pfs_engine *e);
 void pfs_progress_begin_step(struct pfs_engine *e);
 void pfs_progress_end_step(struct pfs_engine *e);
+void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_service(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_finish(struct pfs_engine *e);
 void pfs_progress_free(struct pfs_engine *e);

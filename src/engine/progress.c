@@ -1,12 +1,9 @@
-/* progress.c: the clock inside an op. Ops call pfs_tick once an item (or
- * pfs_batch between batches); every w->batch items the engine reads the
- * clock, and adapts the batch so that it reads it about every millisecond
- * to every few: a decrement an item, however long the item. About every
- * 100 ms (PFS_TICK_US) that reading becomes a tick: stop notices and
- * signals are polled, the rank's counts go to its timeline (the results
- * file's /progress) and, without waiting, to rank 0, which draws one
- * updating line on stderr for steps longer than PROGRESS_AFTER_US: the
- * rate, the time so far, the expected end and the slowest node. */
+/* progress.c: what a rank makes of its progress. At each tick (about every
+ * 100 ms of an op, worker.c) a working rank's counts go to its timeline
+ * (the results file's /progress) and, without waiting, to rank 0, which
+ * draws one updating line on stderr for steps longer than
+ * PROGRESS_AFTER_US: the rate, the time so far, the expected end and the
+ * slowest node. */
 #include "internal.h"
 
 #include "pfsbench/interrupt.h"
@@ -20,9 +17,6 @@
 #include <unistd.h>
 
 #define TAG_PROGRESS 4713
-#define BATCH_MAX 65536u
-#define CLOCK_EVERY_MIN_US 1000u   /* read the clock no more often than this ... */
-#define CLOCK_EVERY_MAX_US 4000u   /* ... and no less often, once adapted */
 #define PROGRESS_AFTER_US 2000000u /* steps shorter than this draw nothing */
 #define DRAW_EVERY_TTY_US 500000u
 #define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
@@ -62,11 +56,18 @@ static bool stderr_is_terminal(void)
 	return tty;
 }
 
+/* What rank 0 does while it waits (agree.c): take messages, draw. */
+static void while_waiting(struct pfs_engine *e)
+{
+	pfs_progress_service(e, pfs_now_us());
+}
+
 int pfs_progress_init(struct pfs_engine *e)
 {
 	e->prog_req = MPI_REQUEST_NULL;
 	if (e->rank != 0)
 		return 0;
+	e->while_waiting = while_waiting;
 	/* Rank 0 takes every rank's messages, also when it draws nothing. */
 	e->view = calloc(1, sizeof(*e->view));
 	if (!e->view)
@@ -171,34 +172,15 @@ static void send_progress(struct pfs_engine *e, uint64_t now_us)
 		(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
 }
 
-/* The countdown also ends when the op reaches its target, so a loop needs
- * no compare of its own: pfs_tick says "stop" then, and w->stopped says
- * whether it was told to or is done. */
-bool pfs_engine_tick(struct pfs_worker *w)
+/* A tick, from the op's look at the clock (worker.c): the timeline, and
+ * the counts to rank 0 (or, on rank 0, the messages in and the line). */
+void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us)
 {
-	struct pfs_engine *e = w->engine;
-	uint64_t now = pfs_now_us(), dt = now - e->last_clock_us, left;
-
-	if (dt < CLOCK_EVERY_MIN_US && w->batch < BATCH_MAX)
-		w->batch *= 2;
-	else if (dt > CLOCK_EVERY_MAX_US && w->batch > 1)
-		w->batch /= 2;
-	e->last_clock_us = now;
-	if (e->deadline_us && !e->sw_hit && !e->sw_posted && now >= e->deadline_us)
-		pfs_stonewall_hit(e, now);
-	if (now >= e->next_tick_us) {
-		e->next_tick_us = now + PFS_TICK_US;
-		pfs_engine_poll(e);
-		record_tick(e, now);
-		if (e->rank != 0)
-			send_progress(e, now);
-		else
-			pfs_progress_service(e, now);
-	}
-	left = w->target > w->items ? w->target - w->items : 0;
-	/* Never 0: the next pfs_tick would wrap it. */
-	w->countdown = !left ? 1 : left < w->batch ? (unsigned)left : w->batch;
-	return w->stopped || !left;
+	record_tick(e, now_us);
+	if (e->rank != 0)
+		send_progress(e, now_us);
+	else
+		pfs_progress_service(e, now_us);
 }
 
 /* ---- rank 0's line ------------------------------------------------------- */

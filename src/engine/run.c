@@ -426,6 +426,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.common = e.opts;
 	e.w.rank = e.rank;
 	e.w.engine = &e;
+	e.w.tick = pfs_engine_tick;
 	e.w.dirfd = -1;
 	e.w.opts = e.opts;
 	pfs_stop_recv_post(&e);

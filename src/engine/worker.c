@@ -150,8 +150,9 @@ static void stonewall_post(struct pfs_engine *e, uint64_t count)
 		(&e->sw_mine, &e->sw_max, 1, MPI_UINT64_T, MPI_MAX, e->comm, &e->sw_req));
 }
 
-/* From the tick that found the deadline passed: stop, agree, wear out. */
-void pfs_stonewall_hit(struct pfs_engine *e, uint64_t now_us)
+/* From the look at the clock that found the deadline passed: stop, agree,
+ * wear out. */
+static void stonewall_hit(struct pfs_engine *e, uint64_t now_us)
 {
 	struct pfs_worker *w = &e->w;
 
@@ -162,6 +163,44 @@ void pfs_stonewall_hit(struct pfs_engine *e, uint64_t now_us)
 	pfs_engine_wait(e, &e->sw_req);
 	/* The largest count of any rank: at least ours, at most the plan. */
 	w->target = e->sw_max;
+}
+
+/* ---- the clock inside an op ------------------------------------------------ */
+
+/* Ops call pfs_tick once an item (or pfs_batch between batches); every
+ * w->batch items the engine reads the clock, and adapts the batch so that it
+ * reads it every 1 to 4 ms: a decrement an item, however long the item.
+ * At the first reading past each PFS_TICK_US (about 100 ms) comes a tick:
+ * stop notices and signals are polled and the rank's progress recorded
+ * (progress.c). The deadline of a stonewall is checked at every reading. */
+#define BATCH_MAX 65536u
+#define CLOCK_EVERY_MIN_US 1000u /* read the clock no more often than this ... */
+#define CLOCK_EVERY_MAX_US 4000u /* ... and no less often, once adapted */
+
+/* The countdown also ends when the op reaches its target, so a loop needs
+ * no compare of its own: pfs_tick says "stop" then, and w->stopped says
+ * whether it was told to or is done. */
+bool pfs_engine_tick(struct pfs_worker *w)
+{
+	struct pfs_engine *e = w->engine;
+	uint64_t now = pfs_now_us(), dt = now - e->last_clock_us, left;
+
+	if (dt < CLOCK_EVERY_MIN_US && w->batch < BATCH_MAX)
+		w->batch *= 2;
+	else if (dt > CLOCK_EVERY_MAX_US && w->batch > 1)
+		w->batch /= 2;
+	e->last_clock_us = now;
+	if (e->deadline_us && !e->sw_hit && !e->sw_posted && now >= e->deadline_us)
+		stonewall_hit(e, now);
+	if (now >= e->next_tick_us) {
+		e->next_tick_us = now + PFS_TICK_US;
+		pfs_engine_poll(e);
+		pfs_progress_tick(e, now);
+	}
+	left = w->target > w->items ? w->target - w->items : 0;
+	/* Never 0: the next pfs_tick would wrap it. */
+	w->countdown = !left ? 1 : left < w->batch ? (unsigned)left : w->batch;
+	return w->stopped || !left;
 }
 
 void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working)
