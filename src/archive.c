@@ -27,6 +27,7 @@ void pfs_archive_free(struct pfs_archive *a)
 	free(a->rows);
 	free(a->lat);
 	free(a->ticks);
+	free(a->fsstats);
 	memset(a, 0, sizeof(*a));
 }
 

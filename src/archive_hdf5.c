@@ -231,6 +231,9 @@ static const char *check_refs(const struct pfs_archive *a)
 	for (size_t i = 0; i < a->nlat; i++)
 		if (a->lat[i].row >= a->nrows || a->lat[i].bucket >= PFS_HIST_BUCKETS)
 			return "a latency cell names a row or bucket that does not exist";
+	for (size_t i = 0; i < a->nfsstats; i++)
+		if (a->fsstats[i].node_index >= a->nnodes)
+			return "a filesystem counter names a node the file does not list";
 	return NULL;
 }
 
@@ -273,6 +276,9 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 	if (!rc && read_table(file, "progress", pfs_tick_fields, pfs_tick_nfields,
 			      sizeof(struct pfs_tick), true, (void **)&a->ticks, &a->nticks))
 		rc = load_error(path, -EIO, "its progress timeline is damaged");
+	if (!rc && read_table(file, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
+			      sizeof(struct pfs_fsstat), true, (void **)&a->fsstats, &a->nfsstats))
+		rc = load_error(path, -EIO, "its filesystem counters are damaged");
 	if (!rc && (bad = check_refs(a)))
 		rc = load_error(path, -EIO, bad);
 	H5Fclose(file);

@@ -333,7 +333,8 @@ static int json_document(FILE *out, const struct pfs_archive *a, bool rows)
 
 static void export_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json [--provenance|--latency|--progress]\n"
+	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json\n"
+		     "       [--provenance|--latency|--progress|--fs-stats]\n"
 		     "Write a results file's rows and provenance as CSV or JSON on stdout.\n"
 		     "  --csv         the rows as CSV (RFC 4180), one header line\n"
 		     "  --json        one JSON document: provenance, parameters, nodes, units, rows,\n"
@@ -342,13 +343,14 @@ static void export_usage(FILE *out)
 		     "  --latency     with --csv: latency percentiles (ns) per test, iteration and\n"
 		     "                op over all ranks, then per rank and step\n"
 		     "  --progress    with --csv: the progress timeline, each rank's counts every\n"
-		     "                ~100 ms while it worked\n");
+		     "                ~100 ms while it worked\n"
+		     "  --fs-stats    with --csv: the filesystem's own counters per step and node\n");
 }
 
 static int export_main(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool csv = false, json = false, prov = false, lat = false, ticks = false;
+	bool csv = false, json = false, prov = false, lat = false, ticks = false, fss = false;
 	struct pfs_archive a;
 	int rc;
 
@@ -363,6 +365,8 @@ static int export_main(int argc, char **argv)
 			lat = true;
 		} else if (!strcmp(argv[i], "--progress")) {
 			ticks = true;
+		} else if (!strcmp(argv[i], "--fs-stats")) {
+			fss = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			export_usage(stdout);
 			return PFS_EXIT_OK;
@@ -374,9 +378,10 @@ static int export_main(int argc, char **argv)
 			path = argv[i];
 		}
 	}
-	if (!path || csv == json || prov + lat + ticks > 1 || (json && (lat || ticks))) {
+	if (!path || csv == json || prov + lat + ticks + fss > 1 || (json && (lat || ticks || fss))) {
 		fprintf(stderr, "pfsbench export: give one FILE.h5, one of --csv or --json, and "
-				"with --csv at most one of --provenance, --latency or --progress\n");
+				"with --csv at most one of --provenance, --latency, --progress or "
+				"--fs-stats\n");
 		export_usage(stderr);
 		return PFS_EXIT_USAGE;
 	}
@@ -390,6 +395,9 @@ static int export_main(int argc, char **argv)
 	else if (ticks)
 		csv_records(stdout, pfs_tick_fields, pfs_tick_nfields, a.ticks, sizeof(*a.ticks),
 			    a.nticks);
+	else if (fss)
+		csv_records(stdout, pfs_fsstat_fields, pfs_fsstat_nfields, a.fsstats,
+			    sizeof(*a.fsstats), a.nfsstats);
 	else if (prov)
 		csv_provenance(stdout, &a);
 	else

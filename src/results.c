@@ -65,6 +65,20 @@ const struct pfs_field pfs_tick_fields[] = {
 };
 const size_t pfs_tick_nfields = sizeof(pfs_tick_fields) / sizeof(pfs_tick_fields[0]);
 
+#define FSSTAT_FIELD(name, type, desc) \
+	{ #name, type, offsetof(struct pfs_fsstat, name), sizeof(((struct pfs_fsstat *)0)->name), \
+	  "", desc, NULL }
+
+const struct pfs_field pfs_fsstat_fields[] = {
+	FSSTAT_FIELD(test, PFS_FIELD_STRING, "test name"),
+	FSSTAT_FIELD(iteration, PFS_FIELD_U32, "iteration, from 1"),
+	FSSTAT_FIELD(step, PFS_FIELD_U32, "step of the test's plan, from 0"),
+	FSSTAT_FIELD(node_index, PFS_FIELD_U32, "node, from 0, in node order"),
+	FSSTAT_FIELD(name, PFS_FIELD_STRING, "counter (docs/filesystems.md)"),
+	FSSTAT_FIELD(value, PFS_FIELD_U64, "what it counted over the step"),
+};
+const size_t pfs_fsstat_nfields = sizeof(pfs_fsstat_fields) / sizeof(pfs_fsstat_fields[0]);
+
 static const struct {
 	const char *name, *rate;
 } units[PFS_UNIT_COUNT] = {

@@ -8,6 +8,7 @@
 #include "pfsbench/commands.h"
 #include "pfsbench/latency.h"
 #include "pfsbench/output.h"
+#include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
@@ -18,9 +19,10 @@
 
 static void show_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench show FILE.h5 [--latency]\n"
+	fprintf(out, "Usage: pfsbench show FILE.h5 [--latency] [--fs-stats]\n"
 		     "Print the text report of the run stored in a results file.\n"
-		     "  --latency  then each op's latency: min, p50, p90, p99, p99.9, max (us)\n");
+		     "  --latency   then each op's latency: min, p50, p90, p99, p99.9, max (us)\n"
+		     "  --fs-stats  then the filesystem's own counters, per step and node\n");
 }
 
 /* Microseconds with one decimal, from nanoseconds. */
@@ -59,13 +61,36 @@ static int print_latency(FILE *out, const struct pfs_archive *a)
 	return 0;
 }
 
+/* What the filesystem counted, step by step: for each (test, iteration,
+ * step), each node's counters, as its probe reported them. */
+static void print_fsstats(FILE *out, const struct pfs_archive *a)
+{
+	fprintf(out, "\nFilesystem counters, per step and node:\n");
+	for (unsigned n = 0; n < a->nnodes; n++)
+		fprintf(out, " %s: %s\n", a->nodes[n].name,
+			a->nodes[n].fsstats[0] ? a->nodes[n].fsstats : "none: not recorded");
+	for (size_t i = 0; i < a->nfsstats; i++) {
+		const struct pfs_fsstat *f = &a->fsstats[i];
+		bool head = !i || strcmp(f->test, f[-1].test) || f->iteration != f[-1].iteration ||
+			    f->step != f[-1].step || f->node_index != f[-1].node_index;
+
+		if (head)
+			fprintf(out, "%*s%-3s %2" PRIu32 " step %2" PRIu32 " %s:\n",
+				strlen(f->test) > 3 ? 0 : 1, "", f->test, f->iteration, f->step,
+				a->nodes[f->node_index].name);
+		fprintf(out, "    %-32s %12" PRIu64 "\n", f->name, f->value);
+	}
+	if (!a->nfsstats)
+		fprintf(out, " (no counters recorded)\n");
+}
+
 static int show_main(int argc, char **argv)
 {
 	const struct pfs_workload *wl;
 	struct pfs_output o = { .ops = &pfs_output_table, .fp = stdout };
 	struct pfs_archive a;
 	const char *path = NULL;
-	bool latency = false, bad = false;
+	bool latency = false, fsstats = false, bad = false;
 	void *opts = NULL;
 	int rc;
 
@@ -76,6 +101,8 @@ static int show_main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--latency") && !latency)
 			latency = true;
+		else if (!strcmp(argv[i], "--fs-stats") && !fsstats)
+			fsstats = true;
 		else if ((argv[i][0] != '-' || !argv[i][1]) && !path)
 			path = argv[i];
 		else
@@ -99,7 +126,7 @@ static int show_main(int argc, char **argv)
 		a.ri.workload = wl;
 		a.ri.opts = opts;
 	}
-	struct pfs_block b = { a.rows, a.nrows, a.lat, a.nlat, a.ticks, a.nticks };
+	struct pfs_block b = { a.rows, a.nrows, a.lat, a.nlat, a.ticks, a.nticks, a.fsstats, a.nfsstats };
 
 	rc = o.ops->begin(&o, &a.ri);
 	if (!rc && a.nrows)
@@ -112,6 +139,8 @@ static int show_main(int argc, char **argv)
 		rc = pfs_error("cannot write the report to standard output");
 	else if (latency && print_latency(stdout, &a))
 		rc = -1;
+	else if (fsstats)
+		print_fsstats(stdout, &a);
 	else if (fflush(stdout))
 		rc = pfs_error("cannot write the report to standard output");
 	pfs_archive_free(&a);

@@ -23,6 +23,8 @@ const struct pfs_field pfs_node_fields[] = {
 	NODE_FIELD(nworkers, "workers", PFS_FIELD_U32, "", "workers (ranks) on the node"),
 	NODE_FIELD(mem_bytes, "mem_bytes", PFS_FIELD_U64, "bytes", "physical memory"),
 	NODE_FIELD(kernel, "kernel", PFS_FIELD_STRING, "", "kernel release (uname -r)"),
+	NODE_FIELD(fsstats, "fsstats", PFS_FIELD_STRING, "",
+		   "the filesystem counters the node records each step (/fsstats), or none: why"),
 };
 const size_t pfs_node_nfields = sizeof(pfs_node_fields) / sizeof(pfs_node_fields[0]);
 

@@ -121,7 +121,7 @@ int synth_write(struct synth *s, const char *path)
 		for (unsigned t = 0; t < s->ntests; t++)
 			for (unsigned it = 1; it <= s->iterations; it++) {
 				synth_block(s, t, it, rows);
-				rc |= o.ops->block(&o, &s->ri, &(struct pfs_block){ rows, synth_block_rows(s), NULL, 0, NULL, 0 });
+				rc |= o.ops->block(&o, &s->ri, &(struct pfs_block){ .rows = rows, .nrows = synth_block_rows(s) });
 			}
 		rc |= o.ops->end(&o, &s->ri, PFS_RUN_COMPLETE, "");
 	}

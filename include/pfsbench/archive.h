@@ -31,6 +31,8 @@ struct pfs_archive {
 	size_t nlat;
 	struct pfs_tick *ticks; /* /progress */
 	size_t nticks;
+	struct pfs_fsstat *fsstats; /* /fsstats */
+	size_t nfsstats;
 	/* From the provenance, for the text report. */
 	struct pfs_run_info ri;
 	enum pfs_run_status status;

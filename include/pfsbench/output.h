@@ -76,6 +76,8 @@ struct pfs_block {
 	size_t nlat;
 	const struct pfs_tick *ticks;
 	size_t nticks;
+	const struct pfs_fsstat *fsstats;
+	size_t nfsstats;
 };
 
 struct pfs_output {

@@ -99,6 +99,20 @@ struct pfs_tick {
 extern const struct pfs_field pfs_tick_fields[];
 extern const size_t pfs_tick_nfields;
 
+/* One counter of the filesystem's own (include/pfsbench/fsprobe.h) over one
+ * step, on one node: what the node's probe counted from just before the
+ * step's barrier to the step's end. */
+struct pfs_fsstat {
+	char test[PFS_TEST_NAME_MAX];
+	uint32_t iteration;
+	uint32_t step;
+	uint32_t node_index;
+	char name[48];  /* "inode.dlm_requests", "b1.WRITE.calls" */
+	uint64_t value;
+};
+extern const struct pfs_field pfs_fsstat_fields[];
+extern const size_t pfs_fsstat_nfields;
+
 /* One field of a record (a row, a node, a tick) as text, for CSV, JSON and
  * text outputs: a string as it is, a number in decimal (in buf). */
 const char *pfs_field_text(const struct pfs_field *f, const void *record, char *buf, size_t len);

@@ -20,6 +20,8 @@ struct pfs_node {
 	int leader_rank;          /* lowest rank on the node */
 	uint64_t mem_bytes;       /* physical memory of the node */
 	char kernel[PFS_KERNEL_MAX]; /* the node's kernel release (uname -r) */
+	char fsstats[256];        /* what the node's probe of the filesystem reads, or
+				   * "none: <why>" (include/pfsbench/fsprobe.h) */
 };
 
 /* The fields of a node that the results file keeps, for every output that

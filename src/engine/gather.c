@@ -52,14 +52,16 @@ int pfs_gather_types(struct pfs_engine *e)
 	if (record_type(e, pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row), &e->row_type) ||
 	    record_type(e, pfs_lat_cell_fields, pfs_lat_cell_nfields, sizeof(struct pfs_lat_cell),
 			&e->cell_type) ||
-	    record_type(e, pfs_tick_fields, pfs_tick_nfields, sizeof(struct pfs_tick), &e->tick_type))
+	    record_type(e, pfs_tick_fields, pfs_tick_nfields, sizeof(struct pfs_tick), &e->tick_type) ||
+	    record_type(e, pfs_fsstat_fields, pfs_fsstat_nfields, sizeof(struct pfs_fsstat),
+			&e->fsstat_type))
 		return -ENOMEM;
 	return 0;
 }
 
 void pfs_gather_free_types(struct pfs_engine *e)
 {
-	MPI_Datatype *types[] = { &e->row_type, &e->cell_type, &e->tick_type };
+	MPI_Datatype *types[] = { &e->row_type, &e->cell_type, &e->tick_type, &e->fsstat_type };
 
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (*types[i] != MPI_DATATYPE_NULL)
@@ -105,6 +107,25 @@ int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const stru
 		free(hc);
 	}
 	e->rows[e->nrows++] = *r;
+	return 0;
+}
+
+int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pfs_fsstat *f;
+
+		if (grow((void **)&e->fsstats, &e->fsstats_cap, e->nfsstats, sizeof(*e->fsstats)))
+			return -ENOMEM;
+		f = &e->fsstats[e->nfsstats++];
+		memset(f, 0, sizeof(*f));
+		pfs_row_set_text(f->test, sizeof(f->test), e->test);
+		f->iteration = e->iteration;
+		f->step = e->step;
+		f->node_index = e->w.node;
+		pfs_row_set_text(f->name, sizeof(f->name), c[i].name);
+		f->value = c[i].value;
+	}
 	return 0;
 }
 
@@ -154,8 +175,9 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	struct pfs_row *all_rows, *rows = NULL;
 	struct pfs_lat_cell *cells;
 	struct pfs_tick *ticks;
-	int *rcount, *rfirst, *ccount, *cfirst, *tcount, *tfirst;
-	size_t nrows, ncells, nticks, *perm = NULL, *place = NULL;
+	struct pfs_fsstat *fsstats;
+	int *rcount, *rfirst, *ccount, *cfirst, *tcount, *tfirst, *fcount, *ffirst;
+	size_t nrows, ncells, nticks, nfsstats, *perm = NULL, *place = NULL;
 	int rc = 0;
 
 	gather(e, e->rows, e->nrows, e->row_type, sizeof(*e->rows), (void **)&all_rows, &rcount,
@@ -164,7 +186,9 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	       &cfirst, &ncells);
 	gather(e, e->ticks, e->nticks, e->tick_type, sizeof(*e->ticks), (void **)&ticks, &tcount,
 	       &tfirst, &nticks);
-	e->nrows = e->ncells = e->nticks = 0;
+	gather(e, e->fsstats, e->nfsstats, e->fsstat_type, sizeof(*e->fsstats), (void **)&fsstats,
+	       &fcount, &ffirst, &nfsstats);
+	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
 	if (e->rank != 0)
 		return 0;
 
@@ -187,7 +211,7 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 
 			cell->row = place[(size_t)rfirst[r] + cell->row];
 		}
-	struct pfs_block b = { rows, nrows, cells, ncells, ticks, nticks };
+	struct pfs_block b = { rows, nrows, cells, ncells, ticks, nticks, fsstats, nfsstats };
 
 	for (size_t i = 0; i < e->noutputs; i++)
 		if (e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
@@ -199,6 +223,9 @@ out:
 	free(all_rows);
 	free(cells);
 	free(ticks);
+	free(fsstats);
+	free(fcount);
+	free(ffirst);
 	free(rcount);
 	free(rfirst);
 	free(ccount);

@@ -1,7 +1,8 @@
 /* internal.h: the engine's own state, shared by the files of src/engine/
  * and by no one else. Each file owns one concern:
  *   run.c       the whole run: options, identity, preflight, tests, outputs
- *   step.c      a test's steps: cache drops, barriers, ops, stonewalls
+ *   step.c      a test's steps: cache drops, barriers, ops, the filesystem's
+ *               counters around each
  *   worker.c    what ops call (include/pfsbench/worker.h): rows, failures,
  *               the clock inside ops, the stonewall
  *   progress.c  what a tick records: the timeline, rank 0's live line
@@ -14,6 +15,7 @@
 
 #include <mpi.h>
 
+#include "pfsbench/fsprobe.h"
 #include "pfsbench/histogram.h"
 #include "pfsbench/options.h"
 #include "pfsbench/output.h"
@@ -34,7 +36,7 @@ struct pfs_engine {
 	struct pfs_common_opts *common;
 	struct pfs_topology topo;
 	struct pfs_worker w;
-	MPI_Datatype row_type, cell_type, tick_type;
+	MPI_Datatype row_type, cell_type, tick_type, fsstat_type;
 
 	/* clock.c */
 	int64_t clock_offset_us; /* this node's clock to node 0's */
@@ -94,6 +96,12 @@ struct pfs_engine {
 	 * messages and draw), so that the waits of agree.c need not know. */
 	void (*while_waiting)(struct pfs_engine *e);
 
+	/* step.c: the filesystem's own counters around each step, on the node
+	 * leaders (on one of them for a cluster-wide source) */
+	struct pfs_fsprobe probe;
+	bool probing;
+	bool probe_begun;
+
 	/* gather.c: this rank's results of the test iteration in progress */
 	struct pfs_row *rows;
 	size_t nrows, rows_cap;
@@ -101,6 +109,8 @@ struct pfs_engine {
 	size_t ncells, cells_cap;
 	struct pfs_tick *ticks;
 	size_t nticks, ticks_cap;
+	struct pfs_fsstat *fsstats;
+	size_t nfsstats, fsstats_cap;
 
 	/* run.c, rank 0 only */
 	char results_path[PATH_MAX];
@@ -153,8 +163,10 @@ int pfs_gather_types(struct pfs_engine *e);
 void pfs_gather_free_types(struct pfs_engine *e);
 int pfs_gather_block(struct pfs_engine *e, enum pfs_order order);
 int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
+int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n);
 
 /* step.c */
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it);
+void pfs_probe_open(struct pfs_engine *e, char desc[256]);
 
 #endif

@@ -109,6 +109,27 @@ static void gather_node_facts(struct pfs_engine *e)
 	free(kernels);
 }
 
+/* Once the run will happen: each node's probe of the filesystem's own
+ * counters, and what it reads, for the results file. */
+static void open_probes(struct pfs_engine *e)
+{
+	char probe[256], *probes = malloc((size_t)e->nranks * sizeof(probe));
+
+	if (!probes) {
+		pfs_error("out of memory");
+		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	}
+	pfs_probe_open(e, probe);
+	PFS_MPI(e, MPI_Allgather, (probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe), MPI_CHAR,
+				   e->comm));
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		memcpy(e->topo.nodes[n].fsstats,
+		       probes + (size_t)e->topo.nodes[n].leader_rank * sizeof(probe), sizeof(probe));
+		e->topo.nodes[n].fsstats[sizeof(probe) - 1] = 0;
+	}
+	free(probes);
+}
+
 static int identify(struct pfs_engine *e)
 {
 	char name[PFS_NODE_NAME_MAX], addr[PFS_ADDR_MAX];
@@ -338,6 +359,7 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 		rc = pfs_fail(&e->w, "allocate", "the progress view", ENOMEM);
 	if (pfs_agree(e, rc != 0))
 		return -1;
+	open_probes(e);
 	if (e->rank == 0) {
 		describe_run(e, fs, argc, argv);
 		begin_outputs(e);
@@ -406,7 +428,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	int status;
 
 	memset(&e, 0, sizeof(e));
-	e.row_type = e.cell_type = e.tick_type = MPI_DATATYPE_NULL;
+	e.row_type = e.cell_type = e.tick_type = e.fsstat_type = MPI_DATATYPE_NULL;
 	e.prog_req = e.sw_req = MPI_REQUEST_NULL;
 	e.w.node_name = "?";
 	if (MPI_Comm_dup(comm, &e.comm) != MPI_SUCCESS) {
@@ -447,6 +469,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.hist[1]);
 	free(e.rows);
 	free(e.cells);
+	free(e.fsstats);
 	pfs_progress_free(&e);
 	free(e.opts);
 	pfs_topology_free(&e.topo);

@@ -45,6 +45,27 @@ static void drop_caches(struct pfs_engine *e)
 	}
 }
 
+/* The filesystem's own counters (include/pfsbench/fsprobe.h), on the
+ * probing ranks: begun after the cache drop, so that they count the step,
+ * not the drop's writeback, and ended after the step's agreement, when
+ * every rank of the node is done. A probe that fails gives nothing for the
+ * step; the run goes on. */
+static void probe_begin(struct pfs_engine *e)
+{
+	e->probe_begun = e->probing && !pfs_fsprobe_begin(&e->probe);
+}
+
+static void probe_end(struct pfs_engine *e)
+{
+	struct pfs_fscounter c[PFS_FSPROBE_MAX];
+	size_t n = 0;
+
+	if (e->probe_begun && !pfs_fsprobe_end(&e->probe, c, PFS_FSPROBE_MAX, &n) &&
+	    pfs_engine_add_fsstats(e, c, n))
+		pfs_warn("node %s: out of memory for the filesystem's counters", e->w.node_name);
+	e->probe_begun = false;
+}
+
 /* One step. Returns whether any rank failed or was interrupted. */
 static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 {
@@ -52,6 +73,7 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 
 	if (!(step->flags & PFS_STEP_KEEP_CACHE))
 		drop_caches(e);
+	probe_begin(e);
 	pfs_engine_barrier(e);
 	e->step_start_us = pfs_now_us();
 	pfs_progress_begin_step(e);
@@ -62,9 +84,36 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 	}
 	pfs_worker_end_step(e);
 	rc = pfs_agree(e, rc != 0);
+	probe_end(e);
 	pfs_progress_end_step(e);
 	e->op_name = NULL;
 	return rc;
+}
+
+/* On each node's lowest rank: the filesystem counters it can read, and
+ * what they are (or why there are none) into desc, for the results file.
+ * A cluster-wide source is probed from node 0 only. */
+void pfs_probe_open(struct pfs_engine *e, char desc[256])
+{
+	struct pfs_fsinfo fs;
+	bool leader = e->topo.nodes[e->w.node].leader_rank == e->rank;
+
+	desc[0] = 0;
+	e->probing = false;
+	if (!leader)
+		return;
+	if (pfs_fsinfo_get(e->common->dir, &fs)) {
+		snprintf(desc, 256, "none: cannot statvfs the target");
+		return;
+	}
+	pfs_fsprobe_open(&e->probe, &fs);
+	snprintf(desc, 256, "%s", e->probe.desc);
+	if (pfs_fsprobe_cluster_wide(&e->probe) && e->w.node != 0) {
+		/* Cut when very long: a description. */
+		(void)pfs_format(desc, 256, "%.200s, read on node 0", e->probe.desc);
+		return;
+	}
+	e->probing = e->probe.kind != PFS_FSPROBE_NONE;
 }
 
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)

@@ -25,6 +25,7 @@
 #define NODES_CHUNK 64
 #define CELLS_CHUNK 16384
 #define TICKS_CHUNK 8192
+#define FSSTATS_CHUNK 4096
 
 /* A dataset that grows by appending, and its records' type in memory. */
 struct h5table {
@@ -34,7 +35,7 @@ struct h5table {
 
 struct h5out {
 	hid_t file;
-	struct h5table rows, lat, ticks;
+	struct h5table rows, lat, ticks, fsstats;
 };
 
 /* ---- writing attributes -------------------------------------------------- */
@@ -291,7 +292,9 @@ static int h5_write_head(struct h5out *h, const struct pfs_run_info *ri)
 			    sizeof(struct pfs_lat_cell), CELLS_CHUNK) ||
 	    write_bucket_scheme(h->lat.ds) ||
 	    make_appendable(h->file, &h->ticks, "progress", pfs_tick_fields, pfs_tick_nfields,
-			    sizeof(struct pfs_tick), TICKS_CHUNK))
+			    sizeof(struct pfs_tick), TICKS_CHUNK) ||
+	    make_appendable(h->file, &h->fsstats, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
+			    sizeof(struct pfs_fsstat), FSSTATS_CHUNK))
 		return -1;
 	return H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0 ? -1 : 0;
 }
@@ -311,6 +314,7 @@ static void h5_close(struct pfs_output *o)
 	close_table(&h->rows);
 	close_table(&h->lat);
 	close_table(&h->ticks);
+	close_table(&h->fsstats);
 	pfs_h5_close_id(&h->file, H5Fclose);
 	free(h);
 	o->priv = NULL;
@@ -325,7 +329,8 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	if (!h)
 		return pfs_error("cannot create '%s': %s", ri->results_path, strerror(ENOMEM));
 	h->file = H5I_INVALID_HID;
-	h->rows = h->lat = h->ticks = (struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0 };
+	h->rows = h->lat = h->ticks = h->fsstats =
+		(struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0 };
 	o->priv = h;
 	errno = 0;
 	h->file = H5Fcreate(ri->results_path, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
@@ -387,7 +392,7 @@ static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const s
 		}
 	}
 	if (append(&h->rows, b->rows, b->nrows) || append(&h->lat, cells, b->nlat) ||
-	    append(&h->ticks, b->ticks, b->nticks))
+	    append(&h->ticks, b->ticks, b->nticks) || append(&h->fsstats, b->fsstats, b->nfsstats))
 		goto out;
 	/* On disk now: a run killed after this keeps these rows. */
 	if (H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
@@ -415,6 +420,7 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 	close_table(&h->rows);
 	close_table(&h->lat);
 	close_table(&h->ticks);
+	close_table(&h->fsstats);
 	if (H5Fclose(h->file) < 0)
 		rc = -1;
 	h->file = H5I_INVALID_HID;

@@ -144,6 +144,8 @@ check "glusterd answers 'gluster volume info'" gluster_cli volume info
 echo "# glusterd up after $((SECONDS - t0)) s"
 check "volume create: 2 bricks on $HOST" gluster_cli volume create "$V" "$HOST:$G/brick1" "$HOST:$G/brick2" force
 check "volume start" gluster_cli volume start "$V"
+# The volume's profile is on, so each step's fops are recorded (fsprobe).
+check "volume profile start" gluster_cli volume profile "$V" start
 check "mount -t glusterfs $HOST:/$V" mount -t glusterfs -o "log-file=$G/log/mount.log" "$HOST:/$V" "$G/mnt"
 mountpoint -q "$G/mnt" || { cat "$G/log/mount.log"; finish; }
 M=$G/mnt
@@ -157,6 +159,21 @@ echo "# create-unlink took $((SECONDS - start)) s; $(head -1 "$OUT")"
 check_create_unlink FUSE.GLUSTERFS "$M" "$SCRATCH/glusterfs.h5"
 check "results file: mount source $HOST:/$V" test "$(prov "$SCRATCH/glusterfs.h5" mount_source)" = "$HOST:/$V"
 check "2 nodes of 1 worker each" test "$(rows | awk '{print $3, $4}' | sort -u | tr '\n' ' ')" = "node1 1 node2 1 "
+# The filesystem's own counters: node 1 reads the volume's profile around
+# every step (once for the whole volume), and the bricks' CREATE calls of a
+# Create step are the files that step created.
+"$PFSBENCH" export "$SCRATCH/glusterfs.h5" --json --provenance >"$SCRATCH/gprov.json"
+fsdesc() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["nodes"][int(sys.argv[2])]["fsstats"])' "$SCRATCH/gprov.json" "$1"; }
+check "results file: node1 reads the volume's profile" test "$(fsdesc 0)" = "gluster profile of volume $V"
+check "results file: node2 leaves it to node 1" test "$(fsdesc 1)" = "gluster profile of volume $V, read on node 0"
+"$PFSBENCH" export "$SCRATCH/glusterfs.h5" --csv --fs-stats | tr -d '\r' >"$SCRATCH/fss.csv"
+creates() { # TEST STEP: the bricks' CREATE calls in that step
+	awk -F, -v t="$1" -v s="$2" '$1 == t && $2 == 1 && $3 == s && $5 ~ /^b[0-9]+\.CREATE\.calls$/ {n += $6} END {print n + 0}' "$SCRATCH/fss.csv"
+}
+echo "# bricks' CREATE calls: se steps 0 and 1: $(creates se 0), $(creates se 1); pa step 0: $(creates pa 0)"
+check "fs-stats: se's Create steps made 200 files each on the bricks" test "$(creates se 0) $(creates se 1)" = "200 200"
+check "fs-stats: pa's Create step made 400" test "$(creates pa 0)" -eq 400
+check "show --fs-stats prints the counters" grep -q "b1.CREATE.calls" <("$PFSBENCH" show "$SCRATCH/glusterfs.h5" --fs-stats)
 [ "$T_FAILED" -eq 0 ] || show_run
 
 start=$SECONDS

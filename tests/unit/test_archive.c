@@ -139,7 +139,7 @@ static void test_a_killed_run_reads_as_aborted(void **state)
 	s.ri.results_path = f->path;
 	assert_int_equal(o.ops->begin(&o, &s.ri), 0);
 	synth_block(&s, 0, 1, rows);
-	assert_int_equal(o.ops->block(&o, &s.ri, &(struct pfs_block){ rows, synth_block_rows(&s), NULL, 0, NULL, 0 }), 0);
+	assert_int_equal(o.ops->block(&o, &s.ri, &(struct pfs_block){ .rows = rows, .nrows = synth_block_rows(&s) }), 0);
 	assert_int_equal(pfs_archive_load(f->path, &a), 0);
 	assert_int_equal(a.nrows, synth_block_rows(&s));
 	assert_int_equal(a.status, PFS_RUN_ABORTED);

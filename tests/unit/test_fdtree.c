@@ -105,7 +105,7 @@ static void test_full_run_aggregates_all_ranks(void **state)
 	(void)state;
 	report_open(&r, 1, 2, 3, 1, 2, 2);
 	assert_int_equal(pfs_output_fdtree.begin(&r.out, &r.ri), 0);
-	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ rows, 8, NULL, 0, NULL, 0 }), 0);
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ .rows = rows, .nrows = 8 }), 0);
 	assert_int_equal(pfs_output_fdtree.end(&r.out, &r.ri, PFS_RUN_COMPLETE, ""), 0);
 	report_check(&r, HEAD
 		     "        one tree per worker, in <node>.<worker>/LEVEL0/: 2 workers on 2 nodes\n"
@@ -159,7 +159,7 @@ static void test_partial_runs(void **state)
 	(void)state;
 	report_open(&r, 1, 2, 3, 1, 1, 1);
 	r.opts.remove_only = true;
-	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ rm, 2, NULL, 0, NULL, 0 }), 0);
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ .rows = rm, .nrows = 2 }), 0);
 	report_check(&r, "Sun Mar 13 05:45:31 UTC 2011\n"
 			 "Sun Mar 13 05:45:31 UTC 2011\n"
 			 "FILE REMOVE TIME IN, OUT, TOTAL      = 0.000010, 0.000030, 0.000020\n"
@@ -206,7 +206,7 @@ static void test_iterations_each_on_their_own(void **state)
 	rows[1].iteration = 2;
 	report_open(&r, 1, 2, 3, 1, 1, 1);
 	r.opts.common.iterations = 2;
-	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ rows, 2, NULL, 0, NULL, 0 }), 0);
+	assert_int_equal(pfs_output_fdtree.block(&r.out, &r.ri, &(struct pfs_block){ .rows = rows, .nrows = 2 }), 0);
 	fflush(r.fp);
 	p = strstr(r.text, "ITERATION 1 OF 2\n");
 	assert_non_null(p);

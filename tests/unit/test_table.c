@@ -51,9 +51,9 @@ static size_t golden_rows(const char *text, struct pfs_row *rows, size_t cap)
 static void test_seed_sample_byte_for_byte(void **state)
 {
 	static const struct pfs_node nodes[] = {
-		{ "gfs-02-lp01", "10.16.145.43", 1, 0, 0, "" }, { "gfs-02-lp02", "10.16.145.44", 1, 1, 0, "" },
-		{ "gfs-02-lp03", "10.16.145.45", 1, 2, 0, "" }, { "gfs-02-lp04", "10.16.145.46", 1, 3, 0, "" },
-		{ "gfs-02-lp05", "10.16.145.47", 1, 4, 0, "" },
+		{ .name = "gfs-02-lp01", .addr = "10.16.145.43", .nworkers = 1, .leader_rank = 0, .mem_bytes = 0 }, { .name = "gfs-02-lp02", .addr = "10.16.145.44", .nworkers = 1, .leader_rank = 1, .mem_bytes = 0 },
+		{ .name = "gfs-02-lp03", .addr = "10.16.145.45", .nworkers = 1, .leader_rank = 2, .mem_bytes = 0 }, { .name = "gfs-02-lp04", .addr = "10.16.145.46", .nworkers = 1, .leader_rank = 3, .mem_bytes = 0 },
+		{ .name = "gfs-02-lp05", .addr = "10.16.145.47", .nworkers = 1, .leader_rank = 4, .mem_bytes = 0 },
 	};
 	struct pfs_run_info ri = { .dir = "/mnt/gfs2", .fstype = "GFS2", .nnodes = 5,
 				   .nodes = nodes, .workers_min = 1, .workers_max = 1,
@@ -70,7 +70,7 @@ static void test_seed_sample_byte_for_byte(void **state)
 	assert_int_equal(o.ops->begin(&o, &ri), 0);
 	/* one block per (test, iteration), as the engine hands them over */
 	for (size_t i = 0; i < n; i += 14)
-		assert_int_equal(o.ops->block(&o, &ri, &(struct pfs_block){ rows + i, 14, NULL, 0, NULL, 0 }), 0);
+		assert_int_equal(o.ops->block(&o, &ri, &(struct pfs_block){ .rows = rows + i, .nrows = 14 }), 0);
 	assert_int_equal(o.ops->end(&o, &ri, PFS_RUN_COMPLETE, ""), 0);
 	fclose(o.fp);
 	assert_int_equal(olen, glen);
@@ -88,7 +88,7 @@ static char *render(const struct pfs_run_info *ri, const struct pfs_row *rows, s
 
 	o.fp = open_memstream(&out, &len);
 	o.ops->begin(&o, ri);
-	o.ops->block(&o, ri, &(struct pfs_block){ rows, n, NULL, 0, NULL, 0 });
+	o.ops->block(&o, ri, &(struct pfs_block){ .rows = rows, .nrows = n });
 	o.ops->end(&o, ri, st, "x");
 	fclose(o.fp);
 	return out;
@@ -96,7 +96,7 @@ static char *render(const struct pfs_run_info *ri, const struct pfs_row *rows, s
 
 static void test_long_node_names_widen_not_cut(void **state)
 {
-	static const struct pfs_node nodes[] = { { "compute-node-0123", "-", 2, 0, 0, "" } };
+	static const struct pfs_node nodes[] = { { .name = "compute-node-0123", .addr = "-", .nworkers = 2, .leader_rank = 0, .mem_bytes = 0 } };
 	struct pfs_run_info ri = { .dir = "/d", .fstype = "TMPFS", .nnodes = 1, .nodes = nodes,
 				   .workers_min = 2, .workers_max = 2, .caches_dropped = true };
 	struct pfs_row r = { .test = "pa", .op = "Unlink", .node = "compute-node-0123",
@@ -112,7 +112,7 @@ static void test_long_node_names_widen_not_cut(void **state)
 
 static void test_uneven_workers_and_aborted_run(void **state)
 {
-	static const struct pfs_node nodes[] = { { "a", "10.0.0.1", 1, 0, 0, "" }, { "b", "10.0.0.2", 3, 1, 0, "" } };
+	static const struct pfs_node nodes[] = { { .name = "a", .addr = "10.0.0.1", .nworkers = 1, .leader_rank = 0, .mem_bytes = 0 }, { .name = "b", .addr = "10.0.0.2", .nworkers = 3, .leader_rank = 1, .mem_bytes = 0 } };
 	struct pfs_run_info ri = { .dir = "/d", .fstype = "EXT4", .nnodes = 2, .nodes = nodes,
 				   .workers_min = 1, .workers_max = 3, .caches_dropped = false,
 				   .caches_note = "caches were not dropped: Permission denied" };
