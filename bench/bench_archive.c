@@ -40,7 +40,7 @@ static int timed_write(struct synth *s, const char *path, double *seconds)
 		for (unsigned it = 1; !rc && it <= s->iterations; it++) {
 			synth_block(s, t, it, rows);
 			t0 = pfs_now_us();
-			rc = o.ops->block(&o, &s->ri, &(struct pfs_block){ rows, synth_block_rows(s), NULL, 0, NULL, 0 });
+			rc = o.ops->block(&o, &s->ri, &(struct pfs_block){ .rows = rows, .nrows = synth_block_rows(s) });
 			spent += pfs_now_us() - t0;
 		}
 	t0 = pfs_now_us();
