@@ -61,10 +61,105 @@ static int print_latency(FILE *out, const struct pfs_archive *a)
 	return 0;
 }
 
-/* What the filesystem counted, step by step: for each (test, iteration,
- * step), each node's counters, as its probe reported them. */
-static void print_fsstats(FILE *out, const struct pfs_archive *a)
+/* The rows of a results file sorted by (test, iteration, step, op, node), so
+ * that each step's rows are found by bsearch. */
+static int step_key_cmp(const struct pfs_row *a, const struct pfs_row *b)
 {
+	int c = strcmp(a->test, b->test);
+
+	if (c)
+		return c;
+	if (a->iteration != b->iteration)
+		return a->iteration < b->iteration ? -1 : 1;
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	return 0;
+}
+
+static int step_row_cmp(const void *pa, const void *pb)
+{
+	const struct pfs_row *a = *(const struct pfs_row *const *)pa, *b = *(const struct pfs_row *const *)pb;
+	int c = step_key_cmp(a, b);
+
+	if (c)
+		return c;
+	if ((c = strcmp(a->op, b->op)))
+		return c;
+	return a->node_index < b->node_index ? -1 : a->node_index > b->node_index;
+}
+
+static int step_key_cmp_ptr(const void *pa, const void *pb)
+{
+	return step_key_cmp(*(const struct pfs_row *const *)pa, *(const struct pfs_row *const *)pb);
+}
+
+/* Appends before and s to buf; false once they no longer fit. */
+static bool append(char *buf, size_t len, size_t *used, const char *before, const char *s)
+{
+	int w = snprintf(buf + *used, len - *used, "%s%s", before, s);
+
+	if (w < 0 || (size_t)w >= len - *used)
+		return false;
+	*used += (size_t)w;
+	return true;
+}
+
+/* What ran in a step, for the reader of its counters: "Create on n1",
+ * "Unlink on n1 n2", "Create on 16 nodes". Empty where no row has the step
+ * (a failed run) or the label does not fit. by_step is sorted by
+ * step_row_cmp, so each op's rows are together, in node order. */
+#define LABEL_NODES_MAX 4
+static void step_label(char *buf, size_t len, const struct pfs_row *const *by_step, size_t n,
+		       const struct pfs_fsstat *f)
+{
+	struct pfs_row key = { .iteration = f->iteration, .step = f->step };
+	const struct pfs_row *k = &key, *const *hit;
+	size_t lo, hi, used = 0;
+	bool ok = true;
+
+	buf[0] = 0;
+	snprintf(key.test, sizeof(key.test), "%s", f->test);
+	hit = bsearch(&k, by_step, n, sizeof(*by_step), step_key_cmp_ptr);
+	if (!hit)
+		return;
+	for (lo = (size_t)(hit - by_step); lo && !step_key_cmp(by_step[lo - 1], k); lo--)
+		;
+	for (hi = (size_t)(hit - by_step); hi < n && !step_key_cmp(by_step[hi], k); hi++)
+		;
+	for (size_t i = lo, j; ok && i < hi; i = j) {
+		size_t nodes = 0;
+		char count[32];
+
+		for (j = i; j < hi && !strcmp(by_step[j]->op, by_step[i]->op); j++)
+			nodes += j == i || by_step[j]->node_index != by_step[j - 1]->node_index;
+		ok = append(buf, len, &used, i == lo ? "" : "; ", by_step[i]->op) &&
+		     append(buf, len, &used, " on", "");
+		if (nodes > LABEL_NODES_MAX) {
+			snprintf(count, sizeof(count), "%zu nodes", nodes);
+			ok = ok && append(buf, len, &used, " ", count);
+		} else {
+			for (size_t m = i; ok && m < j; m++)
+				if (m == i || by_step[m]->node_index != by_step[m - 1]->node_index)
+					ok = append(buf, len, &used, " ", by_step[m]->node);
+		}
+	}
+	if (!ok)
+		buf[0] = 0;
+}
+
+/* What the filesystem counted, step by step: for each (test, iteration,
+ * step), each node's counters, as its probe reported them, headed by what
+ * ran in the step. */
+static int print_fsstats(FILE *out, const struct pfs_archive *a)
+{
+	const struct pfs_row **by_step = calloc(a->nrows ? a->nrows : 1, sizeof(*by_step));
+	char label[256];
+
+	if (!by_step)
+		return -1;
+	for (size_t i = 0; i < a->nrows; i++)
+		by_step[i] = &a->rows[i];
+	qsort(by_step, a->nrows, sizeof(*by_step), step_row_cmp);
 	fprintf(out, "\nFilesystem counters, per step and node:\n");
 	for (unsigned n = 0; n < a->nnodes; n++)
 		fprintf(out, " %s: %s\n", a->nodes[n].name,
@@ -74,14 +169,19 @@ static void print_fsstats(FILE *out, const struct pfs_archive *a)
 		bool head = !i || strcmp(f->test, f[-1].test) || f->iteration != f[-1].iteration ||
 			    f->step != f[-1].step || f->node_index != f[-1].node_index;
 
-		if (head)
-			fprintf(out, "%*s%-3s %2" PRIu32 " step %2" PRIu32 " %s:\n",
+		if (head) {
+			step_label(label, sizeof(label), by_step, a->nrows, f);
+			fprintf(out, "%*s%-3s %2" PRIu32 " step %2" PRIu32 "%s%s%s, %s's counters:\n",
 				strlen(f->test) > 3 ? 0 : 1, "", f->test, f->iteration, f->step,
+				label[0] ? " (" : "", label, label[0] ? ")" : "",
 				a->nodes[f->node_index].name);
+		}
 		fprintf(out, "    %-32s %12" PRIu64 "\n", f->name, f->value);
 	}
 	if (!a->nfsstats)
 		fprintf(out, " (no counters recorded)\n");
+	free(by_step);
+	return 0;
 }
 
 static int show_main(int argc, char **argv)
@@ -139,9 +239,9 @@ static int show_main(int argc, char **argv)
 		rc = pfs_error("cannot write the report to standard output");
 	else if (latency && print_latency(stdout, &a))
 		rc = -1;
-	else if (fsstats)
-		print_fsstats(stdout, &a);
-	else if (fflush(stdout))
+	else if (fsstats && print_fsstats(stdout, &a))
+		rc = pfs_error("out of memory");
+	else if (fflush(stdout) || ferror(stdout))
 		rc = pfs_error("cannot write the report to standard output");
 	pfs_archive_free(&a);
 	free(opts);

@@ -173,7 +173,10 @@ creates() { # TEST STEP: the bricks' CREATE calls in that step
 echo "# bricks' CREATE calls: se steps 0 and 1: $(creates se 0), $(creates se 1); pa step 0: $(creates pa 0)"
 check "fs-stats: se's Create steps made 200 files each on the bricks" test "$(creates se 0) $(creates se 1)" = "200 200"
 check "fs-stats: pa's Create step made 400" test "$(creates pa 0)" -eq 400
-check "show --fs-stats prints the counters" grep -q "b1.CREATE.calls" <("$PFSBENCH" show "$SCRATCH/glusterfs.h5" --fs-stats)
+"$PFSBENCH" show "$SCRATCH/glusterfs.h5" --fs-stats >"$SCRATCH/fss.txt"
+check "show --fs-stats prints the counters" grep -q "b1.CREATE.calls" "$SCRATCH/fss.txt"
+check "show --fs-stats heads se's step 1 with what ran in it" \
+	grep -qx " se   1 step  1 (Create on node2), node1's counters:" "$SCRATCH/fss.txt"
 [ "$T_FAILED" -eq 0 ] || show_run
 
 start=$SECONDS
