@@ -65,6 +65,26 @@ tally() {
 	n=$(sed -n 's/^# SKIP: *//p' test-suite.log) && SKIPPED=$((SKIPPED + n))
 }
 
+# Runs one make check target and tallies it. When a test fails, its
+# "not ok" lines and the end of its log are printed last, so that the end
+# of CI's output (often all that a reader gets) says what failed and why.
+suite() {
+	local target=$1 rc=0 t log
+	make "${@:2}" "$target" || rc=$?
+	[ -f test-suite.log ] && tally
+	if [ "$rc" -ne 0 ]; then
+		for t in $(sed -n 's/^\(FAIL\|ERROR\): \(.*\)$/\2/p' test-suite.log 2>/dev/null); do
+			log=${t%.sh}.log
+			echo "==== $target: $t failed; its checks that failed, then the end of $log"
+			grep -E '^not ok' "$log" 2>/dev/null | head -20 || true
+			echo "----"
+			tail -n 40 "$log" 2>/dev/null || true
+		done
+		echo "build.sh: make $target failed (exit $rc)" >&2
+		exit "$rc"
+	fi
+}
+
 case "${1:-}" in
 run)
 	install_missing "${PACKAGES[@]}"
@@ -89,18 +109,14 @@ check)
 	install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 	build
 	allow_root_mpi
-	make -j"$(nproc)" check
-	tally
+	suite check -j"$(nproc)"
 	# Several hosts (network namespaces) and a private Slurm; one at a time.
 	# Each test says "SKIP: reason" where root or namespaces are missing.
-	make check-cluster
-	tally
+	suite check-cluster
 	# ext3, ext4, xfs on loop devices and a GlusterFS volume; as root.
-	make check-fs
-	tally
+	suite check-fs
 	# GFS2 in virtual machines (QEMU, Debian's kernel); as root.
-	make check-gfs2
-	tally
+	suite check-gfs2
 	# The tarball builds out of tree and its tests run there (a subset:
 	# the whole suite ran above on the same sources).
 	make distcheck-quick
