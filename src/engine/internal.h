@@ -101,6 +101,7 @@ struct pfs_engine {
 	struct pfs_fsprobe probe;
 	bool probing;
 	bool probe_begun;
+	bool probe_failed; /* a step's counters went missing; said once */
 
 	/* gather.c: this rank's results of the test iteration in progress */
 	struct pfs_row *rows;

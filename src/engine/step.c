@@ -49,10 +49,21 @@ static void drop_caches(struct pfs_engine *e)
  * probing ranks: begun after the cache drop, so that they count the step,
  * not the drop's writeback, and ended after the step's agreement, when
  * every rank of the node is done. A probe that fails gives nothing for the
- * step; the run goes on. */
+ * step, which the first time is said on stderr; the run goes on. */
+static void probe_failed(struct pfs_engine *e)
+{
+	if (!e->probe_failed)
+		pfs_warn("node %s: the filesystem's counters of a step could not be read (%s); "
+			 "steps without them have none in the results file",
+			 e->w.node_name, e->probe.desc);
+	e->probe_failed = true;
+}
+
 static void probe_begin(struct pfs_engine *e)
 {
 	e->probe_begun = e->probing && !pfs_fsprobe_begin(&e->probe);
+	if (e->probing && !e->probe_begun)
+		probe_failed(e);
 }
 
 static void probe_end(struct pfs_engine *e)
@@ -60,10 +71,13 @@ static void probe_end(struct pfs_engine *e)
 	struct pfs_fscounter c[PFS_FSPROBE_MAX];
 	size_t n = 0;
 
-	if (e->probe_begun && !pfs_fsprobe_end(&e->probe, c, PFS_FSPROBE_MAX, &n) &&
-	    pfs_engine_add_fsstats(e, c, n))
-		pfs_warn("node %s: out of memory for the filesystem's counters", e->w.node_name);
+	if (!e->probe_begun)
+		return;
 	e->probe_begun = false;
+	if (pfs_fsprobe_end(&e->probe, c, PFS_FSPROBE_MAX, &n))
+		probe_failed(e);
+	else if (pfs_engine_add_fsstats(e, c, n))
+		pfs_warn("node %s: out of memory for the filesystem's counters", e->w.node_name);
 }
 
 /* One step. Returns whether any rank failed or was interrupted. */
