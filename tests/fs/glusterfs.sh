@@ -156,6 +156,15 @@ check "volume create: 2 bricks on $HOST" gluster_cli volume create "$V" "$HOST:$
 check "volume start" gluster_cli volume start "$V"
 # The volume's profile is on, so each step's fops are recorded (fsprobe).
 check "volume profile start" gluster_cli volume profile "$V" start
+# The bricks start in the background; until both are online the profile
+# cannot be read (and pfsbench would record no counters).
+for ((i = 0; i < 300; i++)); do
+	[ "$(gluster_cli volume status "$V" detail 2>/dev/null | grep -c '^Online.*: Y')" -eq 2 ] &&
+		gluster_cli volume profile "$V" info incremental >/dev/null 2>&1 && break
+	sleep 0.2
+done
+check "both bricks online, their profile readable" gluster_cli volume profile "$V" info incremental
+echo "# bricks online after $((SECONDS - t0)) s"
 check "mount -t glusterfs $HOST:/$V" mount -t glusterfs -o "log-file=$G/log/mount.log" "$HOST:/$V" "$G/mnt"
 mountpoint -q "$G/mnt" || { cat "$G/log/mount.log"; finish; }
 M=$G/mnt
