@@ -5,7 +5,7 @@
 # independent reader of the pattern (stream_cycle, checks.sh). Then: show
 # prints the run's report without rank 0's marks, export and compare read
 # stream runs, dd's and lmdd's lines, -w's cap, -d's percentages, reads and
-# writes without -s, the dm launcher as one process.
+# writes without -s, the dm launcher as one process and under mpirun.
 . "$(dirname "$0")/../mpi/lib.sh"
 . "$(dirname "$0")/checks.sh"
 
@@ -15,6 +15,7 @@ T_CLEANUP+=("rm -rf '$D'")
 echo keep >"$D/foreign"
 snapshot "$D"
 
+host=$(hostname)
 RUNNER=(pfs 1)
 stream_cycle "$D" 1rank-file 1 file
 stream_cycle "$D" 1rank-shared 1 shared
@@ -109,6 +110,16 @@ if [ -x "${DM:-}" ]; then
 	check "dm launcher, one process: exit 0" test "$RC" -eq 0
 	check "dm launcher: dm's output: the marks, then dm's line" \
 		eval 'test "$(head -1 "$OUT")" = RR && sed -n 2p "$OUT" | grep -qxE "$DM_LINE"'
+	[ "$RC" -eq 0 ] || show_run
+	# ... and as every rank under mpirun
+	OUT=$SCRATCH/dm.out ERR=$SCRATCH/dm.err
+	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 120 "$MPIRUN" --oversubscribe -np 2 \
+		-x PFSBENCH "$DM" -a 0 -b 64k -s 256k -m -p -o "$D") >"$OUT" 2>"$ERR"
+	RC=$?
+	check "dm launcher under mpirun, 2 ranks: exit 0" test "$RC" -eq 0
+	check "dm launcher under mpirun: rank 0's marks, a line per rank and one for all" \
+		eval 'test "$(head -1 "$OUT")" = RRRR &&
+			test "$(grep -cE "^($host [12]: )?$DM_LINE\$" "$OUT")" -eq 3'
 	[ "$RC" -eq 0 ] || show_run
 else
 	echo "# the dm launcher is not built (DM unset): not run"
