@@ -229,18 +229,11 @@ uint64_t pfs_seqio_requests(uint64_t bytes, uint64_t req)
 	return bytes / req + (bytes % req != 0);
 }
 
-static const char *errno_name(int err)
-{
-	const char *name = strerrorname_np(err);
-
-	return name ? name : "unknown errno";
-}
-
 static int io_fail(struct pfs_worker *w, const struct pfs_seqio *io, const char *op,
 		   uint64_t off, int err)
 {
 	return pfs_failf(w, err, "cannot %s '%s' at offset %" PRIu64 ": %s (%s)%s", op, io->path, off,
-			 strerror(err), errno_name(err),
+			 strerror(err), pfs_errno_name(err),
 			 err == EINVAL && io->direct
 				 ? "; with O_DIRECT the request size and offset must be multiples of "
 				   "the device's block size: leave off -x or align them"
@@ -367,7 +360,7 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 		int err = errno;
 
 		return pfs_failf(w, err, "cannot fsync '%s' after writing up to offset %" PRIu64
-				 ": %s (%s)", io->path, pos, strerror(err), errno_name(err));
+				 ": %s (%s)", io->path, pos, strerror(err), pfs_errno_name(err));
 	}
 	return 0;
 }

@@ -103,6 +103,15 @@ static uint64_t size_from_seek(int fd, uint64_t seek)
 
 /* ---- ops ------------------------------------------------------------------------- */
 
+/* "cannot OP 'PATH': strerror (ENAME)" for the errno the failed call left. */
+static int fail_call(struct pfs_worker *w, const char *op, const char *path)
+{
+	int err = errno;
+
+	return pfs_failf(w, err, "cannot %s '%s': %s (%s)", op, path, strerror(err),
+			 pfs_errno_name(err));
+}
+
 /* Opens path for this rank's stream, with O_DIRECT under -x; where the
  * filesystem refuses O_DIRECT (EINVAL), again without it and dm's words on
  * stderr, once per file. */
@@ -118,11 +127,11 @@ static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, b
 	fd = direct ? pfs_openat(AT_FDCWD, st->path, flags | O_DIRECT, 0644) : -1;
 	*directp = fd >= 0;
 	if (fd < 0 && direct && errno != EINVAL)
-		return pfs_failf(w, errno, "cannot open '%s' with O_DIRECT: %s", st->path, strerror(errno));
+		return fail_call(w, "open with O_DIRECT", st->path);
 	if (fd < 0) {
 		fd = pfs_openat(AT_FDCWD, st->path, flags, 0644);
 		if (fd < 0)
-			return pfs_failf(w, errno, "cannot open '%s': %s", st->path, strerror(errno));
+			return fail_call(w, "open", st->path);
 		if (direct && (!st->one_file || w->rank == 0)) {
 			fprintf(stderr, "NOT using O_DIRECT for %s file %s\n", wr ? "output" : "input",
 				st->path);
@@ -140,7 +149,7 @@ static int close_stream(struct pfs_worker *w, struct stream_state *st, int *fdp)
 	*fdp = -1;
 	/* On network filesystems write errors may surface only here. */
 	if (fd >= 0 && pfs_close(fd))
-		return pfs_failf(w, errno, "cannot close '%s': %s", st->path, strerror(errno));
+		return fail_call(w, "close", st->path);
 	return 0;
 }
 
@@ -197,9 +206,9 @@ static int op_open(struct pfs_worker *w, struct stream_state *st)
 	if (rc || !wr || (st->one_file && w->rank != 0))
 		return rc;
 	if (fstat(st->fd, &sb))
-		return pfs_failf(w, errno, "cannot stat '%s': %s", st->path, strerror(errno));
+		return fail_call(w, "stat", st->path);
 	if (S_ISREG(sb.st_mode) && sb.st_size && ftruncate(st->fd, 0))
-		return pfs_failf(w, errno, "cannot truncate '%s': %s", st->path, strerror(errno));
+		return fail_call(w, "truncate", st->path);
 	return 0;
 }
 
@@ -330,10 +339,10 @@ static int stream_setup(struct pfs_worker *w)
 	fd = pfs_openat(AT_FDCWD, st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		st->own = false;
-		return pfs_failf(w, errno, "cannot create '%s': %s", st->path, strerror(errno));
+		return fail_call(w, "create", st->path);
 	}
 	if (pfs_close(fd))
-		return pfs_failf(w, errno, "cannot close '%s': %s", st->path, strerror(errno));
+		return fail_call(w, "close", st->path);
 	return 0;
 }
 
@@ -529,16 +538,14 @@ static int stream_validate(void *opts, char *err, size_t errlen)
 	return 0;
 }
 
-/* Each rank's file at its peak, and one inode each (-s unknown: 0). */
+/* Each rank's -s bytes (unknown without -s: 0), and an inode each. */
 static void stream_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
 {
 	const struct pfs_stream_opts *o = opts;
 	bool writes = !pfs_stream_reading(o) || o->prepare;
-	uint64_t seek = pfs_stream_reading(o) ? o->seek_in : o->seek_out;
 
+	/* What lies before a seek is a hole: it takes no space. */
 	needs->bytes = writes && !o->named ? pfs_mul_sat_u64(o->size, nranks) : 0;
-	if (needs->bytes && !o->shared)
-		needs->bytes = pfs_mul_sat_u64(o->size + seek, nranks);
 	needs->inodes = o->named ? 0 : (uint64_t)nranks + 2;
 }
 
