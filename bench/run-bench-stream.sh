@@ -1,8 +1,12 @@
 #!/bin/bash
 # run-bench-stream.sh: pfsbench stream against GNU dd and fio, 1 rank, one
-# 1 GiB file in 1 MiB requests on the same filesystem (BENCH_DIR, default
-# /var/tmp): a write ended by fsync inside the timing, then a read after a
-# cache drop:
+# 1 GiB file in 1 MiB requests on the same filesystem: a write ended by
+# fsync inside the timing, then a read after a cache drop. The filesystem is
+# BENCH_DIR, or by default an ext4 the script makes on a loop device whose
+# image lives in /dev/shm: a disk that always answers at memory speed, so
+# that the three tools' own costs decide, not a shared machine's disk (on a
+# virtual machine the host's cache and its neighbours make a real disk's
+# rate swing 3x between runs of the same command). The commands:
 #   dd bs=1M count=1024 conv=fsync             dd if=FILE of=/dev/null bs=1M
 #   fio --rw=write --bs=1M --end_fsync=1       fio --rw=read --bs=1M
 #   pfsbench stream -b 1M -s 1g -y -o DIR --keep    pfsbench stream -b 1M -s 1g -i DIR
@@ -16,8 +20,9 @@
 # and the rank's CPU over the stream (the row's cpu_us; the whole mpirun
 # job's, start-up included, is shown beside it). Median and p25-p75.
 # Targets: rate >= 0.95x the faster of dd and fio; CPU per byte <= 1.1x dd's.
-# Environment: PFSBENCH, MPIRUN, BENCH_DIR, REPS, SIZE_MIB (default 1024),
-# BENCH_CPU. Needs root (drop_caches) and fio (Debian: apt-get install fio).
+# Environment: PFSBENCH, MPIRUN, BENCH_DIR (e.g. /var/tmp for the machine's
+# disk), REPS, SIZE_MIB (default 1024), BENCH_CPU. Needs root (drop_caches,
+# the loop device) and fio (Debian: apt-get install fio).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -32,9 +37,30 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 command -v fio >/dev/null || { echo "SKIP: no fio (Debian: apt-get install fio)"; exit 77; }
 [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
 [ -w /proc/sys/vm/drop_caches ] || { echo "SKIP: dropping caches needs root"; exit 77; }
-base=${BENCH_DIR:-/var/tmp}
+undo=()
+cleanup() {
+	local i
+	cd / || return
+	for ((i = ${#undo[@]} - 1; i >= 0; i--)); do eval "${undo[i]}"; done
+}
+trap cleanup EXIT
+if [ -n "${BENCH_DIR:-}" ]; then
+	base=$BENCH_DIR
+else
+	command -v mkfs.ext4 >/dev/null || { echo "SKIP: no mkfs.ext4; set BENCH_DIR"; exit 77; }
+	img=$(mktemp /dev/shm/pfsbench-bench-stream.XXXXXX) || exit 1
+	undo+=("rm -f '$img'")
+	truncate -s $((MIB * 3))M "$img"
+	dev=$(losetup --find --show "$img") || { echo "SKIP: no loop device; set BENCH_DIR"; exit 77; }
+	undo+=("losetup -d '$dev' 2>/dev/null")
+	mkfs.ext4 -q -F "$dev" || exit 1
+	base=$(mktemp -d /tmp/pfsbench-bench-stream-mnt.XXXXXX) || exit 1
+	undo+=("rmdir '$base'")
+	mount -t ext4 "$dev" "$base" || exit 1
+	undo+=("umount '$base'")
+fi
 work=$(mktemp -d "$base/pfsbench-bench-stream.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+undo+=("rm -rf '$work'")
 mkdir "$work/run"
 cd "$work" || exit 1
 F=$work/file
