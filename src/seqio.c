@@ -202,22 +202,52 @@ void pfs_seqio_buf_free(struct pfs_seqio_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* The sector offsets of the stamps that [off, off + len) touches, into dst
+ * (which holds that range and, at the same sector phase, the writer's
+ * pattern already): of 16 bytes a sector only the first 8 change. */
+static void restamp_offsets(char *dst, size_t len, uint64_t off)
+{
+	uint64_t end = off + len, s = off - off % SECTOR;
+	unsigned char le[8];
+
+	/* A stamp cut by the start of the range: byte by byte. */
+	if (s < off) {
+		for (unsigned i = 0; i < 8; i++)
+			le[i] = (unsigned char)(s >> (8 * i));
+		for (uint64_t o = off; o < s + 8 && o < end; o++)
+			dst[o - off] = (char)le[o - s];
+		s += SECTOR;
+	}
+	for (; s + 8 <= end; s += SECTOR) {
+		uint64_t v = s;
+
+		for (unsigned i = 0; i < 8; i++, v >>= 8)
+			le[i] = (unsigned char)v;
+		memcpy(dst + (s - off), le, 8); /* one store */
+	}
+	/* ... and by its end */
+	for (uint64_t o = s; o < end; o++)
+		dst[o - off] = (char)(s >> (8 * (o - s)));
+}
+
 /* The buffer, made to hold the n bytes that belong at file offset off.
- * While the fill and the sector phase stay the same only the stamps are
- * rewritten: 16 bytes a sector instead of all of them. */
+ * While the fill, the writer and the sector phase stay the same only the
+ * stamps' offsets are rewritten: 8 bytes a sector instead of 512. */
 static void buf_fill(struct pfs_seqio_buf *b, const struct pfs_seqio *io, uint64_t off, size_t n)
 {
 	unsigned phase = (unsigned)(off % SECTOR);
 
-	if (!b->ready || b->fill != io->fill || (io->fill == PFS_SEQIO_STAMPED && b->phase != phase)) {
+	if (!b->ready || b->fill != io->fill ||
+	    (io->fill == PFS_SEQIO_STAMPED && (b->phase != phase || b->writer != io->writer))) {
 		pfs_seqio_pattern(b->data, b->len, off, io->writer, io->fill);
 		b->fill = io->fill;
 		b->phase = phase;
+		b->writer = io->writer;
 		b->ready = true;
 		return;
 	}
 	if (io->fill == PFS_SEQIO_STAMPED)
-		restamp(b->data, n, off, io->writer);
+		restamp_offsets(b->data, n, off);
 }
 
 /* ---- the loop -------------------------------------------------------------- */
@@ -300,6 +330,9 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 	if (!io->req || io->req > PFS_SEQIO_REQ_MAX || !b->data)
 		return pfs_failf(w, EINVAL, "cannot stream '%s': request size %" PRIu64
 				 " is not 1 to %u bytes", io->path, io->req, PFS_SEQIO_REQ_MAX);
+	/* A read overwrites the pattern the buffer held for writes. */
+	if (!wr)
+		b->ready = false;
 	while (to_end || left) {
 		uint64_t len = to_end || io->req < left ? io->req : left, got = 0;
 		uint64_t lat = pfs_lat_start(w);

@@ -55,7 +55,7 @@
  *  - Buffers. The buffer is page-aligned (O_DIRECT) and holds at most one
  *    slice, so a 1 GiB request needs 4 MiB of memory, not 1 GiB. It also
  *    remembers the pattern it holds, so that streams of whole sectors
- *    rewrite 16 bytes per sector per request, not the whole buffer. */
+ *    rewrite 8 bytes per sector per request, not the whole buffer. */
 #ifndef PFSBENCH_SEQIO_H
 #define PFSBENCH_SEQIO_H
 
@@ -102,6 +102,7 @@ struct pfs_seqio_buf {
 	size_t len;
 	int fill;         /* what data holds: a fill byte, or PFS_SEQIO_STAMPED ... */
 	unsigned phase;   /* ... whose byte data[0] sits at this offset in its sector */
+	uint32_t writer;  /* ... and whose stamps name this writer */
 	bool ready;       /* data holds fill (and phase) for the whole len */
 };
 
