@@ -12,8 +12,9 @@
 #   pfsbench stream -b 1M -s 1g -y -o DIR --keep    pfsbench stream -b 1M -s 1g -i DIR
 # Method (bench/lib.sh): every side on one CPU, a warm-up round each, then
 # REPS rounds (default 9) interleaved and rotated; before each write and
-# each read the page cache is synced and dropped (pfsbench drops it itself,
-# in its plan). Rates are each tool's own: dd's bytes over the seconds it
+# each read the page cache is synced, 1 s passes for the kernel's deferred
+# work, and the cache is dropped (pfsbench drops it again itself, in its
+# plan). Rates are each tool's own: dd's bytes over the seconds it
 # prints, fio's io_bytes over its runtime (which includes end_fsync),
 # pfsbench's row (bytes over elapsed_us, fsync included). CPU per byte:
 # user + system time of the dd and fio processes (and fio's job process),
@@ -65,8 +66,11 @@ mkdir "$work/run"
 cd "$work" || exit 1
 F=$work/file
 
+# Before each write and each read: the last run's deferred work (freeing a
+# removed 1 GiB file, the journal) finishes first, then the cache goes.
 drop() {
 	sync
+	sleep 1
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
@@ -125,6 +129,7 @@ pfs_side() {
 	cpu=$(timed "$work/o" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" stream -o "$work/run" -b 1M \
 		-s "${MIB}M" -y --keep --progress=never --results "$work/r.h5") || return 1
 	pfs_line write "$cpu" >>"$out"
+	drop
 	cpu=$(timed "$work/o" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" stream -i "$work/run" -b 1M \
 		-s "${MIB}M" --progress=never --results "$work/r.h5") || return 1
 	pfs_line read "$cpu" >>"$out"
@@ -157,3 +162,10 @@ report() { # OP
 }
 report write
 report read
+echo "every round (MiB/s / CPU ns per byte), write then read:"
+for side in dd fio pfs; do
+	for op in write read; do
+		per "$op" "$work/$side.rates"
+		printf '  %-3s %-5s %s\n' "$side" "$op" "$(awk '{ printf "%.0f/%.2f ", $1, $2 }' "$work/per")"
+	done
+done
