@@ -20,7 +20,7 @@ echo data >"$SCRATCH/file"
 bad() { # MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing made
 	local msg=$1
 	shift
-	pfs 1 stream "$@"
+	pfs_single stream "$@"
 	check "refused ($*): exit 2" test "$RC" -eq 2
 	check "refused ($*): '$msg'" grep -qF "pfsbench stream: $msg" "$ERR"
 }
@@ -28,15 +28,12 @@ bad "say where to stream: -o PATH to write, -i PATH to read" -b 1M
 bad "-i with -o copies in dm" -i "$D" -o "$SCRATCH/file"
 bad "-a fills the buffer instead of reading: not with -i" -i "$D" -a 0
 bad "-b/--buffer-size: 12x is not a valid number" -o "$D" -b 12x
-bad "-s/--size: 1t is not a valid number" -o "$D" -s 1t
 bad "-b/--buffer-size must be at least 1" -o "$D" -b 0
 bad "-b/--buffer-size '2g' is too large" -o "$D" -b 2g
-bad "-a/--input-pattern '0x100' is too large" -o "$D" -a 0x100
 bad "--shared puts rank r at offset r x -s: give -s" -o "$D" --shared
 bad "--prepare writes the data a read (-i) reads" -o "$D" --prepare -s 1M
 bad "--keep leaves a write run's files (-o)" -i "$D" --keep
 bad "-d shows the percentage of -s: give -s" -o "$D" -d
-bad "--format wants one of dm, dd, lmdd, not 'xx'" -o "$D" --format xx
 bad "'$SCRATCH/file' is not a directory: pfsbench writes a file or device only with --force" \
 	-o "$SCRATCH/file" -s 1M
 bad "'$SCRATCH/file' is not a directory: pfsbench reads a file or device only with --force" \
@@ -45,7 +42,7 @@ bad "cannot read '$SCRATCH/none': No such file or directory" -i "$SCRATCH/none"
 bad "--results and -o name the same file '$SCRATCH/./new'" -o "$SCRATCH/./new" --force \
 	--results "$SCRATCH/new"
 check "the named file is as it was" test "$(cat "$SCRATCH/file")" = data
-pfs 1 stream -i "$D" -s 1M
+pfs_single stream -i "$D" -s 1M
 check "a read with nothing kept to read: exit 2" test "$RC" -eq 2
 check "a read with nothing kept names what it looked for" grep -q \
 	"nothing to resume: no earlier run with these options left '$D/pfsbench.stream.file.s1048576'" "$ERR"
@@ -111,7 +108,7 @@ if mkdir "$SCRATCH/small" && mount -t tmpfs -o size=8m pfsbench-test "$SCRATCH/s
 	check "full: the run's files are removed, the foreign file kept" dir_unchanged "$M"
 	[ "$RC" -eq 1 ] || show_run
 	# Without -s the space's end is the stream's end, as in dm: no error.
-	pfs 1 stream -o "$M" -b 1M --force
+	pfs_single stream -o "$M" -b 1M --force
 	check "full without -s: exit 0" test "$RC" -eq 0
 	check "full without -s: the row holds what fitted, under 8 MiB" \
 		test "$(stream_rows | awk '$5 == "Write" && $8 > 4194304 && $8 <= 8388608' | wc -l)" -eq 1
@@ -148,7 +145,7 @@ fallback() { # LABEL DIR: -x falls back with dm's message, every byte checked
 if odirect_refused "$D"; then
 	fallback tmpfs "$D"
 else
-	pfs 1 stream -o "$D" -x -b 64k -s 256k --verify
+	pfs_single stream -o "$D" -x -b 64k -s 256k --verify
 	check "tmpfs takes O_DIRECT here (Linux 6.6 and later): -x runs without a message" \
 		eval 'test "$RC" -eq 0 && ! grep -q "NOT using O_DIRECT" "$ERR"'
 fi

@@ -16,15 +16,15 @@ echo keep >"$D/foreign"
 snapshot "$D"
 
 host=$(hostname)
-RUNNER=(pfs 1)
+RUNNER=(pfs_single)
 stream_cycle "$D" 1rank-file 1 file
 stream_cycle "$D" 1rank-shared 1 shared
 RUNNER=(pfs 2)
 stream_cycle "$D" 2ranks-file 2 file
 stream_cycle "$D" 2ranks-shared 2 shared
 RUNNER=(pfs_nodes 2 2)
-stream_cycle "$D" 2x2-file 4 file
-stream_cycle "$D" 2x2-shared 4 shared
+stream_cycle "$D" 2x2-file 4 file prepare
+stream_cycle "$D" 2x2-shared 4 shared prepare
 check "2x2: the table lists node1's workers, then node2's" \
 	test "$(stream_rows | awk '{printf "%s.%s ", $3, $4}')" = "node1.1 node1.2 node2.1 node2.2 "
 
@@ -64,7 +64,7 @@ check "--format lmdd: all ranks' bytes" grep -qE '^0\.2000 MB in ' "$OUT"
 check "nothing left after the format runs" dir_unchanged "$D"
 
 # -w: at most 4 MiB/s, so 2 MiB take at least 0.5 s.
-RUNNER=(pfs 1)
+RUNNER=(pfs_single)
 run_stream -o "$D" -b 256k -s 2M -w 4M --results "$SCRATCH/cap.h5"
 check "-w 4M: exit 0" test "$RC" -eq 0
 check "-w 4M: 2 MiB take 0.5 s or more, at 4.0 MiB/s or less" \
