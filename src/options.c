@@ -42,7 +42,17 @@ static int set_value(const struct pfs_option *o, void *opts, const char *arg, ch
 	case PFS_OPT_COUNT:
 	case PFS_OPT_UINT:
 	case PFS_OPT_SIZE:
-		rc = o->kind == PFS_OPT_SIZE ? pfs_parse_size(arg, &v) : pfs_parse_u64(arg, &v);
+		if (o->parse) {
+			char why[128] = "";
+
+			rc = o->parse(arg, &v, why, sizeof(why));
+			if (rc) {
+				pfs_format(err, errlen, "%s: %s", name, why);
+				return -EINVAL;
+			}
+		} else {
+			rc = o->kind == PFS_OPT_SIZE ? pfs_parse_size(arg, &v) : pfs_parse_u64(arg, &v);
+		}
 		if (rc == -ERANGE || (!rc && o->max && v > o->max)) {
 			pfs_format(err, errlen, "%s '%s' is too large", name, arg);
 			return -EINVAL;
@@ -111,10 +121,11 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		bool has_arg = table[i].arg != NULL && table[i].kind != PFS_OPT_CHOICE;
+		bool optional = table[i].kind == PFS_OPT_CHOICE && !(table[i].flags & PFS_OPTF_NEEDS_ARG);
+		bool has_arg = table[i].arg != NULL && !optional;
 
 		lopts[i].name = table[i].long_name;
-		lopts[i].has_arg = table[i].kind == PFS_OPT_CHOICE ? optional_argument
+		lopts[i].has_arg = optional ? optional_argument
 				   : has_arg ? required_argument : no_argument;
 		lopts[i].val = 256 + (int)i;
 		if (table[i].short_name && sl + 3 < sizeof(shorts)) {
@@ -174,14 +185,15 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 void pfs_opts_usage(FILE *out, const struct pfs_option *table)
 {
 	for (const struct pfs_option *o = table; o->long_name; o++) {
+		bool space = o->arg && (o->kind != PFS_OPT_CHOICE || (o->flags & PFS_OPTF_NEEDS_ARG));
 		char left[64];
 
 		if (o->short_name)
 			pfs_format(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->long_name,
-				   o->arg && o->kind != PFS_OPT_CHOICE ? " " : "", o->arg ? o->arg : "");
+				   space ? " " : "", o->arg ? o->arg : "");
 		else
-			pfs_format(left, sizeof(left), "    --%s%s%s", o->long_name,
-				   o->arg && o->kind != PFS_OPT_CHOICE ? " " : "", o->arg ? o->arg : "");
+			pfs_format(left, sizeof(left), "    --%s%s%s", o->long_name, space ? " " : "",
+				   o->arg ? o->arg : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 }

@@ -48,25 +48,20 @@ static int parent_dir(const char *path, char *out)
 	return realpath(dir, out) ? 0 : -errno;
 }
 
-int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen)
+/* A results file in the directory under test would be measured, and
+ * removed or damaged by a cleanup: refuse it. */
+static int inside_target(const char *path, const char *parent, const char *target_dir,
+			 char *why, size_t whylen)
 {
-	char parent[PATH_MAX], target[PATH_MAX];
-	struct stat st;
+	char target[PATH_MAX];
 	size_t n;
 	int rc;
 
-	rc = parent_dir(path, parent);
-	if (rc) {
-		snprintf(why, whylen, "cannot write results to '%s': %s", path, strerror(-rc));
-		return rc;
-	}
 	if (!realpath(target_dir, target)) {
 		rc = -errno;
 		snprintf(why, whylen, "cannot resolve '%s': %s", target_dir, strerror(errno));
 		return rc;
 	}
-	/* A results file in the directory under test would be measured, and
-	 * removed or damaged by a cleanup: refuse it. */
 	n = strlen(target);
 	if (!strncmp(parent, target, n) && (parent[n] == '/' || parent[n] == 0 || n == 1)) {
 		snprintf(why, whylen,
@@ -74,6 +69,25 @@ int pfs_results_path_check(const char *path, const char *target_dir, char *why, 
 			 "put it elsewhere with --results",
 			 path, target_dir);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	rc = parent_dir(path, parent);
+	if (rc) {
+		snprintf(why, whylen, "cannot write results to '%s': %s", path, strerror(-rc));
+		return rc;
+	}
+	if (target_dir) {
+		rc = inside_target(path, parent, target_dir, why, whylen);
+		if (rc)
+			return rc;
 	}
 	if (stat(path, &st) == 0) {
 		snprintf(why, whylen, "the results file '%s' exists; pfsbench does not overwrite results",

@@ -202,3 +202,10 @@ int pfs_read_text(const char *path, char **out)
 	*out = buf;
 	return 0;
 }
+
+const char *pfs_errno_name(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	return name ? name : "unknown errno";
+}

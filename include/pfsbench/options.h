@@ -30,6 +30,9 @@ enum pfs_opt_kind {
 /* An option that is no parameter of the run (where results go): the
  * key/value view leaves it out. */
 #define PFS_OPTF_NOT_PARAM 1u
+/* A PFS_OPT_CHOICE whose argument must be given (--format dd), unlike
+ * --progress, whose argument may be left out. */
+#define PFS_OPTF_NEEDS_ARG 2u
 
 struct pfs_option {
 	const char *long_name; /* without "--" */
@@ -42,6 +45,11 @@ struct pfs_option {
 	const char *help;
 	const char *const *choices; /* PFS_OPT_CHOICE: NULL-terminated names */
 	unsigned flags;        /* PFS_OPTF_* */
+	/* PFS_OPT_COUNT, _UINT, _SIZE: parses the argument instead of the
+	 * kind's own parser (a tool's number syntax, such as dm's 4k or 1s);
+	 * returns 0, or a negative errno with the tool's words in err. The
+	 * key/value view still stores the number in decimal. NULL: the kind's. */
+	int (*parse)(const char *arg, uint64_t *out, char *err, size_t errlen);
 };
 
 /* Entries, checked at compile time: the field must have the type the kind
@@ -55,7 +63,7 @@ struct pfs_option {
 	}))
 #define PFS_OPT_ENTRY(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags)    \
 	{ lname, sname, kind, offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),       \
-	  sizeof(((TYPE *)0)->field), max, arg, help, choices, flags }
+	  sizeof(((TYPE *)0)->field), max, arg, help, choices, flags, NULL }
 
 /* --lname sets a bool to true / to false. */
 #define PFS_OPT_FLAG(TYPE, field, lname, sname, help) \
@@ -65,14 +73,22 @@ struct pfs_option {
 /* A whole number >= 1, >= 0, or a size in bytes, each at most max (0: none). */
 #define PFS_OPT_NUM(TYPE, field, lname, sname, kind, max, arg, help) \
 	PFS_OPT_ENTRY(TYPE, field, uint64_t, lname, sname, kind, max, arg, help, NULL, 0)
+/* A number by the parser parse (see struct pfs_option). */
+#define PFS_OPT_NUM_PARSED(TYPE, field, lname, sname, kind, max, parse, arg, help)         \
+	{ lname, sname, kind, offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, uint64_t), \
+	  sizeof(((TYPE *)0)->field), max, arg, help, NULL, 0, parse }
 /* A string into a char array. */
 #define PFS_OPT_STR(TYPE, field, lname, sname, arg, help, flags)                          \
 	PFS_OPT_ENTRY(TYPE, field, char[sizeof(((TYPE *)0)->field)], lname, sname,        \
 		      PFS_OPT_STRING, 0, arg, help, NULL, flags)
-/* One of a NULL-terminated list of names, into an unsigned. */
+/* One of a NULL-terminated list of names, into an unsigned; flags may be
+ * PFS_OPTF_NEEDS_ARG. */
 #define PFS_OPT_CHOOSE(TYPE, field, lname, sname, choices, arg, help) \
 	PFS_OPT_ENTRY(TYPE, field, unsigned, lname, sname, PFS_OPT_CHOICE, 0, arg, help, choices, 0)
-#define PFS_OPT_END { NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 }
+#define PFS_OPT_CHOOSE_F(TYPE, field, lname, sname, choices, arg, help, flags)                \
+	PFS_OPT_ENTRY(TYPE, field, unsigned, lname, sname, PFS_OPT_CHOICE, 0, arg, help, choices, \
+		      flags)
+#define PFS_OPT_END { NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL }
 
 /* --progress: when rank 0 draws the live progress line. */
 enum pfs_progress_mode { PFS_PROGRESS_AUTO, PFS_PROGRESS_ALWAYS, PFS_PROGRESS_NEVER };
@@ -97,8 +113,11 @@ struct pfs_common_opts {
 
 /* The options every workload accepts, for a workload whose options struct
  * is TYPE with its struct pfs_common_opts in the member `common`. */
-#define PFS_COMMON_OPTIONS(TYPE)                                                              \
-	PFS_OPT_NUM(TYPE, common.iterations, "iterations", 'i', PFS_OPT_COUNT, 1000000, "N",    \
+#define PFS_COMMON_OPTIONS(TYPE) PFS_COMMON_OPTIONS_ITER(TYPE, 'i')
+/* The same, with ISHORT (0 for none) as --iterations' short name, for a
+ * workload whose tool gives -i another meaning (dm's input file). */
+#define PFS_COMMON_OPTIONS_ITER(TYPE, ISHORT)                                                 \
+	PFS_OPT_NUM(TYPE, common.iterations, "iterations", ISHORT, PFS_OPT_COUNT, 1000000, "N", \
 		    "run every test N times (default 1)"),                                        \
 	PFS_OPT_STR(TYPE, common.results, "results", 0, "PATH",                                 \
 		    "HDF5 results file (default pfsbench-<workload>-<time>.h5 here)",             \
@@ -112,8 +131,8 @@ struct pfs_common_opts {
 		       "a live progress line on stderr (default auto: on a terminal)"),           \
 	PFS_OPT_FLAG(TYPE, common.force, "force", 0,                                            \
 		     "run even when the target lacks the space or inodes the plan needs"),      \
-	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0 },     \
-	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit", NULL, 0 }
+	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0, NULL },     \
+	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit", NULL, 0, NULL }
 
 /* --stonewall, for workloads whose plans mark steps PFS_STEP_STONEWALL. */
 #define PFS_STONEWALL_OPTION(TYPE)                                                          \

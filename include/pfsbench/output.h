@@ -105,6 +105,11 @@ extern const struct pfs_output_ops pfs_output_table;
  * layout, the rates of all ranks together, then the per-node table. */
 extern const struct pfs_output_ops pfs_output_fdtree;
 
+/* The stream workload's report (src/outputs/stream.c): dm's, dd's or
+ * lmdd's summary lines per rank and for all ranks, then the per-node table
+ * in MiB/s. */
+extern const struct pfs_output_ops pfs_output_stream;
+
 /* The results file (src/outputs/hdf5.c): writes ri->results_path,
  * appending and flushing each block, so an interrupted run keeps its rows. */
 extern const struct pfs_output_ops pfs_output_hdf5;

@@ -10,8 +10,9 @@
 int pfs_results_path(char *buf, size_t len, const char *given, const char *workload);
 
 /* Refuses a results file inside the directory under test, one that exists,
- * or one whose directory cannot be written. Returns 0, or a negative errno
- * with a one-line reason in why. */
+ * or one whose directory cannot be written. target_dir NULL: a run that
+ * makes nothing in a directory (a named file), so only the last two.
+ * Returns 0, or a negative errno with a one-line reason in why. */
 int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen);
 
 #endif

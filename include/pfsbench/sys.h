@@ -51,6 +51,18 @@ static inline ssize_t pfs_write(int fd, const void *buf, size_t len)
 	return (ssize_t)syscall(SYS_write, fd, buf, len);
 }
 
+/* At an offset, leaving the file position alone: streams of several ranks
+ * share one file (pfsbench stream --shared). */
+static inline ssize_t pfs_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	return (ssize_t)syscall(SYS_pread64, fd, buf, len, (off_t)off);
+}
+
+static inline ssize_t pfs_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return (ssize_t)syscall(SYS_pwrite64, fd, buf, len, (off_t)off);
+}
+
 static inline int pfs_fsync(int fd)
 {
 	return (int)syscall(SYS_fsync, fd);

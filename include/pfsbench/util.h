@@ -30,6 +30,10 @@ int pfs_format(char *buf, size_t len, const char *fmt, ...)
  * -ENAMETOOLONG. */
 int pfs_shell_quote(char *buf, size_t len, const char *s);
 
+/* The symbolic name of an errno value ("ENOSPC"), for messages that must
+ * name it beside strerror's words; "unknown errno" for none. */
+const char *pfs_errno_name(int err);
+
 /* Parses a whole decimal number; rejects signs, garbage and overflow.
  * Returns 0 or -EINVAL / -ERANGE. */
 int pfs_parse_u64(const char *s, uint64_t *out);

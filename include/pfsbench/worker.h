@@ -87,6 +87,13 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
  * OP 'DIR/NAME': strerror", tells every other rank to stop, returns -err. */
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
 
+/* The same for a failure that needs more words than "cannot OP 'PATH'" (an
+ * offset, a byte that differs): records and prints "node N worker W: "
+ * followed by the formatted message, tells every other rank to stop, and
+ * returns -err. */
+int pfs_failf(struct pfs_worker *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Before each item, in loops whose items take a while (a file written, a
  * directory walked): a decrement, and now and then the engine's tick. True
  * when the op must stop (w->stopped) or has done its target: the loop

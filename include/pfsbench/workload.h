@@ -82,6 +82,10 @@ enum pfs_persist {
 			     * completes, it is left with the workload's items */
 	PFS_PERSIST_RESUME, /* works in the directories a LEAVE run left, and
 			     * removes them at the end; refused when they are missing */
+	PFS_PERSIST_NAMED,  /* works on a file or device the user named (under
+			     * the target directory or anywhere): no run or
+			     * worker directory is made, w->dirfd stays -1 and
+			     * w->dir empty, and the named items stay */
 };
 
 struct pfs_workload {
@@ -123,6 +127,7 @@ struct pfs_workload {
 /* Registry (src/workloads/registry.c). */
 extern const struct pfs_workload pfs_workload_create_unlink;
 extern const struct pfs_workload pfs_workload_tree;
+extern const struct pfs_workload pfs_workload_stream;
 extern const struct pfs_workload *const pfs_workloads[];
 const struct pfs_workload *pfs_workload_find(const char *name);
 

@@ -212,15 +212,17 @@ static void take_messages(struct pfs_engine *e)
 
 /* "pfsbench: pa 1/2 Create: 48210 files/s, 12.4 s, about 6 s to go,
  * slowest node2 (61%)": the step's ranks' counts as rank 0 last heard
- * them; rate = all items (bytes) / the time since the step began. */
+ * them; rate = all items (bytes) / the time since the step began. An op
+ * with no count to reach (target UINT64_MAX: a stream to the end of its
+ * file or space) has neither a time to go nor a fraction done. */
 static void draw(struct pfs_engine *e, uint64_t now_us)
 {
 	struct pfs_progress_view *v = e->view;
 	uint64_t items = 0, target = 0, amount = 0, elapsed = now_us - e->step_start_us;
 	unsigned slowest = 0;
 	double slowest_frac = 2, rate;
-	bool any = false;
-	char line[256], togo[48] = "";
+	bool any = false, open_ended = false; /* a rank's op runs to an end it cannot foresee */
+	char line[256], togo[48] = "", slow[PFS_NODE_NAME_MAX + 32] = "";
 
 	memset(v->node_items, 0, e->topo.nnodes * sizeof(uint64_t));
 	memset(v->node_target, 0, e->topo.nnodes * sizeof(uint64_t));
@@ -236,6 +238,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		if (rv->seq != e->step_seq)
 			continue;
 		any = true;
+		open_ended |= rv->target == UINT64_MAX;
 		items += rv->items;
 		target += rv->target;
 		amount += v->unit == PFS_UNIT_BYTES ? rv->bytes : rv->items;
@@ -244,7 +247,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	}
 	if (!any)
 		return;
-	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+	for (unsigned n = 0; n < e->topo.nnodes && !open_ended; n++) {
 		double f;
 
 		if (!v->node_target[n])
@@ -256,14 +259,16 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		}
 	}
 	rate = pfs_rate_per_s(amount, elapsed);
-	if (items && target > items)
+	if (items && target > items && !open_ended)
 		snprintf(togo, sizeof(togo), ", about %.0f s to go",
 			 (double)(target - items) * (double)elapsed / (double)items / 1e6);
-	snprintf(line, sizeof(line), "pfsbench: %s %u/%llu %s: %.0f %s, %.1f s%s, slowest %s (%.0f%%)",
+	if (!open_ended)
+		snprintf(slow, sizeof(slow), ", slowest %s (%.0f%%)", e->topo.nodes[slowest].name,
+			 slowest_frac * 100);
+	snprintf(line, sizeof(line), "pfsbench: %s %u/%llu %s: %.0f %s, %.1f s%s%s",
 		 e->test, e->iteration, (unsigned long long)e->common->iterations,
 		 e->op_name ? e->op_name : "", pfs_rate_display(v->unit, rate),
-		 pfs_unit_rate_label(v->unit), (double)elapsed / 1e6, togo,
-		 e->topo.nodes[slowest].name, slowest_frac * 100);
+		 pfs_unit_rate_label(v->unit), (double)elapsed / 1e6, togo, slow);
 	if (e->prog_tty)
 		fprintf(stderr, "\r%s\033[K", line);
 	else

@@ -187,7 +187,8 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	e->wl->needs(e->opts, (unsigned)e->nranks, &needs);
 	if (e->common->dry_run)
 		print_dry_run(e, &needs);
-	rc = pfs_check_dir(e->common->dir, why, sizeof(why));
+	/* A run on a named file makes nothing in the directory it is in. */
+	rc = e->persist == PFS_PERSIST_NAMED ? 0 : pfs_check_dir(e->common->dir, why, sizeof(why));
 	if (rc)
 		return pfs_error("%s", why);
 	rc = pfs_fsinfo_get(e->common->dir, fs);
@@ -196,7 +197,9 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
 			     e->wl->name))
 		return pfs_error("the results file name is too long");
-	if (pfs_results_path_check(e->results_path, e->common->dir, why, sizeof(why)))
+	if (pfs_results_path_check(e->results_path,
+				   e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
+				   sizeof(why)))
 		return pfs_error("%s", why);
 	if (!e->common->force && needs.bytes > fs->bytes_free)
 		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %" PRIu64
@@ -206,7 +209,8 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 		return pfs_error("'%s' has %" PRIu64 " free inodes; this run needs %" PRIu64
 				 " (use --force to run anyway)",
 				 e->common->dir, fs->inodes_free, needs.inodes);
-	if (e->persist != PFS_PERSIST_NONE && pfs_rundir_check_persist(e))
+	if ((e->persist == PFS_PERSIST_LEAVE || e->persist == PFS_PERSIST_RESUME) &&
+	    pfs_rundir_check_persist(e))
 		return -1;
 	if (e->common->dry_run)
 		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",

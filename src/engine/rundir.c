@@ -1,7 +1,8 @@
 /* rundir.c: the run directory, DIR/pfsbench.<stamp>.<node0>.<job> (or
  * DIR/pfsbench.<workload>.<key> for runs that leave their items for a later
- * one), one directory per worker inside it, and their removal: only what
- * the run created, and nothing else. */
+ * one, or none for a run on a file the user named), one directory per
+ * worker inside it, and their removal: only what the run created, and
+ * nothing else. */
 #include "internal.h"
 
 #include "pfsbench/util.h"
@@ -82,6 +83,8 @@ static int name_fresh_run_dir(struct pfs_engine *e)
  * from now on. */
 int pfs_rundir_make(struct pfs_engine *e)
 {
+	if (e->persist == PFS_PERSIST_NAMED)
+		return 0;
 	if (e->persist == PFS_PERSIST_NONE && name_fresh_run_dir(e))
 		return -1;
 	if (e->persist != PFS_PERSIST_RESUME && mkdir(e->run_dir, 0755))
@@ -94,6 +97,8 @@ int pfs_rundir_make_worker(struct pfs_engine *e)
 {
 	struct pfs_worker *w = &e->w;
 
+	if (e->persist == PFS_PERSIST_NAMED)
+		return 0;
 	if (pfs_format(w->dir, sizeof(w->dir), "%s/%s.%u", e->run_dir, w->node_name, w->worker))
 		return pfs_error("the worker directory name is too long");
 	flatten_last(w->dir);

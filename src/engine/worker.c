@@ -14,6 +14,8 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -123,21 +125,40 @@ int pfs_op_done(struct pfs_worker *w)
 	return pfs_emit(w, &s);
 }
 
-int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
+/* The first failure of this rank: recorded, printed, told to the others. */
+static int fail_with(struct pfs_worker *w, int err, const char *fmt, va_list ap)
 {
 	struct pfs_engine *e = w->engine;
+	char what[sizeof(e->failure)];
 
 	if (!w->failed) {
 		w->failed = true;
 		/* Cut when extreme: the message must still be printed. */
-		(void)pfs_format(e->failure, sizeof(e->failure), "node %s worker %u: cannot %s '%s%s%s': %s",
-				 w->node_name, w->worker, op, w->dir, name && *name ? "/" : "",
-				 name ? name : "", strerror(err));
+		(void)vsnprintf(what, sizeof(what), fmt, ap);
+		(void)pfs_format(e->failure, sizeof(e->failure), "node %s worker %u: %s",
+				 w->node_name, w->worker, what);
 		pfs_error("%s", e->failure);
 		if (!w->stopped)
 			pfs_stop_send(e);
 	}
 	return -err;
+}
+
+int pfs_failf(struct pfs_worker *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = fail_with(w, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
+{
+	return pfs_failf(w, err, "cannot %s '%s%s%s': %s", op, w->dir, name && *name ? "/" : "",
+			 name ? name : "", strerror(err));
 }
 
 /* ---- the stonewall ----------------------------------------------------- */

@@ -216,6 +216,19 @@ check_tree FUSE.GLUSTERFS "$M" "$SCRATCH/glusterfs-tree.h5"
 check "a glusterd that stops answering: said once, by node1" \
 	test "$(grep -c "node node1: the filesystem's counters of a step could not be read (gluster profile of volume $V)" "$ERR")" -eq 1
 [ "$T_FAILED" -eq 0 ] || show_run
+# pfsbench stream on the volume (tests/stream/checks.sh): 2 simulated nodes,
+# a file per rank and one shared file, every byte read back and checked.
+# shellcheck source=../stream/checks.sh
+. "$(dirname "$0")/../stream/checks.sh"
+RUNNER=(pfs_nodes 2 1)
+start=$SECONDS
+stream_cycle "$M" glusterfs-file 2 file
+stream_cycle "$M" glusterfs-shared 2 shared
+echo "# stream took $((SECONDS - start)) s"
+check "stream: results file: fstype FUSE.GLUSTERFS" \
+	test "$(prov "$SCRATCH/glusterfs-file-w.h5" fstype)" = FUSE.GLUSTERFS
+[ "$T_FAILED" -eq 0 ] || show_run
+
 check "the bricks hold no pfsbench file" \
 	test -z "$(find "$G/brick1" "$G/brick2" -path '*/.glusterfs' -prune -o -name 'pfsbench.*' -print)"
 

@@ -106,4 +106,58 @@ if loop_fs ext4-full ext4 8M "" mkfs.ext4 -q -F; then
 	check "full ext4: everything the run wrote is removed" dir_unchanged "$M"
 	[ "$T_FAILED" -eq 0 ] || show_run
 fi
+
+# ---- pfsbench stream (tests/stream/checks.sh) ------------------------------------
+# On each filesystem: 2 ranks, a file per rank and one shared file, every
+# byte read back and checked; O_DIRECT taken, without dm's fallback message.
+# shellcheck source=../stream/checks.sh
+. "$(dirname "$0")/../stream/checks.sh"
+RUNNER=(pfs 2)
+for fs in "${FSES[@]}"; do
+	M=$SCRATCH/$fs
+	mountpoint -q "$M" || continue
+	start=$SECONDS
+	stream_cycle "$M" "$fs-file" 2 file
+	stream_cycle "$M" "$fs-shared" 2 shared
+	check "$fs: stream: results file: fstype ${fs^^}" \
+		test "$(prov "$SCRATCH/$fs-file-w.h5" fstype)" = "${fs^^}"
+	run_stream -o "$M" -x -b 64k -s 1M --verify -p
+	check "$fs: stream -x: exit 0, O_DIRECT taken (no fallback message)" \
+		eval 'test "$RC" -eq 0 && ! grep -q "NOT using O_DIRECT" "$ERR"'
+	check "$fs: stream -x: nothing left" dir_unchanged "$M"
+	[ "$T_FAILED" -eq 0 ] || show_run
+	echo "# $fs: stream took $((SECONDS - start)) s"
+done
+
+# A block device, as dm is used on one: a loop device of 16 MiB, named
+# with --force, written with O_DIRECT and fsync, read back, never removed.
+raw=$SCRATCH/raw.img
+truncate -s 16M "$raw"
+if DEV=$(losetup --find --show "$raw"); then
+	T_CLEANUP+=("losetup -d '$DEV'")
+	run_stream -o "$DEV" -b 64k -s 4M
+	check "block device: refused without --force (exit 2)" test "$RC" -eq 2
+	check "block device: the message says why" grep -qF \
+		"'$DEV' is not a directory: pfsbench writes a file or device only with --force" "$ERR"
+	run_stream -o "$DEV" -b 64k -s 4M -x -y -p --verify --force --results "$SCRATCH/dev-w.h5"
+	check "block device: write -x -y --verify: exit 0" test "$RC" -eq 0
+	check "block device: O_DIRECT taken" eval '! grep -q "NOT using O_DIRECT" "$ERR"'
+	check "block device: rank 0's pattern at 0, rank 1's at 4 MiB" \
+		eval '"$STREAM_TESTS/pattern.py" "$DEV" 0 4194304 0 >/dev/null &&
+			"$STREAM_TESTS/pattern.py" "$DEV" 4194304 4194304 1 >/dev/null'
+	run_stream -i "$DEV" -b 64k -s 4M -x --verify --force
+	check "block device: read -x --verify: exit 0" test "$RC" -eq 0
+	RUNNER=(pfs 1)
+	run_stream -i "$DEV" -b 1M --force
+	check "block device: a read without -s ends at the device's end: 16 MiB" \
+		test "$(stream_rows | awk '$8 == 16777216' | wc -l)" -eq 1
+	run_stream -o "$DEV" -b 1M -l 12M -a 0 --force
+	check "block device: a write without -s ends at the device's end (ENOSPC), exit 0" \
+		eval 'test "$RC" -eq 0 && test "$(stream_rows | awk '"'"'$8 == 4194304'"'"' | wc -l)" -eq 1'
+	check "block device: never written past its end, the data below -l kept" \
+		eval 'test "$(stat -c %s "$raw")" -eq 16777216 &&
+			"$STREAM_TESTS/pattern.py" "$DEV" 4194304 4194304 1 >/dev/null'
+	check "block device: still there" test -b "$DEV"
+	[ "$T_FAILED" -eq 0 ] || show_run
+fi
 finish

@@ -323,6 +323,92 @@ static void test_kv_refuses_values_it_could_not_have_written(void **state)
 	assert_false(o.common.drop_caches);
 }
 
+/* A tool's own number syntax (dm's, through a parser hook), a choice that
+ * needs its argument, and --iterations without -i, as pfsbench stream's
+ * table has them. */
+struct t_dm_opts {
+	struct pfs_common_opts common;
+	uint64_t block, seek;
+	unsigned format;
+	char input[16];
+};
+
+static int parse_tenfold(const char *arg, uint64_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (pfs_parse_u64(arg, &v)) {
+		snprintf(err, errlen, "%s is not a valid number", arg);
+		return -EINVAL;
+	}
+	*out = v * 10;
+	return 0;
+}
+
+static const char *const t_formats[] = { "dm", "dd", "lmdd", NULL };
+static const struct pfs_option dm_table[] = {
+	PFS_OPT_NUM_PARSED(struct t_dm_opts, block, "buffer-size", 'b', PFS_OPT_COUNT, 1000,
+			   parse_tenfold, "N", "b"),
+	PFS_OPT_NUM_PARSED(struct t_dm_opts, seek, "seek", 'k', PFS_OPT_UINT, 0, parse_tenfold, "N",
+			   "k"),
+	PFS_OPT_CHOOSE_F(struct t_dm_opts, format, "format", 0, t_formats, "dm|dd|lmdd", "f",
+			 PFS_OPTF_NEEDS_ARG),
+	PFS_OPT_STR(struct t_dm_opts, input, "input-file", 'i', "PATH", "i", 0),
+	PFS_COMMON_OPTIONS_ITER(struct t_dm_opts, 0),
+	PFS_OPT_END,
+};
+
+static int dm_parse(struct t_dm_opts *o, char *err, size_t errlen, const char *a, const char *b,
+		    const char *c)
+{
+	char *argv[] = { "test", (char *)a, (char *)b, (char *)c, NULL };
+	int argc = 1;
+
+	while (argv[argc])
+		argc++;
+	memset(o, 0, sizeof(*o));
+	err[0] = 0;
+	return pfs_opts_parse(dm_table, o, argc, argv, err, errlen);
+}
+
+static void test_parser_hooks_choices_and_short_names(void **state)
+{
+	struct t_dm_opts o;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "-b", "7", "-k0"), PFS_PARSE_OK);
+	assert_true(o.block == 70 && o.seek == 0);
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "-b", "7x", NULL), -EINVAL);
+	assert_string_equal(err, "-b/--buffer-size: 7x is not a valid number");
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "-b", "0", NULL), -EINVAL);
+	assert_string_equal(err, "-b/--buffer-size must be at least 1");
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "-b", "101", NULL), -EINVAL);
+	assert_string_equal(err, "-b/--buffer-size '101' is too large");
+	/* the argument after a blank, and refused when left out */
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "--format", "lmdd", NULL), PFS_PARSE_OK);
+	assert_int_equal(o.format, 2);
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "--format", NULL, NULL), -EINVAL);
+	assert_string_equal(err, "option '--format' needs an argument");
+	/* -i is the input file; --iterations has no short name */
+	assert_int_equal(dm_parse(&o, err, sizeof(err), "-i", "in", "--iterations=3"), PFS_PARSE_OK);
+	assert_string_equal(o.input, "in");
+	assert_true(o.common.iterations == 3);
+	/* the key/value view stores the parsed number, in decimal */
+	o.block = 70;
+	assert_int_equal(pfs_opts_from_kv(dm_table, &o, "buffer-size", "70"), 0);
+	assert_true(o.block == 70);
+	f = open_memstream(&buf, &len);
+	pfs_opts_usage(f, dm_table);
+	fclose(f);
+	assert_non_null(strstr(buf, "    --format dm|dd|lmdd "));
+	assert_non_null(strstr(buf, "    --iterations N "));
+	assert_non_null(strstr(buf, "-i, --input-file PATH "));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_create_unlink_options),
 		cmocka_unit_test(test_every_option_round_trips_through_kv),
 		cmocka_unit_test(test_kv_refuses_values_it_could_not_have_written),
+		cmocka_unit_test(test_parser_hooks_choices_and_short_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

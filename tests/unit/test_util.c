@@ -144,6 +144,15 @@ static void test_clock_is_monotonic(void **state)
 	assert_true(b >= a);
 }
 
+static void test_errno_names(void **state)
+{
+	(void)state;
+	assert_string_equal(pfs_errno_name(ENOSPC), "ENOSPC");
+	assert_string_equal(pfs_errno_name(EIO), "EIO");
+	assert_string_equal(pfs_errno_name(EDQUOT), "EDQUOT");
+	assert_string_equal(pfs_errno_name(-12345), "unknown errno");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +165,7 @@ int main(void)
 		cmocka_unit_test(test_shell_quote_makes_one_word),
 		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_clock_is_monotonic),
+		cmocka_unit_test(test_errno_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

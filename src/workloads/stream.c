@@ -1,0 +1,587 @@
+/* stream.c: DRBD's dm (and dd) on the pfsbench engine: every rank streams
+ * at the same moment, after a barrier and a cache drop, one sequential
+ * write (-o) or read (-i) of -s bytes in requests of -b bytes. The loop is
+ * src/seqio.c's; this file says where each rank streams and what is timed.
+ *
+ * Where: by default each rank has its own file, <node>.<worker>/stream in
+ * the run directory; with --shared all ranks use <run>/stream.shared, rank
+ * r at offset r x -s; a file or device named by -o/-i (with --force) is
+ * used as a shared file and is never removed. A write run with --keep
+ * leaves its files in DIR/pfsbench.stream.<key> for a read run with the
+ * same -i DIR and layout, which removes them; --prepare writes them untimed
+ * first instead.
+ *
+ * The test "seq" is a plan of steps: [Prepare] (reads with --prepare, the
+ * first iteration only, untimed), Open (untimed: open, truncate, O_DIRECT
+ * or dm's fallback), Write or Read (timed: cache drop, barrier, the stream,
+ * fsync with -y; one row per rank in bytes), [Check] (writes with --verify:
+ * every byte read back after a cache drop, untimed). Rank 0 prints dm's
+ * progress marks (-m) and percentages (-d) as its stream goes; the report
+ * (src/outputs/stream.c) prints the rest. See docs/stream.md. */
+#include "pfsbench/ddfmt.h"
+#include "pfsbench/output.h"
+#include "pfsbench/seqio.h"
+#include "pfsbench/stream_opts.h"
+#include "pfsbench/sys.h"
+#include "pfsbench/util.h"
+#include "pfsbench/workload.h"
+#include "pfsbench/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FILE_NAME "stream"
+#define SHARED_NAME "stream.shared"
+
+enum stream_op { OP_PREPARE, OP_OPEN, OP_STREAM, OP_CHECK };
+
+struct stream_state {
+	const struct pfs_stream_opts *o;
+	struct pfs_seqio_buf buf;
+	char path[PATH_MAX]; /* the file this rank streams on */
+	bool one_file;       /* shared by all ranks: rank r at r x -s */
+	bool own;            /* this rank removes path at the end */
+	bool prepared;
+	int fd;              /* open from the Open step to the end of the stream */
+	bool direct;         /* fd has O_DIRECT */
+	uint64_t offset;     /* where this rank's stream starts */
+	uint64_t written;    /* bytes the last Write moved, for Check */
+	uint64_t dialog_total; /* rank 0, -d: 100 % */
+	int dialog_last;
+};
+
+/* ---- rank 0's marks ------------------------------------------------------------ */
+
+/* dm's -m and -d, after each request of rank 0's stream: 'R' for a whole
+ * request, 'r' for a short one; "\r%3d" when the percentage changes. */
+static void marks(void *ctx, uint64_t len, uint64_t done)
+{
+	struct stream_state *st = ctx;
+
+	if (st->o->marks)
+		fputc(len == st->o->block ? 'R' : 'r', stdout);
+	if (st->o->dialog && st->dialog_total) {
+		int pct = (int)(100.0 * (double)done / (double)st->dialog_total);
+
+		if (pct != st->dialog_last) {
+			printf("\r%3d", pct);
+			st->dialog_last = pct;
+		}
+	}
+	fflush(stdout);
+}
+
+static bool shows_marks(const struct pfs_worker *w, const struct pfs_stream_opts *o)
+{
+	return w->rank == 0 && (o->marks || o->dialog);
+}
+
+/* -d without -s on a read: the bytes from the seek to the end of the file
+ * or device. */
+static uint64_t size_from_seek(int fd, uint64_t seek)
+{
+	struct stat sb;
+	uint64_t size = 0;
+
+	if (fstat(fd, &sb))
+		return 0;
+	if (S_ISREG(sb.st_mode))
+		size = (uint64_t)sb.st_size;
+	else if (S_ISBLK(sb.st_mode) && ioctl(fd, BLKGETSIZE64, &size))
+		size = 0;
+	return size > seek ? size - seek : 0;
+}
+
+/* ---- ops ------------------------------------------------------------------------- */
+
+/* "cannot OP 'PATH': strerror (ENAME)" for the errno the failed call left. */
+static int fail_call(struct pfs_worker *w, const char *op, const char *path)
+{
+	int err = errno;
+
+	return pfs_failf(w, err, "cannot %s '%s': %s (%s)", op, path, strerror(err),
+			 pfs_errno_name(err));
+}
+
+/* Opens path for this rank's stream, with O_DIRECT under -x; where the
+ * filesystem refuses O_DIRECT (EINVAL), again without it and dm's words on
+ * stderr, once per file. */
+static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, bool direct,
+		       int *fdp, bool *directp)
+{
+	int flags = (wr ? O_WRONLY : O_RDONLY) | O_CLOEXEC;
+	int fd;
+
+	/* A named file that is not there yet is made, as dm makes it. */
+	if (wr && st->o->named)
+		flags |= O_CREAT;
+	fd = direct ? pfs_openat(AT_FDCWD, st->path, flags | O_DIRECT, 0644) : -1;
+	*directp = fd >= 0;
+	if (fd < 0 && direct && errno != EINVAL)
+		return fail_call(w, "open with O_DIRECT", st->path);
+	if (fd < 0) {
+		fd = pfs_openat(AT_FDCWD, st->path, flags, 0644);
+		if (fd < 0)
+			return fail_call(w, "open", st->path);
+		if (direct && (!st->one_file || w->rank == 0)) {
+			fprintf(stderr, "NOT using O_DIRECT for %s file %s\n", wr ? "output" : "input",
+				st->path);
+			fflush(stderr);
+		}
+	}
+	*fdp = fd;
+	return 0;
+}
+
+static int close_stream(struct pfs_worker *w, struct stream_state *st, int *fdp)
+{
+	int fd = *fdp;
+
+	*fdp = -1;
+	/* On network filesystems write errors may surface only here. */
+	if (fd >= 0 && pfs_close(fd))
+		return fail_call(w, "close", st->path);
+	return 0;
+}
+
+/* What every stream of this run shares: file, offset, size, request. */
+static void stream_io(const struct stream_state *st, struct pfs_seqio *io, int rank, bool wr)
+{
+	const struct pfs_stream_opts *o = st->o;
+
+	memset(io, 0, sizeof(*io));
+	io->path = st->path;
+	io->dir = wr ? PFS_SEQIO_WRITE : PFS_SEQIO_READ;
+	io->offset = st->offset;
+	io->bytes = o->size ? o->size : PFS_SEQIO_TO_END;
+	io->req = o->block;
+	io->writer = (uint32_t)rank;
+	io->fill = PFS_SEQIO_STAMPED;
+}
+
+/* Untimed: the data a read run reads, written once before its first
+ * iteration (--prepare). */
+static int op_prepare(struct pfs_worker *w, struct stream_state *st)
+{
+	struct pfs_seqio io;
+	bool direct;
+	int fd = -1, rc;
+
+	if (st->prepared)
+		return 0;
+	rc = open_stream(w, st, true, false, &fd, &direct);
+	if (rc)
+		return rc;
+	stream_io(st, &io, w->rank, true);
+	io.fd = fd;
+	/* No row: pfs_op_start only lets the engine tick and stop the loop. */
+	pfs_op_start(w, "Prepare", PFS_UNIT_BYTES, pfs_seqio_requests(io.bytes, io.req), 0);
+	rc = pfs_seqio_run(w, &io, &st->buf);
+	if (close_stream(w, st, &fd) && !rc)
+		rc = -EIO;
+	st->prepared = !rc;
+	return rc;
+}
+
+/* Untimed: open for the stream; before a write, the file starts empty, as
+ * dm's O_TRUNC leaves it (one rank truncates a shared file, before any
+ * rank writes: the step ends with a barrier). */
+static int op_open(struct pfs_worker *w, struct stream_state *st)
+{
+	const struct pfs_stream_opts *o = st->o;
+	bool wr = !pfs_stream_reading(o);
+	struct stat sb;
+	int rc;
+
+	rc = open_stream(w, st, wr, o->direct, &st->fd, &st->direct);
+	if (rc || !wr || (st->one_file && w->rank != 0))
+		return rc;
+	if (fstat(st->fd, &sb))
+		return fail_call(w, "stat", st->path);
+	if (S_ISREG(sb.st_mode) && sb.st_size && ftruncate(st->fd, 0))
+		return fail_call(w, "truncate", st->path);
+	return 0;
+}
+
+/* Timed: the stream, from pfs_op_start to pfs_op_done (fsync included with
+ * -y); closing comes after the clock stops, as in dm. */
+static int op_stream(struct pfs_worker *w, struct stream_state *st)
+{
+	const struct pfs_stream_opts *o = st->o;
+	bool wr = !pfs_stream_reading(o), shows = shows_marks(w, o);
+	struct pfs_seqio io;
+	int rc;
+
+	stream_io(st, &io, w->rank, wr);
+	io.fd = st->fd;
+	io.direct = st->direct;
+	io.fsync = wr && o->sync;
+	io.cap_bps = o->bandwidth;
+	io.verify = !wr && o->verify;
+	if (wr && o->pattern != PFS_STREAM_NO_PATTERN)
+		io.fill = (int)o->pattern;
+	if (shows) {
+		st->dialog_total = o->size ? o->size : size_from_seek(st->fd, st->offset);
+		st->dialog_last = 0;
+		io.each = marks;
+		io.ctx = st;
+	}
+	pfs_op_start(w, wr ? PFS_STREAM_OP_WRITE : PFS_STREAM_OP_READ, PFS_UNIT_BYTES,
+		     pfs_seqio_requests(io.bytes, io.req), 0);
+	rc = pfs_seqio_run(w, &io, &st->buf);
+	st->written = w->bytes;
+	if (!rc)
+		rc = pfs_op_done(w);
+	if (shows) {
+		fputc('\n', stdout);
+		fflush(stdout);
+	}
+	if (close_stream(w, st, &st->fd) && !rc)
+		rc = -EIO;
+	return rc;
+}
+
+/* Untimed, after a write with --verify: every byte read back, after a
+ * cache drop, and checked against the pattern (or -a's byte). */
+static int op_check(struct pfs_worker *w, struct stream_state *st)
+{
+	const struct pfs_stream_opts *o = st->o;
+	struct pfs_seqio io;
+	bool direct;
+	int fd = -1, rc;
+
+	rc = open_stream(w, st, false, false, &fd, &direct);
+	if (rc)
+		return rc;
+	stream_io(st, &io, w->rank, false);
+	io.fd = fd;
+	io.bytes = st->written;
+	io.verify = true;
+	if (o->pattern != PFS_STREAM_NO_PATTERN)
+		io.fill = (int)o->pattern;
+	pfs_op_start(w, "Check", PFS_UNIT_BYTES, pfs_seqio_requests(io.bytes, io.req), 0);
+	rc = io.bytes ? pfs_seqio_run(w, &io, &st->buf) : 0;
+	if (close_stream(w, st, &fd) && !rc)
+		rc = -EIO;
+	return rc;
+}
+
+static int stream_run_op(struct pfs_worker *w, unsigned op)
+{
+	struct stream_state *st = w->state;
+
+	switch ((enum stream_op)op) {
+	case OP_PREPARE:
+		return op_prepare(w, st);
+	case OP_OPEN:
+		return op_open(w, st);
+	case OP_STREAM:
+		return op_stream(w, st);
+	case OP_CHECK:
+		return op_check(w, st);
+	}
+	return -EINVAL;
+}
+
+/* ---- setup and cleanup ---------------------------------------------------------- */
+
+/* A read of a directory without --prepare reads what a --keep write left. */
+static bool resumes(const struct pfs_stream_opts *o)
+{
+	return pfs_stream_reading(o) && !o->prepare && !o->named;
+}
+
+static int stream_setup(struct pfs_worker *w)
+{
+	const struct pfs_stream_opts *o = w->opts;
+	struct stream_state *st = w->state;
+	uint64_t span;
+	int rc, fd;
+
+	st->o = o;
+	st->fd = -1;
+	st->one_file = o->shared || o->named;
+	/* offset + -s must fit the file offsets the kernel takes */
+	if (pfs_mul_u64(st->one_file ? (uint64_t)w->rank : 0, o->size, &span) ||
+	    span > INT64_MAX - o->size ||
+	    (pfs_stream_reading(o) ? o->seek_in : o->seek_out) > INT64_MAX - span - o->size)
+		return pfs_failf(w, EOVERFLOW, "rank %d's stream would end past 2^63 bytes", w->rank);
+	st->offset = pfs_stream_offset(o, st->one_file, (unsigned)w->rank);
+	rc = pfs_seqio_buf_init(&st->buf, o->block);
+	if (rc)
+		return pfs_fail(w, "allocate", "the I/O buffer", -rc);
+	if (o->named)
+		rc = pfs_format(st->path, sizeof(st->path), "%s", pfs_stream_target(o));
+	else if (o->shared)
+		rc = pfs_format(st->path, sizeof(st->path), "%.*s/%s",
+				(int)(strrchr(w->dir, '/') - w->dir), w->dir, SHARED_NAME);
+	else
+		rc = pfs_format(st->path, sizeof(st->path), "%s/%s", w->dir, FILE_NAME);
+	if (rc)
+		return pfs_failf(w, ENAMETOOLONG, "the file name in '%s' is too long", w->dir);
+	if (o->named)
+		return 0;
+	/* What this run makes, it removes; what a --keep run left, a reading
+	 * run removes. A shared file is rank 0's, made before any rank opens
+	 * it (setup ends with an agreement of all ranks). */
+	st->own = !st->one_file || w->rank == 0;
+	if (resumes(o) || !st->own)
+		return 0;
+	fd = pfs_openat(AT_FDCWD, st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		st->own = false;
+		return fail_call(w, "create", st->path);
+	}
+	if (pfs_close(fd))
+		return fail_call(w, "close", st->path);
+	return 0;
+}
+
+static int stream_cleanup(struct pfs_worker *w)
+{
+	struct stream_state *st = w->state;
+	int rc = 0;
+
+	if (st->fd >= 0)
+		pfs_close(st->fd);
+	st->fd = -1;
+	if (st->own && !w->keep && unlink(st->path) && errno != ENOENT)
+		rc = -errno;
+	pfs_seqio_buf_free(&st->buf);
+	return rc;
+}
+
+/* ---- plans ------------------------------------------------------------------------- */
+
+/* Open and Prepare keep the cache (nothing is measured in them); the
+ * stream and Check start cold. */
+static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	const struct pfs_stream_opts *o = opts;
+	size_t i = 0;
+
+	(void)nnodes;
+	if (pfs_stream_reading(o) && o->prepare)
+		i = pfs_plan_put(steps, cap, i,
+				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_PREPARE), PFS_STEP_KEEP_CACHE));
+	i = pfs_plan_put(steps, cap, i,
+			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_KEEP_CACHE));
+	i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_STREAM));
+	if (!pfs_stream_reading(o) && o->verify)
+		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_CHECK));
+	return i;
+}
+
+static const struct pfs_test stream_tests[] = {
+	{ PFS_STREAM_TEST, PFS_ORDER_PLAN, plan_seq },
+	{ NULL, 0, NULL },
+};
+
+/* ---- options ------------------------------------------------------------------------ */
+
+static const char *const stream_formats[] = { "dm", "dd", "lmdd", NULL };
+
+#define O struct pfs_stream_opts
+#define DM_NUM(field, lname, sname, kind, max, help) \
+	PFS_OPT_NUM_PARSED(O, field, lname, sname, kind, max, pfs_ddfmt_parse_dm_number, "N", help)
+
+static const struct pfs_option stream_options[] = {
+	PFS_OPT_STR(O, output, "output-file", 'o', "PATH",
+		    "write to PATH: a directory (each rank's file in a new directory in it), or a "
+		    "file or device (--force)", 0),
+	PFS_OPT_STR(O, input, "input-file", 'i', "PATH",
+		    "read from PATH: a directory a --keep write run used (or any with --prepare), "
+		    "or a file or device (--force)", 0),
+	DM_NUM(block, "buffer-size", 'b', PFS_OPT_COUNT, PFS_SEQIO_REQ_MAX,
+	       "request size; dm's numbers: 4096, 0x1000, 8s, 4k, 1m, 1g (default 65536)"),
+	DM_NUM(size, "size", 's', PFS_OPT_COUNT, 0,
+	       "bytes per rank (default: to the end of the input, or until the output is full)"),
+	DM_NUM(seek_in, "seek-input", 'k', PFS_OPT_UINT, 0, "start reading N bytes in"),
+	DM_NUM(seek_out, "seek-output", 'l', PFS_OPT_UINT, 0, "start writing N bytes in"),
+	DM_NUM(pattern, "input-pattern", 'a', PFS_OPT_UINT, 255,
+	       "write the byte N everywhere (default: a pattern naming rank and offset)"),
+	PFS_OPT_FLAG(O, direct, "o_direct", 'x',
+		     "O_DIRECT, page-aligned buffers (where refused: without, and dm's message)"),
+	DM_NUM(bandwidth, "bandwidth", 'w', PFS_OPT_UINT, 0, "at most N bytes a second per rank"),
+	PFS_OPT_FLAG(O, sync, "sync", 'y', "fsync before the clock stops"),
+	PFS_OPT_FLAG(O, marks, "marks", 'm', "rank 0 prints R per request (r for a short one)"),
+	PFS_OPT_FLAG(O, performance, "performance", 'p', "print dm's throughput lines"),
+	PFS_OPT_FLAG(O, dialog, "dialog", 'd', "rank 0 prints its percentage done"),
+	PFS_OPT_CHOOSE_F(O, format, "format", 0, stream_formats, "dm|dd|lmdd",
+			 "summary lines as dm (default), GNU dd or lmbench's lmdd prints them",
+			 PFS_OPTF_NEEDS_ARG),
+	PFS_OPT_FLAG(O, shared, "shared", 0, "all ranks in one file, rank r at offset r x -s"),
+	PFS_OPT_FLAG(O, prepare, "prepare", 0, "reads: write the data first, untimed"),
+	PFS_OPT_FLAG(O, keep, "keep", 0, "writes: leave the files for a read run with -i"),
+	PFS_OPT_FLAG(O, verify, "verify", 0,
+		     "check every byte: reads as they go, writes afterwards (untimed)"),
+	PFS_COMMON_OPTIONS_ITER(O, 0),
+	PFS_OPT_END,
+};
+
+#undef DM_NUM
+#undef O
+
+static const char *const stream_op_names[] = { "Prepare", "Open", "Stream", "Check", NULL };
+
+static void stream_defaults(void *opts)
+{
+	struct pfs_stream_opts *o = opts;
+
+	o->block = 65536;
+	o->pattern = PFS_STREAM_NO_PATTERN;
+}
+
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Where the target is: a directory is the run's target directory; anything
+ * else is a named file or device, whose directory the run describes. */
+static int locate(struct pfs_stream_opts *o, char *err, size_t errlen)
+{
+	const char *path = pfs_stream_target(o), *slash;
+	bool reading = pfs_stream_reading(o);
+	struct stat sb;
+	int err_stat = stat(path, &sb) ? errno : 0;
+
+	if (!err_stat && S_ISDIR(sb.st_mode)) {
+		if (pfs_format(o->common.dir, sizeof(o->common.dir), "%s", path))
+			return refuse(err, errlen, "'%.40s...' is too long", path);
+		return 0;
+	}
+	if (reading && err_stat)
+		return refuse(err, errlen, "cannot read '%s': %s", path, strerror(err_stat));
+	o->named = true;
+	if (!o->common.force)
+		return refuse(err, errlen,
+			      "'%s' is not a directory: pfsbench %s a file or device only with --force%s",
+			      path, reading ? "reads" : "writes",
+			      reading ? "" : ", since writing destroys what it holds");
+	slash = strrchr(path, '/');
+	if (!slash)
+		return pfs_format(o->common.dir, sizeof(o->common.dir), ".") ? -EINVAL : 0;
+	if (pfs_format(o->common.dir, sizeof(o->common.dir), "%.*s",
+		       slash == path ? 1 : (int)(slash - path), path))
+		return refuse(err, errlen, "'%.40s...' is too long", path);
+	if (stat(o->common.dir, &sb) || !S_ISDIR(sb.st_mode))
+		return refuse(err, errlen, "cannot write '%s': '%s' is no directory", path,
+			      o->common.dir);
+	return 0;
+}
+
+/* path as its directory's real path and its own name, so that two spellings
+ * of one name compare equal whether the file is there or not. */
+static bool canonical(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	if (pfs_format(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + !(slash - path) : 1,
+		       slash ? path : "."))
+		return false;
+	return realpath(dir, real) && !pfs_format(out, len, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+static int stream_validate(void *opts, char *err, size_t errlen)
+{
+	struct pfs_stream_opts *o = opts;
+	bool reading = pfs_stream_reading(o);
+
+	if (!o->input[0] && !o->output[0])
+		return refuse(err, errlen, "say where to stream: -o PATH to write, -i PATH to read");
+	if (reading && o->output[0] && strcmp(o->output, "/dev/null"))
+		return refuse(err, errlen, "-i with -o copies in dm; pfsbench stream reads (-i, "
+					   "with -o /dev/null or no -o) or writes (-o)");
+	if (reading && o->pattern != PFS_STREAM_NO_PATTERN)
+		return refuse(err, errlen, "-a fills the buffer instead of reading: not with -i");
+	if (!reading && o->prepare)
+		return refuse(err, errlen, "--prepare writes the data a read (-i) reads");
+	if (reading && o->keep)
+		return refuse(err, errlen, "--keep leaves a write run's files (-o); a read run removes "
+					   "what it read");
+	if (o->shared && !o->size)
+		return refuse(err, errlen, "--shared puts rank r at offset r x -s: give -s");
+	if (o->prepare && !o->size)
+		return refuse(err, errlen, "--prepare writes -s bytes per rank: give -s");
+	if (o->dialog && !reading && !o->size)
+		return refuse(err, errlen, "-d shows the percentage of -s: give -s");
+	if (locate(o, err, errlen))
+		return -EINVAL;
+	if (o->named && o->keep)
+		return refuse(err, errlen, "--keep is for a directory; a named file always stays");
+	if (o->named && o->common.results[0]) {
+		char a[PATH_MAX + NAME_MAX + 2], b[PATH_MAX + NAME_MAX + 2];
+
+		if (canonical(o->common.results, a, sizeof(a)) &&
+		    canonical(pfs_stream_target(o), b, sizeof(b)) && !strcmp(a, b))
+			return refuse(err, errlen, "--results and -%c name the same file '%s'",
+				      reading ? 'i' : 'o', pfs_stream_target(o));
+	}
+	return 0;
+}
+
+/* Each rank's -s bytes (unknown without -s: 0), and an inode each. */
+static void stream_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
+{
+	const struct pfs_stream_opts *o = opts;
+	bool writes = !pfs_stream_reading(o) || o->prepare;
+
+	/* What lies before a seek is a hole: it takes no space. */
+	needs->bytes = writes && !o->named ? pfs_mul_sat_u64(o->size, nranks) : 0;
+	needs->inodes = o->named ? 0 : (uint64_t)nranks + 2;
+}
+
+/* A --keep write leaves DIR/pfsbench.stream.<layout>.<size> for the read
+ * run with the same layout and -s, which finds it by the same name. */
+static int stream_persist(const void *opts, char *key, size_t keylen)
+{
+	const struct pfs_stream_opts *o = opts;
+	int rc;
+
+	if (o->named)
+		return PFS_PERSIST_NAMED;
+	if (!resumes(o) && !o->keep)
+		return PFS_PERSIST_NONE;
+	rc = o->size ? pfs_format(key, keylen, "%s.s%" PRIu64, o->shared ? "shared" : "file", o->size)
+		     : pfs_format(key, keylen, "%s.all", o->shared ? "shared" : "file");
+	if (rc)
+		return rc;
+	return resumes(o) ? PFS_PERSIST_RESUME : PFS_PERSIST_LEAVE;
+}
+
+const struct pfs_workload pfs_workload_stream = {
+	.name = "stream",
+	.summary = "Stream sequential writes or reads on every rank at once, as DRBD's dm and dd do.",
+	.synopsis = "-o PATH | -i PATH [-b N] [-s N] [-a N] [-x] [-y] [-m] [-p] [--shared] [options]",
+	.options = stream_options,
+	.opts_size = sizeof(struct pfs_stream_opts),
+	.state_size = sizeof(struct stream_state),
+	.tests = stream_tests,
+	.op_names = stream_op_names,
+	.report = &pfs_output_stream,
+	.defaults = stream_defaults,
+	.validate = stream_validate,
+	.needs = stream_needs,
+	.setup = stream_setup,
+	.run_op = stream_run_op,
+	.cleanup = stream_cleanup,
+	.persist = stream_persist,
+};
