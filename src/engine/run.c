@@ -259,6 +259,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	ri->nodes = e->topo.nodes;
 	ri->results_path = e->results_path;
 	snprintf(ri->workload_name, sizeof(ri->workload_name), "%s", e->wl->name);
+	snprintf(ri->label, sizeof(ri->label), "%s", e->common->label);
 	snprintf(ri->pfsbench_version, sizeof(ri->pfsbench_version), "%s", PACKAGE_VERSION);
 	join_args(ri->command_line, sizeof(ri->command_line), argc, argv);
 	iso_time(ri->start_time, sizeof(ri->start_time));
