@@ -83,7 +83,7 @@ check "compare reads the runs of every filesystem" test $? -eq 0
 for i in "${!runs[@]}"; do
 	fs=$(basename "${runs[i]}" .h5)
 	check "compare names run $((i + 1)) by its type: ${fs^^}" \
-		grep -q "^\[$((i + 1))\] ${fs^^} $SCRATCH/$fs " "$OUT"
+		grep -qx "\[$((i + 1))\] ${fs^^} $SCRATCH/$fs" "$OUT"
 done
 check "compare has the 14 tests and ops of the runs" \
 	test "$(grep -cE "^(se|pa|ua|ub|uc) +(Create|Write|Read|Unlink) " "$OUT")" -eq 14
