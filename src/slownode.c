@@ -441,17 +441,29 @@ static int steps_pass(const struct rank_step *rs, size_t m, struct pfs_analysis 
 	return 0;
 }
 
+/* Each node's spread, and the deviations sorted by node (and pair): what
+ * both judgements start from. NULL when out of memory; free() it. */
+static double *spreads_and_sorted(struct values *devs, struct values *mads, unsigned nnodes,
+				  double *tmp)
+{
+	double *spread = malloc((nnodes ? nnodes : 1) * sizeof(*spread));
+
+	if (!spread)
+		return NULL;
+	node_spreads(mads, spread, nnodes, tmp);
+	qsort(devs->v, devs->n, sizeof(*devs->v), cmp_node_value);
+	return spread;
+}
+
 /* Lateness: a node's median start against the others' over the steps,
  * judged against its median spread. */
 static int judge_starts(struct values *devs, struct values *mads, struct pfs_analysis *a,
 			struct scratch *s)
 {
-	double *spread = malloc((a->nnodes ? a->nnodes : 1) * sizeof(*spread));
+	double *spread = spreads_and_sorted(devs, mads, a->nnodes, s->vals);
 
 	if (!spread)
 		return -ENOMEM;
-	node_spreads(mads, spread, a->nnodes, s->vals);
-	qsort(devs->v, devs->n, sizeof(*devs->v), cmp_node_value);
 	for (size_t i = 0; i < devs->n;) {
 		size_t j = i;
 		struct pfs_node_verdict *v = &a->nodes[devs->v[i].node];
@@ -602,12 +614,10 @@ static int add_slow_op(struct pfs_node_verdict *v, const struct pfs_balance *b, 
 static int judge_rates(struct values *devs, struct values *mads, struct pfs_analysis *a,
 		       struct scratch *s)
 {
-	double *spread = malloc((a->nnodes ? a->nnodes : 1) * sizeof(*spread));
+	double *spread = spreads_and_sorted(devs, mads, a->nnodes, s->vals);
 
 	if (!spread)
 		return -ENOMEM;
-	node_spreads(mads, spread, a->nnodes, s->vals);
-	qsort(devs->v, devs->n, sizeof(*devs->v), cmp_node_value);
 	for (size_t i = 0; i < devs->n;) {
 		size_t j = i;
 		double worst = -INFINITY, bar = PFS_SLOW_K * spread[devs->v[i].node];
@@ -760,7 +770,7 @@ void pfs_analysis_free(struct pfs_analysis *a)
 
 bool pfs_node_is_slow(const struct pfs_node_verdict *v)
 {
-	return v->nops > 0 || v->late;
+	return v->nops >= PFS_SLOW_MIN_OPS || v->late;
 }
 
 #define DESCRIBE_OPS 4 /* slow ops named on a node's line; the rest are counted */
@@ -829,6 +839,20 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 		}
 	if (a->compared)
 		fputs(any ? "\n" : " none.\n", out);
+	/* Slower in one (test, op) alone: said, not named. */
+	any = false;
+	for (unsigned n = 0; a->compared && n < a->nnodes; n++) {
+		const struct pfs_node_verdict *v = &a->nodes[n];
+
+		if (pfs_node_is_slow(v) || !v->nops)
+			continue;
+		factor_text(line, sizeof(line), v->ops[0].factor);
+		fprintf(out, "%s %s %s %s %s", any ? "," : "Slower in one (test, op) only, not named:",
+			v->name, v->ops[0].test, v->ops[0].op, line);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
 
 	fputs("\nImbalance: the fastest rank's rate / the slowest's in a step, median over the "
 	      "steps;\nstep: the median time of a node's step. '!' marks steps too short to "

@@ -15,7 +15,8 @@
  *   a node's spread = the median of its spreads over all judged groups;
  *   slow in a (test, op): below the others by more than max(k x its
  *     spread, log 1.10) in every iteration, k = PFS_SLOW_K; by the factor
- *     exp(-median deviation);
+ *     exp(-median deviation); a node is named slow when it is slow in
+ *     PFS_SLOW_MIN_OPS (test, op)s or more, or late;
  *   lateness: in each step in which 3 nodes or more worked (they all left
  *     the same barrier), a node's value is its start (its earliest rank's
  *     start_us); it leaves barriers late by the median of its deviations
@@ -42,6 +43,11 @@ struct pfs_node;
 #define PFS_SLOW_K 5.0          /* k: how many MADs below the median is slow */
 #define PFS_SLOW_FLOOR 0.10     /* never slow by less than 10 % */
 #define PFS_SLOW_MIN_NODES 3u   /* fewer cannot say which node is the odd one */
+/* A node is named slow when it is slow in this many (test, op)s or more
+ * (or late): a slow node is slow in most of its ops, while one op alone is
+ * often where the plan puts a node (first after the results file was
+ * written, last in a pipeline) or a moment of the host's other load. */
+#define PFS_SLOW_MIN_OPS 2u
 /* A step shorter than this is too short to measure: barrier wake-ups (up
  * to 0.2 ms a rank), clock offsets between nodes (tens of us) and scheduler
  * time slices (1-10 ms) are then a large part of it. */
@@ -96,7 +102,7 @@ int pfs_analyze(const struct pfs_row *rows, size_t nrows, const struct pfs_node 
 		unsigned nnodes, struct pfs_analysis *out);
 void pfs_analysis_free(struct pfs_analysis *a);
 
-/* Named as slow: slow in some (test, op), or late. */
+/* Named as slow: slow in PFS_SLOW_MIN_OPS (test, op)s or more, or late. */
 bool pfs_node_is_slow(const struct pfs_node_verdict *v);
 
 /* One line, without newline: "pfsh2: se Create 3.9x slower than the median
