@@ -53,8 +53,11 @@ struct pfs_node;
  * time slices (1-10 ms) are then a large part of it. */
 #define PFS_SHORT_STEP_US 10000u
 /* Leaving barriers later than the median node by less than this is never
- * named: a scheduler time slice. */
-#define PFS_LATE_MIN_US 10000u
+ * named: a rank woken on a busy CPU waits until the tasks before it in the
+ * run queue had their turns, up to one scheduling period (Linux CFS's
+ * sched_latency: 6 ms x (1 + log2 CPUs), at most 24 ms). Such waiting is
+ * the CPU's load, not a slow node. */
+#define PFS_LATE_MIN_US 25000u
 
 /* One (test, op) in which a node is slow. */
 struct pfs_slow_op {
