@@ -1,8 +1,9 @@
 #!/bin/sh
 # compare: real runs side by side with their differing parameters and their
-# labels; a run against itself shows no change anywhere; a real slowdown of
-# over 100x (every read of a run delayed 2 ms by the test-only fault
-# injector) is called out in both orders, as "Nx slower" and "Nx faster";
+# labels; a run against itself shows no change anywhere; a real slowdown
+# (every read of a run delayed 2 ms by the test-only fault injector: over
+# 100x unloaded, 20x or more at any load) is called out in both orders, as
+# "Nx slower" and "Nx faster";
 # runs of different workloads exit 2; --csv and --json carry the same
 # verdicts; three runs stay within 100 columns. On synthetic runs a 2x
 # slowdown is called out on every line and a rerun of the same
@@ -50,17 +51,18 @@ PFSBENCH=$PFSBENCH_REAL
 "$PFSBENCH" compare "$scratch/s.h5" "$scratch/f.h5" --csv >"$scratch/sf.csv" || fail "compare --csv, other order"
 "$PFSBENCH" compare "$scratch/f.h5" "$scratch/s.h5" >"$scratch/fs.txt" || fail "compare f s"
 "$PFSBENCH" compare "$scratch/s.h5" "$scratch/f.h5" >"$scratch/sf.txt" || fail "compare s f"
-# Every line that changed over 100x is called out, in both orders, and
-# Read is one of them.
+# Every line that changed over 100x is called out, in both orders, and so
+# is Read. How far Read falls depends on how fast the machine reads a cached
+# file (25 us unloaded, 70 us at a load of 22: 72x), so it is held to 20x.
 for o in fs sf; do
 	awk -F, -v o="$o" '{ sub(/\r$/, "") } NR > 1 && $4 == 2 {
 		r = (o == "fs") ? 1 / $14 : $14
+		if ($2 == "Read") { read = r >= 20 && $18 == "true"; printf "%s: Read %.0fx\n", o, r }
 		if (r < 100) next
 		if ($18 != "true") { print o ": " $1 " " $2 " " r "x not called out"; bad = 1 }
-		read += $2 == "Read"
 	} END { exit bad || !read }' "$scratch/$o.csv" || {
 		cat "$scratch/$o.txt"
-		fail "$o: the Read over 100x slower is not called out"
+		fail "$o: a line over 100x, or the Read 20x or more slower, is not called out"
 	}
 done
 grep -Eq '^pa +Read +files/s .* [0-9]+x slower +\([0-9.]+-[0-9.]+\) +SLOWER$' "$scratch/fs.txt" ||
