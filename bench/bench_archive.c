@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 		return 1;
 	printf("ranks %u: load both %.3f s", nranks, (double)(pfs_now_us() - t0) / 1e6);
 	t0 = pfs_now_us();
-	if (pfs_compare_print(null, runs, names, 2, false))
+	if (pfs_compare_print(null, runs, names, 2, PFS_CMP_TEXT, false))
 		return 1;
 	printf(", compare %.3f s; peak RSS after compare %ld KiB\n", (double)(pfs_now_us() - t0) / 1e6,
 	       maxrss_kib());

@@ -1,53 +1,24 @@
-/* compare.c: `pfsbench compare A.h5 B.h5 [...]` puts runs side by side:
- * one line per (test, op) they share, files/sec of each run with its spread
- * over iterations and nodes, and each run's change against the first. A
- * change is called out only when it exceeds the noise the files themselves
- * show; the definitions are in include/pfsbench/compare.h and
- * docs/compare.md. */
+/* compare.c: the statistics of `pfsbench compare` (its report and command
+ * are in src/compare_report.c): each (test, op) of a run reduced to its
+ * rate, its replicates and their noise, and the verdict on one run against
+ * another, judged on the log of the ratio of their rates. The definitions
+ * are in include/pfsbench/compare.h and docs/compare.md. */
 #include "pfsbench/compare.h"
 #include "pfsbench/archive.h"
-#include "pfsbench/commands.h"
 #include "pfsbench/latency.h"
-#include "pfsbench/util.h"
+#include "pfsbench/robust.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* ---- statistics ----------------------------------------------------------- */
 
 /* A row reduced to what the rates need, sortable by group. */
 struct cmp_ent {
 	uint32_t key, iteration, step, node;
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
 };
-
-/* Running mean and sum of squared deviations (Welford). */
-struct cmp_acc {
-	double n, mean, m2;
-};
-
-static void acc_add(struct cmp_acc *a, double x)
-{
-	double d = x - a->mean;
-
-	a->n += 1;
-	a->mean += d / a->n;
-	a->m2 += d * (x - a->mean);
-}
-
-/* Coefficient of variation (sample standard deviation / mean); -1 when
- * fewer than two values or a zero mean. */
-static double acc_spread(const struct cmp_acc *a)
-{
-	if (a->n < 2 || a->mean <= 0)
-		return -1;
-	return sqrt(a->m2 / (a->n - 1)) / a->mean;
-}
 
 static int cmp_ents(const void *pa, const void *pb)
 {
@@ -84,64 +55,98 @@ static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
 	return k;
 }
 
+/* Scratch for one (test, op), sized for the whole run. */
+struct cmp_scratch {
+	double *iter_rates, *walls, *logs; /* nrows */
+	double *node_amount, *node_us;     /* nnodes */
+	unsigned nnodes;
+};
+
+/* The noise of a line: the SD of the logs of its positive replicates. */
+static void set_noise(struct pfs_cmp_line *line, const double *reps, size_t n, bool nodes,
+		      double *logs)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (reps[i] > 0)
+			logs[m++] = log(reps[i]);
+	line->replicates = (unsigned)m;
+	line->node_replicates = nodes;
+	line->noise = pfs_sample_sd(logs, m);
+}
+
 /* One (test, op): its iterations, steps and nodes, starting at e[*i]. */
 static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_cmp_line *line,
-		      double *node_files, double *node_us, unsigned nnodes)
+		      struct cmp_scratch *s)
 {
-	struct cmp_acc iters = { 0, 0, 0 }, nodes = { 0, 0, 0 };
-	size_t first = *i;
+	size_t first = *i, niter = 0, nwalls = 0;
 
-	memset(node_files, 0, nnodes * sizeof(*node_files));
-	memset(node_us, 0, nnodes * sizeof(*node_us));
 	while (*i < n && same(&e[*i], &e[first], 1)) {
 		size_t it0 = *i;
-		double files = 0, us = 0;
+		double amount = 0, us = 0;
 
+		/* Each iteration's nodes: kept when it turns out to be the only one. */
+		memset(s->node_amount, 0, s->nnodes * sizeof(*s->node_amount));
+		memset(s->node_us, 0, s->nnodes * sizeof(*s->node_us));
 		while (*i < n && same(&e[*i], &e[it0], 2)) {
 			size_t st0 = *i;
 			uint64_t lo = UINT64_MAX, hi = 0;
 
 			while (*i < n && same(&e[*i], &e[st0], 3)) {
 				size_t nd0 = *i;
-				uint64_t nlo = UINT64_MAX, nhi = 0, nfiles = 0;
+				uint64_t nlo = UINT64_MAX, nhi = 0, namount = 0;
 
 				for (; *i < n && same(&e[*i], &e[nd0], 4); (*i)++) {
 					nlo = e[*i].start_us < nlo ? e[*i].start_us : nlo;
 					nhi = e[*i].end_us > nhi ? e[*i].end_us : nhi;
-					nfiles += e[*i].amount;
+					namount += e[*i].amount;
 				}
-				node_files[e[nd0].node] += (double)nfiles;
-				node_us[e[nd0].node] += (double)(nhi - nlo);
+				s->node_amount[e[nd0].node] += (double)namount;
+				s->node_us[e[nd0].node] += (double)(nhi - nlo);
 				lo = nlo < lo ? nlo : lo;
 				hi = nhi > hi ? nhi : hi;
-				files += (double)nfiles;
+				amount += (double)namount;
 			}
 			us += (double)(hi - lo);
+			s->walls[nwalls++] = (double)(hi - lo);
 		}
 		/* A zero wall time counts as one microsecond, as in the table. */
-		acc_add(&iters, files * 1e6 / (us > 0 ? us : 1));
+		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 	}
-	for (unsigned nd = 0; nd < nnodes; nd++)
-		if (node_files[nd] > 0)
-			acc_add(&nodes, node_files[nd] * 1e6 / (node_us[nd] > 0 ? node_us[nd] : 1));
-	line->rate = iters.mean;
-	line->iterations = (unsigned)iters.n;
-	line->iter_spread = acc_spread(&iters);
-	line->node_spread = acc_spread(&nodes);
+	line->iterations = (unsigned)niter;
+	line->step_us = (uint64_t)pfs_median(s->walls, nwalls);
+	if (niter >= 2) {
+		set_noise(line, s->iter_rates, niter, false, s->logs);
+	} else {
+		size_t nn = 0;
+
+		/* One iteration: its nodes' rates stand in for replicates. */
+		for (unsigned nd = 0; nd < s->nnodes; nd++)
+			if (s->node_amount[nd] > 0)
+				s->walls[nn++] = s->node_amount[nd] * 1e6 /
+						 (s->node_us[nd] > 0 ? s->node_us[nd] : 1);
+		set_noise(line, s->walls, nn, true, s->logs);
+	}
+	line->rate = pfs_median(s->iter_rates, niter);
 }
 
 int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 {
-	struct cmp_ent *e = malloc((a->nrows ? a->nrows : 1) * sizeof(*e));
-	double *node_files = calloc(a->nnodes ? a->nnodes : 1, sizeof(double));
-	double *node_us = calloc(a->nnodes ? a->nnodes : 1, sizeof(double));
+	size_t nr = a->nrows ? a->nrows : 1, nn = a->nnodes ? a->nnodes : 1;
+	struct cmp_ent *e = malloc(nr * sizeof(*e));
+	struct cmp_scratch s = {
+		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
+		malloc(nn * sizeof(double)), malloc(nn * sizeof(double)), a->nnodes,
+	};
 	struct pfs_lat_summary *lat = NULL;
 	size_t nlat = 0;
 	int rc = -ENOMEM;
 
 	out->n = 0;
-	out->lines = malloc((a->nrows ? a->nrows : 1) * sizeof(*out->lines));
-	if (!e || !node_files || !node_us || !out->lines)
+	out->lines = malloc(nr * sizeof(*out->lines));
+	if (!e || !s.iter_rates || !s.walls || !s.logs || !s.node_amount || !s.node_us ||
+	    !out->lines)
 		goto out;
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct pfs_row *r = &a->rows[i];
@@ -152,7 +157,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	}
 	qsort(e, a->nrows, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < a->nrows;)
-		stats_key(e, a->nrows, &i, &out->lines[e[i].key], node_files, node_us, a->nnodes);
+		stats_key(e, a->nrows, &i, &out->lines[e[i].key], &s);
 	/* Latency beside the rate, where the run recorded it. */
 	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_OP, &lat, &nlat)) {
 		rc = -EINVAL;
@@ -167,8 +172,11 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	rc = 0;
 out:
 	free(e);
-	free(node_files);
-	free(node_us);
+	free(s.iter_rates);
+	free(s.walls);
+	free(s.logs);
+	free(s.node_amount);
+	free(s.node_us);
 	free(lat);
 	if (rc)
 		pfs_compare_run_free(out);
@@ -182,264 +190,106 @@ void pfs_compare_run_free(struct pfs_cmp_run *run)
 	run->n = 0;
 }
 
-double pfs_compare_noise(const struct pfs_cmp_line *l)
+/* ---- the verdict ----------------------------------------------------------------- */
+
+/* The squared standard error of a run's log rate, the median of n
+ * replicates whose logs have standard deviation sd: sd^2 / n, times pi / 2
+ * (the efficiency of a median against a mean) from 3 replicates on; the
+ * median of 1 or 2 is their mean. */
+static double se2_of(double sd, unsigned n)
 {
-	if (l->iter_spread >= 0)
-		return l->iter_spread;
-	return l->node_spread >= 0 ? l->node_spread : 0;
+	double c2 = n >= 3 ? M_PI / 2 : 1;
+
+	return c2 * sd * sd / (n ? n : 1);
 }
 
-bool pfs_compare_called_out(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b,
-			    double *change_pct)
+void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double alpha,
+		       struct pfs_cmp_verdict *v)
 {
-	double na = pfs_compare_noise(a), nb = pfs_compare_noise(b);
-	double threshold = PFS_CALLOUT_SIGMAS * sqrt(na * na + nb * nb);
-	double change = a->rate > 0 ? (b->rate - a->rate) / a->rate : 0;
+	double d, sa, sb, va, vb, se, df = 0, t, na, nb;
+	bool borrowed = false;
 
-	if (threshold < PFS_CALLOUT_FLOOR)
-		threshold = PFS_CALLOUT_FLOOR;
-	*change_pct = change * 100;
-	return a->rate > 0 && fabs(change) > threshold;
-}
-
-/* ---- the report --------------------------------------------------------------- */
-
-#define RATE_CELL 34   /* "%10s %6s %6s %9s": rate iter% node% p99 */
-#define CHANGE_CELL 16 /* " %+8.1f%% %-6s": change verdict */
-
-static const struct pfs_cmp_line *find_line(const struct pfs_cmp_run *run, const char *test,
-					    const char *op)
-{
-	for (size_t i = 0; i < run->n; i++)
-		if (!strcmp(run->lines[i].test, test) && !strcmp(run->lines[i].op, op))
-			return &run->lines[i];
-	return NULL;
-}
-
-static void spread_text(char *buf, size_t len, double spread)
-{
-	if (spread < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f", spread * 100);
-}
-
-static void print_cell(FILE *out, const struct pfs_cmp_line *l, int width)
-{
-	char it[16], nd[16], p99[24] = "-";
-
-	spread_text(it, sizeof(it), l->iter_spread);
-	spread_text(nd, sizeof(nd), l->node_spread);
-	if (l->p99_ns)
-		snprintf(p99, sizeof(p99), "%.1f", (double)l->p99_ns / 1000);
-	fprintf(out, "%10.*f %6s %6s %9s%*s", l->unit == PFS_UNIT_BYTES ? 1 : 0,
-		pfs_rate_display(l->unit, l->rate), it, nd, p99, width - RATE_CELL, "");
-}
-
-static void print_change(FILE *out, const struct pfs_cmp_line *base, const struct pfs_cmp_line *l,
-			 bool colour, bool last)
-{
-	double pct;
-	bool loud = pfs_compare_called_out(base, l, &pct);
-	const char *verdict = !loud ? "" : pct < 0 ? "slower" : "faster";
-
-	if (loud && colour)
-		fputs(pct < 0 ? "\033[1;31m" : "\033[1;32m", out);
-	fprintf(out, " %+8.1f%%", pct);
-	if (!last || *verdict)
-		fprintf(out, " %-*s", last ? 0 : 6, verdict);
-	if (loud && colour)
-		fputs("\033[0m", out);
-}
-
-static const char *param_value(const struct pfs_archive *a, const char *key)
-{
-	const char *v = pfs_archive_param(a, key);
-
-	return v ? v : "(none)";
-}
-
-/* One line when key's value is not the same in every run. */
-static void print_if_differs(FILE *out, const struct pfs_archive *runs, size_t n, const char *key,
-			     bool is_param, bool *any)
-{
-	const char *v0 = is_param ? param_value(&runs[0], key) : pfs_archive_get(&runs[0], key);
-	bool differs = false;
-
-	for (size_t q = 1; q < n && !differs; q++)
-		differs = strcmp(v0, is_param ? param_value(&runs[q], key)
-					      : pfs_archive_get(&runs[q], key)) != 0;
-	if (!differs)
+	memset(v, 0, sizeof(*v));
+	if (!(a->rate > 0) || !(b->rate > 0))
 		return;
-	if (!*any)
-		fputs("Differing parameters:\n", out);
-	*any = true;
-	fprintf(out, "  %-16s", key);
-	for (size_t q = 0; q < n; q++)
-		fprintf(out, "%s%zu: %s", q ? "  " : "", q + 1,
-			is_param ? param_value(&runs[q], key) : pfs_archive_get(&runs[q], key));
-	fputc('\n', out);
-}
-
-/* The parameters, and the shape of the run, that are not the same in every
- * run; each parameter once, in the order of the first run that has it. */
-static void print_differences(FILE *out, const struct pfs_archive *runs, size_t n)
-{
-	static const char *const shape[] = { "ranks", "nodes", "workers_min", "workers_max" };
-	bool any = false;
-
-	for (size_t r = 0; r < n; r++)
-		for (size_t p = 0; p < runs[r].nparams; p++) {
-			const char *key = runs[r].params[p].key;
-			bool seen = false;
-
-			for (size_t q = 0; q < r && !seen; q++)
-				seen = strcmp(param_value(&runs[q], key), "(none)") != 0;
-			if (!seen)
-				print_if_differs(out, runs, n, key, true, &any);
+	d = log(b->rate / a->rate);
+	v->ratio = v->low = v->high = exp(d);
+	sa = a->noise;
+	sb = b->noise;
+	na = a->replicates;
+	nb = b->replicates;
+	/* A run that could not measure its noise (one iteration on one node)
+	 * is taken to be as noisy as the other, with one replicate; the one
+	 * estimate of noise then has the other's degrees of freedom. */
+	if (sa < 0 && sb < 0)
+		return;
+	if (sa < 0 || sb < 0) {
+		borrowed = true;
+		df = (sa < 0 ? nb : na) - 1;
+		if (sa < 0) {
+			sa = sb;
+			na = 1;
+		} else {
+			sb = sa;
+			nb = 1;
 		}
-	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
-		print_if_differs(out, runs, n, shape[i], false, &any);
-	if (any)
-		fputc('\n', out);
+	}
+	va = se2_of(sa, (unsigned)na);
+	vb = se2_of(sb, (unsigned)nb);
+	se = sqrt(va + vb);
+	v->interval = true;
+	if (!(se > 0)) { /* replicates without any spread: the interval is the ratio */
+		v->called_out = fabs(d) > log(PFS_CMP_FLOOR);
+		return;
+	}
+	if (!borrowed) /* Welch-Satterthwaite */
+		df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+	t = pfs_t_quantile(1 - alpha / 2, df);
+	v->low = exp(d - t * se);
+	v->high = exp(d + t * se);
+	v->called_out = (v->low > 1 || v->high < 1) && fabs(d) > log(PFS_CMP_FLOOR);
 }
 
-int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *const *paths,
-		      size_t n, bool colour)
+/* A factor as it reads best: 0.0032, 0.74, 1.25, 12.3, 318; past 99999,
+ * ">99999". */
+static void factor_text(char *buf, size_t len, double f)
 {
-	struct pfs_cmp_run *st = calloc(n, sizeof(*st));
-	char (*heading)[300] = calloc(n, sizeof(*heading));
-	int *width = calloc(n, sizeof(*width));
-	size_t unshared = 0;
-	int rc = -ENOMEM;
-
-	if (!st || !heading || !width)
-		goto out;
-	for (size_t r = 0; r < n; r++) {
-		int base = RATE_CELL + (r ? CHANGE_CELL : 0);
-
-		if (pfs_compare_stats(&runs[r], &st[r]))
-			goto out;
-		snprintf(heading[r], sizeof(heading[r]), "[%zu] %s %s", r + 1, runs[r].ri.fstype,
-			 runs[r].ri.dir);
-		width[r] = (int)strlen(heading[r]) > base ? (int)strlen(heading[r]) : base;
-		fprintf(out, "%s  (%s, %s, %" PRIu64 " ranks on %" PRIu64 " nodes, %s)\n", heading[r],
-			paths[r], runs[r].status == PFS_RUN_COMPLETE ? "complete" : "aborted",
-			runs[r].ri.nranks, runs[r].ri.nnodes, runs[r].ri.start_time);
-	}
-	fputc('\n', out);
-	print_differences(out, runs, n);
-
-	/* Every column is padded to its width but the last, which ends the line. */
-	fprintf(out, "%-4s %-12s %-7s", "", "", "");
-	for (size_t r = 0; r < n; r++)
-		fprintf(out, "   %-*s", r + 1 < n ? width[r] : 0, heading[r]);
-	fprintf(out, "\n%-4s %-12s %-7s", "Test", "Op", "Unit");
-	for (size_t r = 0; r < n; r++)
-		fprintf(out, "   %10s %6s %6s %9s%-*s", "rate", "iter%", "node%", "p99 us",
-			r + 1 < n ? width[r] - RATE_CELL : 0, r ? "   change" : "");
-	fputc('\n', out);
-	/* The ops every run has, in the first run's order. */
-	for (size_t i = 0; i < st[0].n; i++) {
-		const struct pfs_cmp_line *base = &st[0].lines[i];
-		bool shared = true;
-
-		for (size_t r = 1; r < n && shared; r++)
-			shared = find_line(&st[r], base->test, base->op) != NULL;
-		if (!shared) {
-			unshared++;
-			continue;
-		}
-		fprintf(out, "%-4s %-12s %-7s", base->test, base->op, pfs_unit_rate_label(base->unit));
-		for (size_t r = 0; r < n; r++) {
-			const struct pfs_cmp_line *l = find_line(&st[r], base->test, base->op);
-
-			fputs("   ", out);
-			if (r == 0) {
-				print_cell(out, l, n > 1 ? width[r] : RATE_CELL);
-				continue;
-			}
-			print_cell(out, l, RATE_CELL);
-			print_change(out, base, l, colour, r + 1 == n);
-			if (r + 1 < n)
-				fprintf(out, "%*s", width[r] - RATE_CELL - CHANGE_CELL, "");
-		}
-		fputc('\n', out);
-	}
-	for (size_t r = 1; r < n; r++)
-		for (size_t i = 0; i < st[r].n; i++)
-			unshared += find_line(&st[0], st[r].lines[i].test, st[r].lines[i].op) == NULL;
-	if (unshared)
-		fprintf(out, "\n%zu (test, op) pairs are not in every run and are left out.\n", unshared);
-	fprintf(out, "\nrate: files, directories, ops or MiB of all nodes / wall time of the op's "
-		     "steps, mean over\niterations; iter%%, node%%: spread (coefficient of variation) "
-		     "over iterations and nodes;\np99: 99th percentile latency of the op's items, all "
-		     "iterations and workers.\nA change is called out when it exceeds max(%.0f%%, %.0f x "
-		     "the two runs' combined noise);\nsee docs/compare.md.\n",
-		PFS_CALLOUT_FLOOR * 100, PFS_CALLOUT_SIGMAS);
-	rc = 0;
-out:
-	for (size_t r = 0; st && r < n; r++)
-		pfs_compare_run_free(&st[r]);
-	free(st);
-	free(heading);
-	free(width);
-	return rc;
+	if (f >= 99999.5)
+		snprintf(buf, len, ">99999");
+	else
+		snprintf(buf, len, f < 0.995 ? "%.2g" : f < 9.995 ? "%.2f" : f < 99.95 ? "%.1f" : "%.0f",
+			 f);
 }
 
-/* ---- the command ------------------------------------------------------------------ */
-
-static void compare_usage(FILE *out)
+const char *pfs_compare_ratio_text(char *buf, size_t len, double ratio)
 {
-	fprintf(out, "Usage: pfsbench compare A.h5 B.h5 [C.h5 ...]\n"
-		     "Put runs side by side: files/sec per (test, op), spread, change against A.\n"
-		     "Colour on a terminal unless NO_COLOR is set.\n");
+	char f[32];
+
+	if (!(ratio > 0) || isinf(ratio)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (fabs(log(ratio)) < log(1.005)) {
+		snprintf(buf, len, "no change");
+		return buf;
+	}
+	factor_text(f, sizeof(f), ratio < 1 ? 1 / ratio : ratio);
+	snprintf(buf, len, "%sx %s", f, ratio < 1 ? "slower" : "faster");
+	return buf;
 }
 
-static int compare_main(int argc, char **argv)
+const char *pfs_compare_interval_text(char *buf, size_t len, const struct pfs_cmp_verdict *v)
 {
-	struct pfs_archive *runs;
-	const char *no_color = getenv("NO_COLOR");
-	int nruns = argc - 1, loaded = 0, rc = PFS_EXIT_FAILED;
+	char lo[32], hi[32];
+	bool slower = v->ratio < 1;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		compare_usage(stdout);
-		return PFS_EXIT_OK;
+	if (!v->interval) {
+		snprintf(buf, len, "-");
+		return buf;
 	}
-	for (int i = 1; i < argc; i++)
-		if (argv[i][0] == '-' && argv[i][1])
-			nruns = 0;
-	if (nruns < 2) {
-		compare_usage(stderr);
-		return PFS_EXIT_USAGE;
-	}
-	runs = calloc((size_t)nruns, sizeof(*runs));
-	if (!runs) {
-		pfs_error("out of memory");
-		return PFS_EXIT_FAILED;
-	}
-	for (loaded = 0; loaded < nruns; loaded++)
-		if (pfs_archive_load(argv[loaded + 1], &runs[loaded]))
-			break;
-	if (loaded == nruns) {
-		bool colour = isatty(STDOUT_FILENO) && !(no_color && *no_color);
-
-		if (pfs_compare_print(stdout, runs, (const char *const *)argv + 1, (size_t)nruns,
-				      colour))
-			pfs_error("out of memory");
-		else if (fflush(stdout) || ferror(stdout))
-			pfs_error("cannot write to standard output");
-		else
-			rc = PFS_EXIT_OK;
-	}
-	for (int i = 0; i < loaded; i++)
-		pfs_archive_free(&runs[i]);
-	free(runs);
-	return rc;
+	/* In the change's own direction: for a slowdown, 1 / ratio. */
+	factor_text(lo, sizeof(lo), slower ? 1 / v->high : v->low);
+	factor_text(hi, sizeof(hi), slower ? 1 / v->low : v->high);
+	snprintf(buf, len, "(%s-%s)", lo, hi);
+	return buf;
 }
-
-const struct pfs_command pfs_command_compare = {
-	.name = "compare",
-	.summary = "put the results of runs side by side",
-	.main = compare_main,
-};

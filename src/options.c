@@ -79,6 +79,13 @@ static int set_value(const struct pfs_option *o, void *opts, const char *arg, ch
 			pfs_format(err, errlen, "%s: '%.40s...' is too long", name, arg);
 			return -EINVAL;
 		}
+		for (const char *c = arg; (o->flags & PFS_OPTF_PRINTABLE) && *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				field[0] = 0;
+				pfs_format(err, errlen, "%s wants printable text, without control "
+					   "characters", name);
+				return -EINVAL;
+			}
 		return 0;
 	case PFS_OPT_CHOICE:
 		for (unsigned i = 0; o->choices[i]; i++)

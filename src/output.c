@@ -44,6 +44,8 @@ const struct pfs_prov_field pfs_prov_fields[] = {
 	PROV_S("locktable", locktable),
 	PROV("caches_dropped", PFS_PROV_BOOL, caches_dropped, true),
 	PROV("caches_note", PFS_PROV_STRING, caches_note, true),
+	PROV_S("label", label),
+	PROV_S("run_note", run_note),
 };
 const size_t pfs_prov_nfields = sizeof(pfs_prov_fields) / sizeof(pfs_prov_fields[0]);
 

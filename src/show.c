@@ -1,13 +1,17 @@
-/* show.c: `pfsbench show FILE.h5 [--latency]` prints a run's text report
- * from its results file. It feeds the stored rows, in the stored (report)
- * order, to the same output that printed the report during the run, with
- * the run's options rebuilt from the file (pfs_archive_opts), so the report
- * is byte for byte what the run printed. --latency adds, after it, each
- * op's latency percentiles over all its workers. */
+/* show.c: `pfsbench show FILE.h5 [--latency] [--fs-stats] [--analyze]`
+ * prints a run's text report from its results file. It feeds the stored
+ * rows, in the stored (report) order, to the same output that printed the
+ * report during the run, with the run's options rebuilt from the file
+ * (pfs_archive_opts), so the report is byte for byte what the run printed.
+ * --latency adds, after it, each op's latency percentiles over all its
+ * workers; --fs-stats the filesystem's own counters; --analyze, last and
+ * after a blank line, the slow nodes, the imbalance and the waiting
+ * (src/slownode.c). */
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
 #include "pfsbench/latency.h"
 #include "pfsbench/output.h"
+#include "pfsbench/slownode.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
@@ -19,10 +23,12 @@
 
 static void show_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench show FILE.h5 [--latency] [--fs-stats]\n"
+	fprintf(out, "Usage: pfsbench show FILE.h5 [--latency] [--fs-stats] [--analyze]\n"
 		     "Print the text report of the run stored in a results file.\n"
 		     "  --latency   then each op's latency: min, p50, p90, p99, p99.9, max (us)\n"
-		     "  --fs-stats  then the filesystem's own counters, per step and node\n");
+		     "  --fs-stats  then the filesystem's own counters, per step and node\n"
+		     "  --analyze   then the slow nodes and by how much, the imbalance between\n"
+		     "              ranks and the time they spent waiting (docs/methodology.md)\n");
 }
 
 /* Microseconds with one decimal, from nanoseconds. */
@@ -184,13 +190,27 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 	return 0;
 }
 
+/* After a blank line: slow nodes, imbalance, waiting. */
+static int print_analysis(FILE *out, const struct pfs_archive *a)
+{
+	struct pfs_analysis an;
+	int rc;
+
+	if (pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an))
+		return pfs_error("out of memory");
+	fputc('\n', out);
+	rc = pfs_analysis_print(out, &an);
+	pfs_analysis_free(&an);
+	return rc ? pfs_error("cannot write the analysis to standard output") : 0;
+}
+
 static int show_main(int argc, char **argv)
 {
 	const struct pfs_workload *wl;
 	struct pfs_output o = { .ops = &pfs_output_table, .fp = stdout };
 	struct pfs_archive a;
 	const char *path = NULL;
-	bool latency = false, fsstats = false, bad = false;
+	bool latency = false, fsstats = false, analyze = false, bad = false;
 	void *opts = NULL;
 	int rc;
 
@@ -203,6 +223,8 @@ static int show_main(int argc, char **argv)
 			latency = true;
 		else if (!strcmp(argv[i], "--fs-stats") && !fsstats)
 			fsstats = true;
+		else if (!strcmp(argv[i], "--analyze") && !analyze)
+			analyze = true;
 		else if ((argv[i][0] != '-' || !argv[i][1]) && !path)
 			path = argv[i];
 		else
@@ -241,6 +263,8 @@ static int show_main(int argc, char **argv)
 		rc = -1;
 	else if (fsstats && print_fsstats(stdout, &a))
 		rc = pfs_error("out of memory");
+	else if (analyze && print_analysis(stdout, &a))
+		rc = -1;
 	else if (fflush(stdout) || ferror(stdout))
 		rc = pfs_error("cannot write the report to standard output");
 	pfs_archive_free(&a);

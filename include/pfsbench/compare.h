@@ -1,40 +1,55 @@
-/* compare.h: the statistics behind `pfsbench compare`, and its report.
- * Definitions (docs/compare.md):
- *   rate of a (test, op) in one iteration = files of all its rows / the sum,
- *     over the plan's steps, of that step's wall time (latest end - earliest
- *     start of the op's rows in the step): the aggregate over nodes for ops
- *     that run on all nodes at once, the mean throughput for node-by-node ops;
- *   rate of a run = the mean of its iterations' rates;
- *   iteration spread = coefficient of variation of the iterations' rates;
- *   node spread = coefficient of variation of each node's rate, the same
- *     formula over that node's rows only;
- *   noise = iteration spread, else (one iteration) node spread, else 0;
- *   a change is called out when |change| > max(10%, 3 x sqrt(noise_a^2 +
- *     noise_b^2)).
+/* compare.h: the statistics behind `pfsbench compare`, and its reports
+ * (src/compare.c). Definitions (docs/compare.md):
+ *   rate of a (test, op) in one iteration = the amount (files, dirs, ops or
+ *     bytes) of all its rows / the sum, over the plan's steps, of that
+ *     step's wall time (latest end - earliest start of the op's rows in the
+ *     step): the aggregate over nodes for ops that run on all nodes at
+ *     once, the mean throughput for node-by-node ops;
+ *   rate of a run = the median of its iterations' rates;
+ *   replicates = the iterations' rates when there are 2 or more, else the
+ *     nodes' rates in the one iteration (the same formula over each node's
+ *     rows), else none;
+ *   noise = sample standard deviation of the replicates' natural logs;
+ *   change of run b against run a: the ratio r = rate_b / rate_a, judged on
+ *     log r with a Student t interval: log r +- t(df, 1 - alpha / 2) x SE,
+ *     SE^2 = SE_a^2 + SE_b^2, SE = c x noise / sqrt(replicates) with
+ *     c = sqrt(pi / 2) (the standard error of a median) from 3 replicates
+ *     on, 1 below; df by Welch; alpha = 5 % / the lines of the table
+ *     (Bonferroni), so a table of two runs of one configuration calls
+ *     anything out with a chance of at most about 5 %;
+ *   called out when that interval excludes r = 1 and r is beyond the floor:
+ *     r > 1.10 or r < 1 / 1.10.
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_COMPARE_H
 #define PFSBENCH_COMPARE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pfsbench/results.h"
 
 struct pfs_archive;
 
-#define PFS_CALLOUT_FLOOR 0.10
-#define PFS_CALLOUT_SIGMAS 3.0
+#define PFS_CMP_FLOOR 1.10  /* a change smaller than 10 % is never called out */
+#define PFS_CMP_ALPHA 0.05  /* the family-wise error of one table of two runs */
+/* A step shorter than this is too short to measure: barrier wake-ups (up
+ * to 0.2 ms a rank), clock offsets between nodes and scheduler time slices
+ * (1-10 ms) are then a large part of it. */
+#define PFS_CMP_SHORT_US 10000u
 
 struct pfs_cmp_line {
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
-	enum pfs_unit unit; /* of the op's rows: what rate counts */
-	double rate;        /* per second: items, or bytes for PFS_UNIT_BYTES */
-	uint64_t p99_ns;    /* 99th percentile latency over all iterations and ranks; 0: none */
-	double iter_spread; /* relative; < 0 when there is one iteration */
-	double node_spread; /* relative; < 0 when there is one node */
+	enum pfs_unit unit;  /* of the op's rows: what rate counts */
+	double rate;         /* per second: items, or bytes for PFS_UNIT_BYTES */
 	unsigned iterations;
+	unsigned replicates; /* behind noise: iterations, or nodes of one iteration */
+	bool node_replicates;
+	double noise;        /* SD of the replicates' logs; < 0 when fewer than 2 */
+	uint64_t step_us;    /* median wall time of the op's steps */
+	uint64_t p99_ns;     /* 99th percentile latency over all iterations and ranks; 0: none */
 };
 
 struct pfs_cmp_run {
@@ -42,19 +57,37 @@ struct pfs_cmp_run {
 	size_t n;
 };
 
-/* Returns 0 or -ENOMEM. */
+/* Returns 0, -ENOMEM, or -EINVAL for damaged latency histograms. */
 int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out);
 void pfs_compare_run_free(struct pfs_cmp_run *run);
 
-double pfs_compare_noise(const struct pfs_cmp_line *l);
+/* The verdict on b against a. */
+struct pfs_cmp_verdict {
+	double ratio;        /* rate_b / rate_a; 0 when a rate is 0 */
+	double low, high;    /* the interval of the ratio; equal to ratio without one */
+	bool interval;       /* false: neither run measured its noise, or a rate is 0 */
+	bool called_out;
+};
 
-/* The change of b against a, in percent, and whether it exceeds the noise. */
-bool pfs_compare_called_out(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b,
-			    double *change_pct);
+/* Judges b against a at error alpha for this one line (the caller divides
+ * PFS_CMP_ALPHA by the lines of its table). */
+void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double alpha,
+		       struct pfs_cmp_verdict *v);
 
-/* The whole report of n runs, the first being the base. Returns 0 or
- * -ENOMEM. */
+/* "318x slower", "1.25x faster", "no change" (under 0.5 %); "-" for a
+ * ratio of 0. Returns buf. */
+const char *pfs_compare_ratio_text(char *buf, size_t len, double ratio);
+
+/* The interval in the change's own terms, "(251-402)": the factors by
+ * which b is slower (or faster, as the change says); a bound below 1 is a
+ * change the other way. "-" without an interval. Returns buf. */
+const char *pfs_compare_interval_text(char *buf, size_t len, const struct pfs_cmp_verdict *v);
+
+enum pfs_cmp_format { PFS_CMP_TEXT, PFS_CMP_CSV, PFS_CMP_JSON };
+
+/* The whole report of n runs, the first being the base. Returns 0,
+ * -ENOMEM, or -EINVAL for a damaged file (after a message). */
 int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *const *paths,
-		      size_t n, bool colour);
+		      size_t n, enum pfs_cmp_format format, bool colour);
 
 #endif

@@ -13,6 +13,7 @@
 
 #define PFS_MAX_TESTS 32
 #define PFS_TEST_LIST_MAX 256
+#define PFS_LABEL_MAX 64
 
 enum pfs_opt_kind {
 	PFS_OPT_SET,     /* bool field := true */
@@ -33,6 +34,8 @@ enum pfs_opt_kind {
 /* A PFS_OPT_CHOICE whose argument must be given (--format dd), unlike
  * --progress, whose argument may be left out. */
 #define PFS_OPTF_NEEDS_ARG 2u
+/* A string that reports print: control characters are refused. */
+#define PFS_OPTF_PRINTABLE 4u
 
 struct pfs_option {
 	const char *long_name; /* without "--" */
@@ -100,6 +103,7 @@ struct pfs_common_opts {
 	char dir[PATH_MAX];                 /* target directory */
 	char results[PATH_MAX];             /* HDF5 results file, "" for the default */
 	char test_list[PFS_TEST_LIST_MAX];  /* -t as given, then the tests that run */
+	char label[PFS_LABEL_MAX];          /* --label: the run's name in compare, "" for none */
 	uint64_t iterations;
 	uint64_t stonewall_s;               /* --stonewall, 0 for none */
 	unsigned progress;                  /* enum pfs_progress_mode */
@@ -131,6 +135,9 @@ struct pfs_common_opts {
 		       "a live progress line on stderr (default auto: on a terminal)"),           \
 	PFS_OPT_FLAG(TYPE, common.force, "force", 0,                                            \
 		     "run even when the target lacks the space or inodes the plan needs"),      \
+	PFS_OPT_STR(TYPE, common.label, "label", 0, "NAME",                                     \
+		    "a name for the run, kept in the results file: compare's heading for it",    \
+		    PFS_OPTF_NOT_PARAM | PFS_OPTF_PRINTABLE),                                     \
 	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0, NULL },     \
 	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit", NULL, 0, NULL }
 

@@ -23,6 +23,8 @@ struct pfs_run_info {
 	const void *opts;             /* the workload's options */
 	const struct pfs_node *nodes; /* nnodes */
 	char workload_name[32];
+	char label[64];               /* --label, "" for none */
+	char run_note[256];           /* the workload's note on how it ran (pfs_workload.note) */
 	char pfsbench_version[32];
 	char command_line[4096];
 	char start_time[32];          /* UTC, ISO 8601 */

@@ -18,6 +18,9 @@
 
 struct pfs_engine;
 
+/* Values a worker and its peer (pfs_workload.peers) pass each other. */
+#define PFS_LEDGER_MAX 6
+
 /* What one rank works with. The engine owns it; a workload reads it, counts
  * in items and bytes, and keeps its own state in `state`. */
 struct pfs_worker {
@@ -44,6 +47,20 @@ struct pfs_worker {
 	 * target). Called through the worker, so this interface needs no
 	 * engine. */
 	bool (*tick)(struct pfs_worker *w);
+
+	/* Ops that work on another worker's items (pfs_workload.peers): that
+	 * worker's directory, opened once every directory exists. Before every
+	 * step and before cleanup, the engine sends `ledger` to both the peer
+	 * and the reader (the worker whose peer this one is), and receives the
+	 * peer's into peer_ledger and the reader's into reader_ledger: so each
+	 * knows, without MPI, which of the other's items exist and which of
+	 * its own the other has removed. */
+	int peer_dirfd;       /* -1: no peer */
+	char peer_dir[PATH_MAX];
+	bool has_peer, has_reader;
+	uint64_t ledger[PFS_LEDGER_MAX];
+	uint64_t peer_ledger[PFS_LEDGER_MAX];
+	uint64_t reader_ledger[PFS_LEDGER_MAX];
 
 	struct pfs_engine *engine;
 	bool keep;            /* the run leaves its items for a later run: cleanup
@@ -86,6 +103,8 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
 /* Called by an op on failure: records it, prints "node N worker W: cannot
  * OP 'DIR/NAME': strerror", tells every other rank to stop, returns -err. */
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
+/* The same for an item in another directory (the peer's). */
+int pfs_fail_in(struct pfs_worker *w, const char *op, const char *dir, const char *name, int err);
 
 /* The same for a failure that needs more words than "cannot OP 'PATH'" (an
  * offset, a byte that differs): records and prints "node N worker W: "

@@ -16,6 +16,7 @@
 #include "pfsbench/worker.h"
 
 struct pfs_output_ops;
+struct pfs_topology;
 
 #define PFS_ALL_NODES (-1)
 #define PFS_STEP_MAX_ASSIGN 4
@@ -122,6 +123,18 @@ struct pfs_workload {
 	/* Optional: for --dry-run, on rank 0, prints what the plan would make;
 	 * the engine then prints the space and inodes it needs. */
 	void (*dry_run)(FILE *out, const void *opts, unsigned nranks, unsigned nnodes);
+	/* Optional: a note on how this run works, for the report's header and
+	 * the results file (run_note); left empty when there is nothing to say. */
+	void (*note)(const void *opts, unsigned nnodes, char *note, size_t len);
+	/* Optional, for ops that work on another worker's items (create-unlink's
+	 * --shift). Once the nodes are known, on every rank: sets peer[k] for
+	 * every node k to the node whose worker of the same number node k's
+	 * workers work on (the engine opens its directory, w->peer_dirfd, and
+	 * passes ledgers between them, include/pfsbench/worker.h), or -1 for
+	 * none; no node may be the peer of two. Returns 0, or -EINVAL with a
+	 * message: the run is refused (exit 2) before anything is created. */
+	int (*peers)(const void *opts, const struct pfs_topology *topo, int *peer, char *err,
+		     size_t errlen);
 };
 
 /* Registry (src/workloads/registry.c). */

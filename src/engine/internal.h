@@ -9,7 +9,8 @@
  *   agree.c     MPI calls checked, waits that sleep, stop notices, agreement
  *   clock.c     one clock for all nodes
  *   gather.c    rows, latency and ticks to rank 0, and to the outputs
- *   rundir.c    the run directory and the workers' directories */
+ *   rundir.c    the run directory and the workers' directories
+ *   peer.c      workers that work on another's items: peers, ledgers */
 #ifndef PFSBENCH_ENGINE_INTERNAL_H
 #define PFSBENCH_ENGINE_INTERNAL_H
 
@@ -41,6 +42,10 @@ struct pfs_engine {
 	/* clock.c */
 	int64_t clock_offset_us; /* this node's clock to node 0's */
 	uint64_t epoch_us;        /* the run's start, on node 0's clock */
+
+	/* peer.c: the ranks this rank sends its ledger to and receives from;
+	 * -1 for none */
+	int peer_rank, reader_rank;
 
 	/* rundir.c */
 	char run_dir[PATH_MAX];
@@ -141,7 +146,14 @@ uint64_t pfs_run_time(const struct pfs_engine *e, uint64_t local_us);
 int pfs_rundir_check_persist(struct pfs_engine *e);
 int pfs_rundir_make(struct pfs_engine *e);
 int pfs_rundir_make_worker(struct pfs_engine *e);
+int pfs_rundir_worker_path(const struct pfs_engine *e, const char *node_name, unsigned worker,
+			   char *path, size_t len);
 void pfs_rundir_remove(struct pfs_engine *e);
+
+/* peer.c */
+int pfs_peer_plan(struct pfs_engine *e, char *err, size_t errlen);
+int pfs_peer_open(struct pfs_engine *e);
+void pfs_peer_exchange(struct pfs_engine *e);
 
 /* worker.c */
 void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working);

@@ -259,6 +259,9 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	ri->nodes = e->topo.nodes;
 	ri->results_path = e->results_path;
 	snprintf(ri->workload_name, sizeof(ri->workload_name), "%s", e->wl->name);
+	snprintf(ri->label, sizeof(ri->label), "%s", e->common->label);
+	if (e->wl->note)
+		e->wl->note(e->opts, e->topo.nnodes, ri->run_note, sizeof(ri->run_note));
 	snprintf(ri->pfsbench_version, sizeof(ri->pfsbench_version), "%s", PACKAGE_VERSION);
 	join_args(ri->command_line, sizeof(ri->command_line), argc, argv);
 	iso_time(ri->start_time, sizeof(ri->start_time));
@@ -363,6 +366,9 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 		rc = pfs_fail(&e->w, "allocate", "the progress view", ENOMEM);
 	if (pfs_agree(e, rc != 0))
 		return -1;
+	/* Every worker's directory exists now: open the peer's. */
+	if (pfs_agree(e, pfs_peer_open(e) != 0))
+		return -1;
 	open_probes(e);
 	if (e->rank == 0) {
 		describe_run(e, fs, argc, argv);
@@ -394,6 +400,18 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		if (e->rank == 0)
 			pfs_error("the options make too long a run directory name");
 		return PFS_EXIT_USAGE;
+	}
+	/* Options that depend on the nodes (--shift) are checked now, still
+	 * before anything is created. */
+	{
+		char err[512] = "";
+
+		if (pfs_peer_plan(e, err, sizeof(err))) {
+			if (e->rank == 0)
+				fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n",
+					e->wl->name, err, e->wl->name);
+			return PFS_EXIT_USAGE;
+		}
 	}
 
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
@@ -454,6 +472,8 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.engine = &e;
 	e.w.tick = pfs_engine_tick;
 	e.w.dirfd = -1;
+	e.w.peer_dirfd = -1;
+	e.peer_rank = e.reader_rank = -1;
 	e.w.opts = e.opts;
 	pfs_stop_recv_post(&e);
 	if (pfs_interrupt_install())

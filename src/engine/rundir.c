@@ -93,15 +93,24 @@ int pfs_rundir_make(struct pfs_engine *e)
 	return 0;
 }
 
+/* The directory of a node's worker: <run dir>/<node name>.<worker>. */
+int pfs_rundir_worker_path(const struct pfs_engine *e, const char *node_name, unsigned worker,
+			   char *path, size_t len)
+{
+	if (pfs_format(path, len, "%s/%s.%u", e->run_dir, node_name, worker))
+		return -ENAMETOOLONG;
+	flatten_last(path);
+	return 0;
+}
+
 int pfs_rundir_make_worker(struct pfs_engine *e)
 {
 	struct pfs_worker *w = &e->w;
 
 	if (e->persist == PFS_PERSIST_NAMED)
 		return 0;
-	if (pfs_format(w->dir, sizeof(w->dir), "%s/%s.%u", e->run_dir, w->node_name, w->worker))
+	if (pfs_rundir_worker_path(e, w->node_name, w->worker, w->dir, sizeof(w->dir)))
 		return pfs_error("the worker directory name is too long");
-	flatten_last(w->dir);
 	if (e->persist != PFS_PERSIST_RESUME && mkdir(w->dir, 0755))
 		return pfs_fail(w, "create", NULL, errno);
 	e->worker_dir_made = true;
@@ -119,12 +128,18 @@ void pfs_rundir_remove(struct pfs_engine *e)
 {
 	struct pfs_worker *w = &e->w;
 
+	/* A worker learns what its reader removed of its items before it
+	 * removes the rest: every item is removed exactly once. */
+	pfs_peer_exchange(e);
 	if (e->setup_done && e->wl->cleanup(w))
 		pfs_warn("node %s worker %u: some files were left in '%s'", w->node_name, w->worker,
 			 w->dir);
 	if (w->dirfd >= 0)
 		close(w->dirfd);
 	w->dirfd = -1;
+	if (w->peer_dirfd >= 0)
+		close(w->peer_dirfd);
+	w->peer_dirfd = -1;
 	if (e->worker_dir_made && !w->keep && rmdir(w->dir))
 		pfs_warn("cannot remove '%s': %s", w->dir, strerror(errno));
 	pfs_engine_barrier(e);

@@ -85,6 +85,8 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 {
 	int op = op_of_node(step, e->w.node), rc = 0;
 
+	/* What the previous steps did to a peer's items, before this one. */
+	pfs_peer_exchange(e);
 	if (!(step->flags & PFS_STEP_KEEP_CACHE))
 		drop_caches(e);
 	probe_begin(e);

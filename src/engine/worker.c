@@ -155,10 +155,15 @@ int pfs_failf(struct pfs_worker *w, int err, const char *fmt, ...)
 	return rc;
 }
 
+int pfs_fail_in(struct pfs_worker *w, const char *op, const char *dir, const char *name, int err)
+{
+	return pfs_failf(w, err, "cannot %s '%s%s%s': %s", op, dir, name && *name ? "/" : "",
+			 name ? name : "", strerror(err));
+}
+
 int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
 {
-	return pfs_failf(w, err, "cannot %s '%s%s%s': %s", op, w->dir, name && *name ? "/" : "",
-			 name ? name : "", strerror(err));
+	return pfs_fail_in(w, op, w->dir, name, err);
 }
 
 /* ---- the stonewall ----------------------------------------------------- */

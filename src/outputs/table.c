@@ -49,6 +49,10 @@ static int table_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 			ri->nnodes, ri->workers_min, ri->workers_max);
 	for (uint64_t n = 0; n < ri->nnodes; n++)
 		fprintf(fp, " %s %s\n", ri->nodes[n].name, ri->nodes[n].addr);
+	/* How the run differs from create_unlink_perf's (--shift); absent, the
+	 * header is that tool's exactly. */
+	if (ri->run_note[0])
+		fprintf(fp, "%s\n", ri->run_note);
 	fputc('\n', fp);
 	pfs_table_header(fp);
 	return fflush(fp) ? -1 : 0;

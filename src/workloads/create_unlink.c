@@ -5,10 +5,21 @@
  * CreateUnlink (create one file, unlink it, -f times; two rows). Tests are
  * plans of those ops over the nodes: se, pa, ua, ub, uc, defined precisely
  * in docs/methodology.md. Files live in the worker's own directory as
- * f0000000000, f0000000001, ...; only names of that form that this worker
- * created are ever removed. */
+ * f0000000000, f0000000001, ...; only names of that form that this run
+ * created are ever removed.
+ *
+ * --shift N (mdtest -N): in se, pa and ub, Read and Unlink act on the files
+ * of the same worker on node (k + N) mod nodes, its peer, so that no node
+ * reads or removes what its own cache holds. Which files exist is then
+ * known to two workers: the owner, who created them, and its reader, who
+ * removes them. They keep each other informed through the engine's ledgers
+ * (include/pfsbench/worker.h): the owner publishes the range of its files
+ * that exist, the reader how far it has removed them; the owner's cleanup
+ * removes only what its reader has not, so every file is removed exactly
+ * once, also after a failure in the middle of a shifted Unlink. */
 #include "pfsbench/output.h"
 #include "pfsbench/sys.h"
+#include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 #include "pfsbench/worker.h"
@@ -24,23 +35,33 @@ struct cu_opts {
 	uint64_t files;       /* -f: per worker, Create and Unlink */
 	uint64_t write_files; /* -F: per worker, Write and Read */
 	uint64_t size;        /* -s: bytes per written file */
+	uint64_t shift;       /* --shift: Read and Unlink on node (k + shift) mod nodes */
 	bool fsync;
 };
 
-enum cu_op { OP_CREATE, OP_WRITE, OP_READ, OP_UNLINK, OP_CREATE_UNLINK };
+/* Read and Unlink of the peer's files are ops of their own, so that plans
+ * say which tests shift (ua and uc never do). */
+enum cu_op { OP_CREATE, OP_WRITE, OP_READ, OP_UNLINK, OP_CREATE_UNLINK, OP_READ_PEER,
+	     OP_UNLINK_PEER };
 
 #define NAME_DIGITS 10
 #define MAX_FILES 9999999999ull
 #define IO_CHUNK (1u << 20)
 
-/* Which of this worker's files exist: exactly the indexes [lo, hi). Once
- * all are gone the numbering starts again at 0, so each test uses the same
- * names. */
+/* Which of this worker's files exist: exactly the indexes [lo, hi) of
+ * generation gen. Once all are gone the numbering starts again at 0 in a
+ * new generation, so each test uses the same names. With --shift, the view
+ * of the peer's files: [plo, phi) of its generation pgen exist, as far as
+ * this worker knows; it removes them from plo up. */
 struct cu_state {
-	uint64_t lo, hi;
+	uint64_t lo, hi, gen;
+	uint64_t plo, phi, pgen;
 	char *buf;
 	size_t buflen;
 };
+
+/* The ledger: what a worker tells its peer and its reader. */
+enum { L_GEN, L_LO, L_HI, L_PGEN, L_PLO };
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -84,8 +105,38 @@ static inline __attribute__((always_inline)) int create_one(struct pfs_worker *w
 
 static void restart_names(struct cu_state *st)
 {
-	if (st->lo == st->hi)
+	if (st->lo == st->hi && st->hi) {
 		st->lo = st->hi = 0;
+		st->gen++;
+	}
+}
+
+/* What the last exchange said: the reader removed this worker's files
+ * below its L_PLO (of this generation); the peer's files that exist. */
+static void cu_absorb(const struct pfs_worker *w, struct cu_state *st)
+{
+	const uint64_t *r = w->reader_ledger, *p = w->peer_ledger;
+
+	if (w->has_reader && r[L_PGEN] == st->gen && r[L_PLO] > st->lo)
+		st->lo = r[L_PLO] < st->hi ? r[L_PLO] : st->hi;
+	if (!w->has_peer)
+		return;
+	if (p[L_GEN] != st->pgen) {
+		st->pgen = p[L_GEN];
+		st->plo = p[L_LO];
+	} else if (p[L_LO] > st->plo) {
+		st->plo = p[L_LO];
+	}
+	st->phi = p[L_HI] > st->plo ? p[L_HI] : st->plo;
+}
+
+static void cu_publish(struct pfs_worker *w, const struct cu_state *st)
+{
+	w->ledger[L_GEN] = st->gen;
+	w->ledger[L_LO] = st->lo;
+	w->ledger[L_HI] = st->hi;
+	w->ledger[L_PGEN] = st->pgen;
+	w->ledger[L_PLO] = st->plo;
 }
 
 /* One batch of creates, names from *n on, items [i, end): a constant lat
@@ -106,13 +157,14 @@ create_batch(struct pfs_worker *w, struct cu_name *n, uint64_t i, uint64_t end, 
 }
 
 static inline __attribute__((always_inline)) uint64_t
-unlink_batch(struct pfs_worker *w, struct cu_name *n, uint64_t i, uint64_t end, bool lat)
+unlink_batch(struct pfs_worker *w, int dirfd, const char *dir, struct cu_name *n, uint64_t i,
+	     uint64_t end, bool lat)
 {
 	for (; i < end; i++, name_next(n)) {
 		uint64_t t = lat ? pfs_lat_start(w) : 0;
 
-		if (pfs_unlinkat(w->dirfd, n->s, 0)) {
-			pfs_fail(w, "unlink", n->s, errno);
+		if (pfs_unlinkat(dirfd, n->s, 0)) {
+			pfs_fail_in(w, "unlink", dir, n->s, errno);
 			break;
 		}
 		if (lat)
@@ -147,20 +199,22 @@ static int op_create(struct pfs_worker *w, const struct cu_opts *o, struct cu_st
 	return pfs_op_done(w);
 }
 
-static int op_unlink(struct pfs_worker *w, struct cu_state *st)
+/* Unlink the files [*lo, hi) of the directory dirfd, advancing *lo as
+ * they go: this worker's own, or with --shift its peer's. */
+static int op_unlink(struct pfs_worker *w, int dirfd, const char *dir, uint64_t *lo, uint64_t hi)
 {
 	struct cu_name n;
-	uint64_t end, first = st->lo, done;
+	uint64_t end, first = *lo, done;
 
 	name_set(&n, first);
-	pfs_op_start(w, "Unlink", PFS_UNIT_FILES, st->hi - st->lo, PFS_OP_HOT);
+	pfs_op_start(w, "Unlink", PFS_UNIT_FILES, hi - first, PFS_OP_HOT);
 	while (w->items < w->target) {
 		if (!pfs_batch(w, &end))
 			return -ECANCELED;
-		done = w->lat ? unlink_batch(w, &n, w->items, end, true)
-			      : unlink_batch(w, &n, w->items, end, false);
+		done = w->lat ? unlink_batch(w, dirfd, dir, &n, w->items, end, true)
+			      : unlink_batch(w, dirfd, dir, &n, w->items, end, false);
 		w->items = done;
-		st->lo = first + done;
+		*lo = first + done;
 		if (done < end)
 			return -1;
 	}
@@ -192,14 +246,14 @@ static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_st
 }
 
 static int read_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
-		    const char *name)
+		    int dirfd, const char *dir, const char *name)
 {
-	int fd = pfs_openat(w->dirfd, name, O_RDONLY | O_CLOEXEC, 0);
+	int fd = pfs_openat(dirfd, name, O_RDONLY | O_CLOEXEC, 0);
 	uint64_t got = 0;
 	ssize_t n;
 
 	if (fd < 0)
-		return pfs_fail(w, "open", name, errno);
+		return pfs_fail_in(w, "open", dir, name, errno);
 	while ((n = pfs_read(fd, st->buf, st->buflen)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -207,25 +261,28 @@ static int read_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_sta
 			int err = errno;
 
 			pfs_close(fd);
-			return pfs_fail(w, "read", name, err);
+			return pfs_fail_in(w, "read", dir, name, err);
 		}
 		got += (uint64_t)n;
 	}
 	pfs_close(fd);
 	/* A short file means a lost write: the filesystem's fault, not ours. */
 	if (got != o->size)
-		return pfs_fail(w, "read all of", name, EIO);
+		return pfs_fail_in(w, "read all of", dir, name, EIO);
 	return 0;
 }
 
 /* Write and Read the first -F of the files Create made (fewer when a
- * stonewall stopped Create before -F). */
-static int op_rw(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st, bool wr)
+ * stonewall stopped Create before -F); with peer, Read those of the peer. */
+static int op_rw(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st, bool wr,
+		 bool peer)
 {
-	uint64_t have = st->hi - st->lo;
+	uint64_t lo = peer ? st->plo : st->lo, have = (peer ? st->phi : st->hi) - lo;
+	int dirfd = peer ? w->peer_dirfd : w->dirfd;
+	const char *dir = peer ? w->peer_dir : w->dir;
 	struct cu_name n;
 
-	name_set(&n, st->lo);
+	name_set(&n, lo);
 	pfs_op_start(w, wr ? "Write" : "Read", PFS_UNIT_FILES,
 		     o->write_files < have ? o->write_files : have, 0);
 	for (; w->items < w->target; w->items++, w->bytes += o->size, name_next(&n)) {
@@ -234,7 +291,7 @@ static int op_rw(struct pfs_worker *w, const struct cu_opts *o, struct cu_state 
 		if (pfs_tick(w))
 			return -ECANCELED;
 		t = pfs_lat_start(w);
-		if (wr ? write_one(w, o, st, n.s) : read_one(w, o, st, n.s))
+		if (wr ? write_one(w, o, st, n.s) : read_one(w, o, st, dirfd, dir, n.s))
 			return -1;
 		pfs_lat_stop(w, t);
 	}
@@ -281,24 +338,39 @@ static int op_create_unlink(struct pfs_worker *w, const struct cu_opts *o, struc
 	return 0;
 }
 
-static int cu_run_op(struct pfs_worker *w, unsigned op)
+static int run_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
+		   enum cu_op op)
 {
-	const struct cu_opts *o = w->opts;
-	struct cu_state *st = w->state;
-
-	switch ((enum cu_op)op) {
+	switch (op) {
 	case OP_CREATE:
 		return op_create(w, o, st);
 	case OP_WRITE:
-		return op_rw(w, o, st, true);
+		return op_rw(w, o, st, true, false);
 	case OP_READ:
-		return op_rw(w, o, st, false);
+		return op_rw(w, o, st, false, false);
 	case OP_UNLINK:
-		return op_unlink(w, st);
+		return op_unlink(w, w->dirfd, w->dir, &st->lo, st->hi);
 	case OP_CREATE_UNLINK:
 		return op_create_unlink(w, o, st);
+	case OP_READ_PEER:
+		return op_rw(w, o, st, false, true);
+	case OP_UNLINK_PEER:
+		return op_unlink(w, w->peer_dirfd, w->peer_dir, &st->plo, st->phi);
 	}
 	return -EINVAL;
+}
+
+/* Every op first takes in what the last exchange of ledgers said, and
+ * ends, also when it failed, by saying where its files stand now. */
+static int cu_run_op(struct pfs_worker *w, unsigned op)
+{
+	struct cu_state *st = w->state;
+	int rc;
+
+	cu_absorb(w, st);
+	rc = run_one(w, w->opts, st, (enum cu_op)op);
+	cu_publish(w, st);
+	return rc;
 }
 
 /* ---- setup and cleanup ------------------------------------------------------ */
@@ -315,13 +387,16 @@ static int cu_setup(struct pfs_worker *w)
 	return 0;
 }
 
-/* Removes exactly the files this worker created and has not yet removed. */
+/* Removes exactly the files this worker created that neither it nor its
+ * reader has removed: the engine has just passed the ledgers, so the
+ * reader's progress is known. The peer's files are the peer's to remove. */
 static int cu_cleanup(struct pfs_worker *w)
 {
 	struct cu_state *st = w->state;
 	struct cu_name n;
 	int rc = 0;
 
+	cu_absorb(w, st);
 	name_set(&n, st->lo);
 	for (; st->lo < st->hi; st->lo++, name_next(&n))
 		if (pfs_unlinkat(w->dirfd, n.s, 0) && errno != ENOENT)
@@ -341,15 +416,26 @@ static struct pfs_step step_of(int node, unsigned op)
 	return op == OP_CREATE ? pfs_step_with(s, PFS_STEP_STONEWALL) : s;
 }
 
+/* The op a plan gives for Create, Write, Read and Unlink: with --shift,
+ * Read and Unlink act on the peer's files. Without options (a plan asked
+ * for its shape only), no shift. */
+static unsigned shifted(const void *opts, unsigned op)
+{
+	const struct cu_opts *o = opts;
+
+	if (!o || !o->shift)
+		return op;
+	return op == OP_READ ? OP_READ_PEER : op == OP_UNLINK ? OP_UNLINK_PEER : op;
+}
+
 /* se: each op, node by node. */
 static size_t plan_se(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	size_t i = 0;
 
-	(void)opts;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
 		for (unsigned n = 0; n < nnodes; n++)
-			i = pfs_plan_put(steps, cap, i, step_of((int)n, op));
+			i = pfs_plan_put(steps, cap, i, step_of((int)n, shifted(opts, op)));
 	return i;
 }
 
@@ -358,10 +444,9 @@ static size_t plan_pa(const void *opts, unsigned nnodes, struct pfs_step *steps,
 {
 	size_t i = 0;
 
-	(void)opts;
 	(void)nnodes;
 	for (unsigned op = OP_CREATE; op <= OP_UNLINK; op++)
-		i = pfs_plan_put(steps, cap, i, step_of(PFS_ALL_NODES, op));
+		i = pfs_plan_put(steps, cap, i, step_of(PFS_ALL_NODES, shifted(opts, op)));
 	return i;
 }
 
@@ -382,10 +467,9 @@ static size_t plan_ub(const void *opts, unsigned nnodes, struct pfs_step *steps,
 {
 	size_t i = 0;
 
-	(void)opts;
 	for (unsigned n = 0; n < nnodes; n++)
 		i = pfs_plan_put(steps, cap, i, step_of((int)n, OP_CREATE));
-	return pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_UNLINK));
+	return pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, shifted(opts, OP_UNLINK)));
 }
 
 /* uc: node by node, create one file and unlink it, -f times. */
@@ -423,13 +507,15 @@ static const struct pfs_option cu_options[] = {
 		    "tests to run, in order (default se,pa,ua,ub,uc)", 0),
 	PFS_OPT_NOFLAG(struct cu_opts, fsync, "no-fsync", 0,
 		       "do not fsync each written file before closing it"),
+	PFS_OPT_NUM(struct cu_opts, shift, "shift", 0, PFS_OPT_UINT, 1000000, "N",
+		    "se, pa, ub: Read and Unlink the files of node (k+N) mod nodes (mdtest -N)"),
 	PFS_STONEWALL_OPTION(struct cu_opts),
 	PFS_COMMON_OPTIONS(struct cu_opts),
 	PFS_OPT_END,
 };
 
 static const char *const cu_op_names[] = { "Create", "Write", "Read", "Unlink", "CreateUnlink",
-					   NULL };
+					   "Read", "Unlink", NULL };
 
 static void cu_defaults(void *opts)
 {
@@ -454,7 +540,63 @@ static int cu_validate(void *opts, char *err, size_t errlen)
 			   (unsigned long long)o->write_files, (unsigned long long)o->files);
 		return -EINVAL;
 	}
+	if (o->shift) {
+		bool any = false;
+
+		for (unsigned t = 0; t < o->common.ntests; t++)
+			any |= cu_tests[o->common.tests[t]].plan != plan_ua &&
+			       cu_tests[o->common.tests[t]].plan != plan_uc;
+		if (!any) {
+			pfs_format(err, errlen, "--shift acts on the Read and Unlink of se, pa and "
+				   "ub, and -t selects none of them");
+			return -EINVAL;
+		}
+	}
 	return 0;
+}
+
+/* --shift N needs the nodes: 2 or more, more than N, and the same number
+ * of workers on each, since worker w reads the files of worker w. */
+static int cu_peers(const void *opts, const struct pfs_topology *topo, int *peer, char *err,
+		    size_t errlen)
+{
+	const struct cu_opts *o = opts;
+
+	for (unsigned k = 0; k < topo->nnodes; k++)
+		peer[k] = -1;
+	if (!o->shift)
+		return 0;
+	if (topo->nnodes < 2) {
+		pfs_format(err, errlen, "--shift needs 2 nodes or more: with one node every file "
+			   "is read where it was written");
+		return -EINVAL;
+	}
+	if (o->shift >= topo->nnodes) {
+		pfs_format(err, errlen, "--shift %llu: this run has %u nodes, so N must be 1 to %u "
+			   "(node k reads node (k+N) mod %u)",
+			   (unsigned long long)o->shift, topo->nnodes, topo->nnodes - 1, topo->nnodes);
+		return -EINVAL;
+	}
+	if (topo->workers_min != topo->workers_max) {
+		pfs_format(err, errlen, "--shift needs the same number of workers on every node "
+			   "(these have %u to %u): worker w reads the files of worker w",
+			   topo->workers_min, topo->workers_max);
+		return -EINVAL;
+	}
+	for (unsigned k = 0; k < topo->nnodes; k++)
+		peer[k] = (int)((k + o->shift) % topo->nnodes);
+	return 0;
+}
+
+/* The report's header says when Read and Unlink shift. */
+static void cu_note(const void *opts, unsigned nnodes, char *note, size_t len)
+{
+	const struct cu_opts *o = opts;
+
+	if (o->shift)
+		pfs_format(note, len, "Shift %llu: in se, pa and ub, node k reads and unlinks the "
+			   "files of node (k+%llu) mod %u",
+			   (unsigned long long)o->shift, (unsigned long long)o->shift, nnodes);
 }
 
 /* At its peak a worker holds -f files, -F of them with -s bytes. */
@@ -470,7 +612,7 @@ const struct pfs_workload pfs_workload_create_unlink = {
 	.name = "create-unlink",
 	.summary = "Create, Write, Read and Unlink files across nodes, as Red Hat's "
 		   "create_unlink_perf does.",
-	.synopsis = "-m DIR [-i N] [-f N] [-F N] [-s SIZE] [-t se,pa,ua,ub,uc] [options]",
+	.synopsis = "-m DIR [-i N] [-f N] [-F N] [-s SIZE] [-t se,pa,ua,ub,uc] [--shift N] [options]",
 	.options = cu_options,
 	.opts_size = sizeof(struct cu_opts),
 	.state_size = sizeof(struct cu_state),
@@ -483,4 +625,6 @@ const struct pfs_workload pfs_workload_create_unlink = {
 	.setup = cu_setup,
 	.run_op = cu_run_op,
 	.cleanup = cu_cleanup,
+	.note = cu_note,
+	.peers = cu_peers,
 };

@@ -1,36 +1,128 @@
 #!/bin/sh
-# compare: real runs side by side with their differing parameters; on
-# synthetic runs a 2x slowdown is called out on every line and a rerun of
-# the same configuration is not; colour only on a terminal without NO_COLOR.
+# compare: real runs side by side with their differing parameters and their
+# labels; a run against itself shows no change anywhere; a real slowdown
+# (every read of a run delayed 2 ms by the test-only fault injector: over
+# 100x unloaded, 20x or more at any load) is called out in both orders, as
+# "Nx slower" and "Nx faster";
+# runs of different workloads exit 2; --csv and --json carry the same
+# verdicts; three runs stay within 100 columns. On synthetic runs a 2x
+# slowdown is called out on every line and a rerun of the same
+# configuration is not; colour only on a terminal without NO_COLOR.
 . "$SRCDIR/tests/archive/lib.sh"
 [ -x "$SYNTH" ] || fail "$SYNTH is not built"
-run_mpi a 2 1 -f 100 -F 3 -s 4k -t se,pa -i 2 || fail "run a failed"
+: "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
+run_mpi a 2 1 -f 100 -F 3 -s 4k -t se,pa -i 3 --label base || fail "run a failed"
 run_mpi b 2 1 -f 200 -F 3 -s 4k -t se,pa,uc -i 2 || fail "run b failed"
 "$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" >"$scratch/ab.txt" || fail "compare failed"
 fstype=$(head -n 1 "$scratch/a.txt" | cut -d' ' -f1)
-grep -q "^\[1\] $fstype $scratch/target " "$scratch/ab.txt" || fail "no heading names run 1 by fstype and directory"
+grep -qx "\[1\] base: $fstype $scratch/target" "$scratch/ab.txt" || fail "run 1 is not headed by its label"
+grep -qx "\[2\] $fstype $scratch/target" "$scratch/ab.txt" || fail "no heading names run 2 by fstype and directory"
 grep -Eq '^  files +1: 100  2: 200$' "$scratch/ab.txt" || fail "the differing -f is not listed"
 grep -q '^  tests ' "$scratch/ab.txt" || fail "the differing -t is not listed"
-[ "$(grep -Ec '^(se|pa) +(Create|Write|Read|Unlink) ' "$scratch/ab.txt")" = 8 ] ||
-	fail "compare does not show the 8 shared (test, op) lines"
+if grep -q '^  label ' "$scratch/ab.txt"; then fail "the label is listed as a parameter"; fi
+[ "$(grep -Ec '^(se|pa) +(Create|Write|Read|Unlink) +files/s ' "$scratch/ab.txt")" = 8 ] ||
+	fail "compare does not show the 8 shared (test, op) lines with their unit"
 grep -q '^2 (test, op) pairs are not in every run' "$scratch/ab.txt" || fail "uc's ops are not reported as unshared"
+grep -q '^Slow nodes' "$scratch/ab.txt" || fail "no slow-node section"
+grep -q '^ \[1\] not judged: 1 node$' "$scratch/ab.txt" || fail "a one-node run is not said to be unjudged"
 if grep -q "$(printf '\033')" "$scratch/ab.txt"; then fail "colour in piped output"; fi
+
+# A run against itself: no change on every line, nothing called out.
+"$PFSBENCH" compare "$scratch/a.h5" "$scratch/a.h5" >"$scratch/aa.txt" || fail "compare a a"
+[ "$(grep -Ec '^(se|pa) .* no change ' "$scratch/aa.txt")" = 8 ] || {
+	cat "$scratch/aa.txt"
+	fail "a run compared with itself does not show 'no change' on all 8 lines"
+}
+if grep -Eq ' (SLOWER|FASTER)$' "$scratch/aa.txt"; then fail "a run against itself was called out"; fi
+
+# Over 100x: pa's Read of 600 cached files (some 25 us each, over 10 ms in
+# all), then the same with each read() of them 2 ms late (2 a file).
+PFSBENCH_REAL=$PFSBENCH
+cat >"$scratch/slow-pfsbench" <<EOF
+#!/bin/sh
+LD_PRELOAD='$PFSFAULT' PFSBENCH_FAULT='delay read 2ms path=$scratch/target/' exec '$PFSBENCH_REAL' "\$@"
+EOF
+chmod +x "$scratch/slow-pfsbench"
+set -- -f 600 -F 600 -s 4k -t pa -i 5 --no-fsync
+run_mpi f 2 1 "$@" || fail "run f failed"
+PFSBENCH=$scratch/slow-pfsbench run_mpi s 2 1 "$@" || fail "run s failed"
+PFSBENCH=$PFSBENCH_REAL
+"$PFSBENCH" compare "$scratch/f.h5" "$scratch/s.h5" --csv >"$scratch/fs.csv" || fail "compare --csv"
+"$PFSBENCH" compare "$scratch/s.h5" "$scratch/f.h5" --csv >"$scratch/sf.csv" || fail "compare --csv, other order"
+"$PFSBENCH" compare "$scratch/f.h5" "$scratch/s.h5" >"$scratch/fs.txt" || fail "compare f s"
+"$PFSBENCH" compare "$scratch/s.h5" "$scratch/f.h5" >"$scratch/sf.txt" || fail "compare s f"
+# Every line that changed over 100x is called out, in both orders, and so
+# is Read. How far Read falls depends on how fast the machine reads a cached
+# file (25 us unloaded, 70 us at a load of 22: 72x), so it is held to 20x.
+for o in fs sf; do
+	awk -F, -v o="$o" '{ sub(/\r$/, "") } NR > 1 && $4 == 2 {
+		r = (o == "fs") ? 1 / $14 : $14
+		if ($2 == "Read") { read = r >= 20 && $18 == "true"; printf "%s: Read %.0fx\n", o, r }
+		if (r < 100) next
+		if ($18 != "true") { print o ": " $1 " " $2 " " r "x not called out"; bad = 1 }
+	} END { exit bad || !read }' "$scratch/$o.csv" || {
+		cat "$scratch/$o.txt"
+		fail "$o: a line over 100x, or the Read 20x or more slower, is not called out"
+	}
+done
+grep -Eq '^pa +Read +files/s .* [0-9]+x slower +\([0-9.]+-[0-9.]+\) +SLOWER$' "$scratch/fs.txt" ||
+	fail "the text report does not say 'Nx slower (low-high) SLOWER'"
+grep -Eq '^pa +Read +files/s .* [0-9]+x faster +\([0-9.]+-[0-9.]+\) +FASTER$' "$scratch/sf.txt" ||
+	fail "the text report, other order, does not say 'Nx faster (low-high) FASTER'"
+"$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" --csv >"$scratch/ab.csv" || fail "compare a b --csv"
+"$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" --json >"$scratch/ab.json" || fail "compare --json"
+"$PY" - "$scratch/ab.json" "$scratch/ab.csv" <<'PYEOF' || fail "--json disagrees with --csv"
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [r["label"] for r in doc["runs"]] == ["base", ""], doc["runs"]
+assert doc["runs"][0]["slow_nodes"] == {"judged": False, "nodes": []}
+lines = {(l["test"], l["op"]): l for l in doc["lines"]}
+assert len(lines) == 8
+for r in rows:
+    got = lines[(r["test"], r["op"])]["runs"][int(r["run"]) - 1]
+    assert abs(got["rate"] - float(r["rate"])) <= 1e-5 * float(r["rate"]), (got, r)
+    if r["run"] == "2":
+        assert got["called_out"] == (r["called_out"] == "true"), (got, r)
+        assert got["change"] == r["change"], (got, r)
+PYEOF
+
+# Different workloads: refused, exit 2, one message naming both.
+mkdir -p "$scratch/tree-target"
+"$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" tree -o "$scratch/tree-target" -l 1 -d 2 -f 2 \
+	--no-drop-caches --results "$scratch/t.h5" >/dev/null || fail "the tree run failed"
+rc=0
+"$PFSBENCH" compare "$scratch/a.h5" "$scratch/t.h5" >"$scratch/at.out" 2>"$scratch/at.err" || rc=$?
+[ "$rc" = 2 ] || fail "compare of create-unlink and tree exits $rc, not 2"
+[ ! -s "$scratch/at.out" ] || fail "compare of different workloads printed a table"
+grep -q "is a create-unlink run and '$scratch/t.h5' a tree run" "$scratch/at.err" ||
+	fail "the refusal does not name both workloads"
+rc=0
+"$PFSBENCH" compare "$scratch/a.h5" "$scratch/a.h5" --csv --json >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "--csv with --json exits $rc, not 2"
 
 "$SYNTH" "$scratch/base.h5" 64 4 3 1.0 0.03 1 || fail "synth base"
 "$SYNTH" "$scratch/same.h5" 64 4 3 1.0 0.03 2 || fail "synth same"
 "$SYNTH" "$scratch/slow.h5" 64 4 3 2.0 0.03 3 || fail "synth slow"
 "$PFSBENCH" compare "$scratch/base.h5" "$scratch/same.h5" >"$scratch/same.txt" || fail "compare same"
-if grep -Eq 'slower|faster' "$scratch/same.txt"; then
+if grep -Eq ' (SLOWER|FASTER)$' "$scratch/same.txt"; then
 	cat "$scratch/same.txt"
 	fail "two runs of one configuration were called different"
 fi
 "$PFSBENCH" compare "$scratch/base.h5" "$scratch/slow.h5" >"$scratch/slow.txt" || fail "compare slow"
-[ "$(grep -Ec ' -50\.[0-9]% slower$| -49\.[0-9]% slower$' "$scratch/slow.txt")" = 20 ] || {
+[ "$(grep -Ec ' (2\.0[0-9]|1\.9[0-9])x slower +\([0-9.]+-[0-9.]+\) +SLOWER$' "$scratch/slow.txt")" = 20 ] || {
 	cat "$scratch/slow.txt"
 	fail "a 2x slowdown was not called out on all 20 lines"
 }
-"$PFSBENCH" compare "$scratch/base.h5" "$scratch/same.h5" "$scratch/slow.h5" >/dev/null ||
+# Three runs: the runs in rows, no line over 100 columns.
+"$PFSBENCH" compare "$scratch/base.h5" "$scratch/same.h5" "$scratch/slow.h5" >"$scratch/three.txt" ||
 	fail "compare of three runs failed"
+awk 'length($0) > 100 { print "too wide: " $0; bad = 1 } END { exit bad }' "$scratch/three.txt" ||
+	fail "three runs make lines over 100 columns"
+[ "$(grep -Ec '^ +\[3\] .* SLOWER$' "$scratch/three.txt")" = 20 ] || {
+	cat "$scratch/three.txt"
+	fail "run 3's rows do not call out the 2x slowdown"
+}
 
 if command -v script >/dev/null 2>&1; then
 	script -qec "'$PFSBENCH' compare '$scratch/base.h5' '$scratch/slow.h5'" /dev/null >"$scratch/tty.txt"

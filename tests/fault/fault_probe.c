@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -163,6 +164,14 @@ static long do_getdents64(struct probe *p, int raw)
 	return rc;
 }
 
+static long do_getrusage(struct probe *p, int raw)
+{
+	struct rusage ru;
+
+	(void)p;
+	return raw ? syscall(SYS_getrusage, RUSAGE_SELF, &ru) : getrusage(RUSAGE_SELF, &ru);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -177,7 +186,7 @@ static const struct {
 	{ "pwrite", do_pwrite },   { "fsync", do_fsync },	  { "fdatasync", do_fdatasync },
 	{ "unlinkat", do_unlinkat }, { "unlink", do_unlink },	  { "mkdirat", do_mkdirat },
 	{ "mkdir", do_mkdir },	   { "rename", do_rename },	  { "stat", do_stat },
-	{ "getdents64", do_getdents64 },
+	{ "getdents64", do_getdents64 }, { "getrusage", do_getrusage },
 };
 #define N_PROBES (sizeof(probes) / sizeof(probes[0]))
 

@@ -54,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -79,6 +80,7 @@ enum call {
 	C_RENAME,
 	C_STAT,
 	C_GETDENTS64,
+	C_GETRUSAGE,
 };
 
 /* SYSCALL names: glibc functions interposed; syscall(2) numbers. */
@@ -104,6 +106,10 @@ static const struct {
 				     * SYS_stat SYS_lstat SYS_newfstatat SYS_statx */
 	{ "fstatat", C_STAT },	    /* another name for stat */
 	{ "getdents64", C_GETDENTS64 }, /* getdents64; SYS_getdents64 */
+	/* no path; pfsbench calls it right after a step's barrier, before
+	 * its op's clock starts: a delay there makes a node leave barriers
+	 * late while its rows stay as they were */
+	{ "getrusage", C_GETRUSAGE }, /* getrusage; SYS_getrusage */
 };
 
 /* What a call names, for path=: one or two (directory descriptor, name)
@@ -118,6 +124,7 @@ struct target {
 #define ON_AT(dirfd, name) (&(struct target){ 1, { (dirfd) }, { (name) } })
 #define ON_PATH(name) ON_AT(AT_FDCWD, (name))
 #define ON_TWO(d1, n1, d2, n2) (&(struct target){ 2, { (d1), (d2) }, { (n1), (n2) } })
+#define ON_NOTHING (&(struct target){ 0, { 0 }, { NULL } })
 
 /* ---- the rules ------------------------------------------------------------ */
 
@@ -449,6 +456,7 @@ static int classify(long nr, const long *a, enum call *c, struct target *t)
 	case SYS_newfstatat: *c = C_STAT, *t = at; break;
 	case SYS_statx: *c = C_STAT, *t = at; break;
 	case SYS_getdents64: *c = C_GETDENTS64, *t = one; break;
+	case SYS_getrusage: *c = C_GETRUSAGE, *t = *ON_NOTHING; break;
 	case SYS_renameat:
 	case SYS_renameat2:
 		*c = C_RENAME;
@@ -608,3 +616,4 @@ WRAP(int, statx, C_STAT,
      (int dirfd, const char *path, int flags, unsigned mask, struct statx *st), ON_AT(dirfd, path),
      dirfd, path, flags, mask, st)
 WRAP(ssize_t, getdents64, C_GETDENTS64, (int fd, void *buf, size_t len), ON_FD(fd), fd, buf, len)
+WRAP(int, getrusage, C_GETRUSAGE, (__rusage_who_t who, struct rusage *ru), ON_NOTHING, who, ru)

@@ -13,7 +13,7 @@
 : "${FAULT_PROBE:?FAULT_PROBE must point at fault_probe}"
 # The shim's inputs come from each check alone.
 unset PFSBENCH_FAULT PFSBENCH_FAULT_LOG PFSBENCH_NODENAME OMPI_COMM_WORLD_RANK
-NAMES="openat open close read write pread pwrite fsync fdatasync unlinkat unlink mkdirat mkdir rename stat getdents64"
+NAMES="openat open close read write pread pwrite fsync fdatasync unlinkat unlink mkdirat mkdir rename stat getdents64 getrusage"
 
 # probe RULES ARGS...: fault_probe in a new directory $D with the shim and
 # RULES (unset when RULES is "-"); its lines in $P without the times, the
@@ -46,7 +46,7 @@ listing() { (cd "$1" && find . | sort); }
 mkdir "$SCRATCH/plain"
 "$FAULT_PROBE" "$SCRATCH/plain" >"$SCRATCH/plain.out"
 check "the probe's calls all succeed without the shim" test "$(awk '$3 != "ok"' "$SCRATCH/plain.out" | wc -l)" -eq 0
-check "the probe makes 2 calls of each of the 16 names" test "$(wc -l <"$SCRATCH/plain.out")" -eq 32
+check "the probe makes 2 calls of each of the 17 names" test "$(wc -l <"$SCRATCH/plain.out")" -eq 34
 probe -
 check "PFSBENCH_FAULT unset: the same results as without the shim" \
 	test "$P" = "$(awk '{print $1, $2, $3}' "$SCRATCH/plain.out")"

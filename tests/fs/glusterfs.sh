@@ -1,173 +1,21 @@
 #!/bin/bash
-# glusterfs.sh - pfsbench on a real GlusterFS volume the test makes: its own
-# glusterd (state, pid files and sockets under $SCRATCH, listening on the
-# host name's loopback address only), a 2-brick distribute volume with its
-# bricks in $SCRATCH, mounted through FUSE. create-unlink on 2 simulated
-# nodes and a small tree: the report's first line says FUSE.GLUSTERFS, every
-# row is there, nothing is left on the volume, and the results file records
-# HOST:/VOLUME as mount source. Teardown leaves no mount, volume or daemon.
-#
-# glusterd and the gluster CLI write into system directories whatever their
-# configuration says: the first glusterd on a machine creates
-# /var/lib/glusterd/geo-replication and ss_brick, the CLI logs to
-# /var/log/glusterfs, glusterd listens on /run/glusterd.socket. So the test
-# runs in a private mount namespace with a tmpfs over each of them, and the
-# outer script proves, from outside, that none of them changed. Root only;
-# exit 77 = skipped, with the reason.
+# glusterfs.sh - pfsbench on a real GlusterFS volume the test makes
+# (tests/fs/gluster-lib.sh: its own glusterd, state, pid files and sockets
+# under $SCRATCH, listening on the host name's loopback address only, in a
+# private mount namespace; a 2-brick distribute volume with its bricks in
+# $SCRATCH, mounted through FUSE). create-unlink on 2 simulated nodes and a
+# small tree: the report's first line says FUSE.GLUSTERFS, every row is
+# there, nothing is left on the volume, and the results file records
+# HOST:/VOLUME as mount source. Teardown leaves no mount, volume or daemon,
+# and gluster's system directories as they were. Root only; exit 77 =
+# skipped, with the reason.
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/gluster-lib.sh"
 
 t0=$SECONDS
-pfs_need_root "a GlusterFS volume (glusterd, bricks, a FUSE mount)"
-command -v glusterd >/dev/null || need_pkg glusterfs-server
-command -v mount.glusterfs >/dev/null || need_pkg glusterfs-client
-[ -c /dev/fuse ] || skip "no /dev/fuse: FUSE mounts are not possible here"
-command -v unshare >/dev/null || need_pkg util-linux
-# What gluster writes outside its configured directories (see above).
-SYSTEM_STATE=(/var/lib/glusterd /var/log/glusterfs /run)
-
-# Every file and directory under the system state directories, with type,
-# mode, size and modification time: equal before and after, or the test
-# (or pfsbench) touched them. /run holds other programs' files too; only
-# its gluster entries are listed.
-system_state() {
-	local d
-	for d in /var/lib/glusterd /var/log/glusterfs /run/gluster /run/glusterd.socket; do
-		if [ -e "$d" ]; then
-			find "$d" -printf '%p %y %m %s %T@\n' | sort
-		else
-			echo "$d absent"
-		fi
-	done
-}
-
-if [ -z "${PFS_GLUSTER_NAMESPACE:-}" ]; then
-	# glusterd's port 24007 and volume names are machine-wide: one such
-	# test at a time, and never next to a glusterd someone else runs.
-	fs_lock glusterfs
-	pgrep -x glusterd >/dev/null && skip "a glusterd this test did not start is running; leaving it alone"
-	system_state >"$SCRATCH/system-before"
-	PFS_GLUSTER_NAMESPACE=1 unshare --mount --propagation private -- "$BASH" "$0"
-	rc=$?
-	[ "$rc" -eq 77 ] && exit 77
-	check "the volume test, in its own mount namespace, passes" test "$rc" -eq 0
-	check "no gluster process is left" test -z "$(pgrep -x glusterd; pgrep -x glusterfsd; pgrep -x glusterfs)"
-	check "/var/lib/glusterd, /var/log/glusterfs and /run/gluster* untouched" \
-		diff "$SCRATCH/system-before" <(system_state)
-	echo "# glusterfs.sh took $((SECONDS - t0)) s"
-	finish
-fi
-
-# Inside the namespace: a tmpfs over each system state directory, made
-# where it is missing (on the tmpfs over its parent, never on the disk).
-mask() {
-	local d=$1
-	if [ ! -d "$d" ]; then
-		mask "$(dirname "$d")"
-		mkdir "$d"
-	fi
-	mount -t tmpfs pfsbench-gluster-mask "$d" || { echo "cannot mask '$d'"; exit 1; }
-}
-for d in "${SYSTEM_STATE[@]}"; do
-	mask "$d"
-done
-mkdir -p /run/lock
-HOST=$(hostname)
-ADDR=$(getent ahostsv4 "$HOST" | awk 'NR == 1 {print $1}')
-# gluster refuses 127.0.0.1 and localhost as a brick host, not a host name
-# that resolves to a loopback address; traffic stays on loopback then.
-case $ADDR in
-127.*) ;;
-*) skip "host name '$HOST' resolves to '${ADDR:-nothing}', not a loopback address" ;;
-esac
-
-G=$SCRATCH/gluster
-V=pfsbench$$
-mkdir -p "$G/state" "$G/run" "$G/log" "$G/brick1" "$G/brick2" "$G/mnt"
-cat >"$G/glusterd.vol" <<VOL
-volume management
-    type mgmt/glusterd
-    option working-directory $G/state
-    option run-directory $G/run
-    option transport-type socket
-    option transport.socket.listen-port 24007
-    option transport.socket.bind-address $ADDR
-    option ping-timeout 0
-    option event-threads 1
-end-volume
-VOL
-T_CLEANUP+=("gluster_down")
-
-G_PIDS=()
-# gluster_down: unmounts, stops and deletes the volume, ends glusterd and
-# the bricks by pid (TERM, then KILL after 10 s). Their sockets in /run
-# go with the namespace's tmpfs. Safe to run twice.
-gluster_down() {
-	local pid f i client
-	# The FUSE client exits on its own after the unmount, but not at once:
-	# it is waited for by pid like the others, or a later check sees it.
-	client=$(pgrep -f -- " $G/mnt\$")
-	if mountpoint -q "$G/mnt"; then umount "$G/mnt" || umount -l "$G/mnt"; fi
-	for pid in $client; do
-		for ((i = 0; i < 100; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -9 "$pid" 2>/dev/null
-	done
-	for f in "$G"/run/vols/"$V"/*.pid; do
-		[ -s "$f" ] && G_PIDS+=("$(cat "$f")")
-	done
-	if [ -s "$G/glusterd.pid" ] && kill -0 "$(cat "$G/glusterd.pid")" 2>/dev/null; then
-		gluster_cli volume stop "$V" force >/dev/null 2>&1
-		gluster_cli volume delete "$V" >/dev/null 2>&1
-		G_PIDS+=("$(cat "$G/glusterd.pid")")
-	fi
-	for pid in "${G_PIDS[@]}"; do
-		kill "$pid" 2>/dev/null
-	done
-	for ((i = 0; i < 100; i++)); do
-		alive=0
-		for pid in "${G_PIDS[@]}"; do
-			kill -0 "$pid" 2>/dev/null && alive=1
-		done
-		[ $alive -eq 0 ] && break
-		sleep 0.1
-	done
-	for pid in "${G_PIDS[@]}"; do
-		kill -9 "$pid" 2>/dev/null
-	done
-	return 0
-}
-
-gluster_cli() {
-	timeout 60 gluster --mode=script "$@"
-}
-
-glusterd -f "$G/glusterd.vol" -p "$G/glusterd.pid" -l "$G/log/glusterd.log" ||
-	{ not_ok "glusterd starts"; finish; }
-for ((i = 0; i < 300; i++)); do
-	gluster_cli volume info >/dev/null 2>&1 && break
-	sleep 0.1
-done
-check "glusterd answers 'gluster volume info'" gluster_cli volume info
-echo "# glusterd up after $((SECONDS - t0)) s"
-check "volume create: 2 bricks on $HOST" gluster_cli volume create "$V" "$HOST:$G/brick1" "$HOST:$G/brick2" force
-check "volume start" gluster_cli volume start "$V"
-# The volume's profile is on, so each step's fops are recorded (fsprobe).
-check "volume profile start" gluster_cli volume profile "$V" start
-# The bricks start in the background; until both are online the profile
-# cannot be read (and pfsbench would record no counters).
-for ((i = 0; i < 300; i++)); do
-	[ "$(gluster_cli volume status "$V" detail 2>/dev/null | grep -c '^Online.*: Y')" -eq 2 ] &&
-		gluster_cli volume profile "$V" info incremental >/dev/null 2>&1 && break
-	sleep 0.2
-done
-check "both bricks online, their profile readable" gluster_cli volume profile "$V" info incremental
-echo "# bricks online after $((SECONDS - t0)) s"
-check "mount -t glusterfs $HOST:/$V" mount -t glusterfs -o "log-file=$G/log/mount.log" "$HOST:/$V" "$G/mnt"
-mountpoint -q "$G/mnt" || { cat "$G/log/mount.log"; finish; }
-M=$G/mnt
+gluster_isolate "$0"
+gluster_up pfsbench 2 profile || finish
 echo keep >"$M/foreign"
 snapshot "$M"
 echo "# volume mounted after $((SECONDS - t0)) s"

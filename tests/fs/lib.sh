@@ -2,11 +2,11 @@
 # lib.sh - common start of the tests that run pfsbench on real filesystems
 # they make and mount themselves (sourced): the checks and runs of
 # tests/mpi/lib.sh (check, finish, skip, pfs, pfs_nodes, rows, snapshot,
-# dir_unchanged; $SCRATCH removed at exit), the root and package helpers of
-# tests/cluster/lib.sh (pfs_need_root, need_pkg), and
+# dir_unchanged; $SCRATCH removed at exit), the root, package, lock and
+# loop device helpers of tests/cluster/lib.sh (pfs_need_root, need_pkg,
+# fs_lock, loop_fs), and
 #   prov FILE KEY           a provenance attribute of results FILE, read back
 #                           through `pfsbench export --json --provenance`
-#   fs_lock NAME            one test holding NAME at a time on this machine
 #   check_create_unlink FS DIR FILE   the run in $OUT: see below
 #   check_tree FS DIR FILE            the run in $OUT: see below
 # PFSBENCH defaults to the binary of this source tree.
@@ -22,14 +22,6 @@ export PFSBENCH
 prov() {
 	"$PFSBENCH" export "$1" --json --provenance |
 		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"][sys.argv[1]])' "$2"
-}
-
-# Machine-wide things (glusterd's port, a daemon) allow one user at a time;
-# the lock (fd 8) is held until the test exits.
-fs_lock() {
-	local f=/run/lock/pfsbench-$1.lock
-	exec 8>>"$f"
-	flock -w 600 8 || { echo "fs_lock: '$f' still held after 10 min" >&2; exit 99; }
 }
 
 # check_create_unlink FS DIR FILE: the create-unlink run in $OUT (all tests,

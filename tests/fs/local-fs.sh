@@ -26,25 +26,6 @@ else
 	echo "# xfs not tested: xfsprogs (mkfs.xfs) could not be installed"
 fi
 
-# loop_fs NAME TYPE SIZE MOUNT-OPTIONS MKFS...: a TYPE filesystem made by
-# MKFS on a sparse file of SIZE on a loop device ($DEV), mounted at
-# $SCRATCH/NAME ($M) with MOUNT-OPTIONS (may be empty); both undone at exit.
-# It holds one file of someone else's and is snapshotted.
-loop_fs() {
-	local name=$1 type=$2 size=$3 opts=$4 img=$SCRATCH/$1.img
-	shift 4
-	M=$SCRATCH/$name
-	truncate -s "$size" "$img"
-	DEV=$(losetup --find --show "$img") || { not_ok "$name: attach a loop device"; return 1; }
-	T_CLEANUP+=("losetup -d '$DEV'")
-	"$@" "$DEV" >"$SCRATCH/mkfs.log" 2>&1 || { not_ok "$name: $*: $(tail -1 "$SCRATCH/mkfs.log")"; return 1; }
-	mkdir "$M"
-	mount -t "$type" ${opts:+-o "$opts"} "$DEV" "$M" || { not_ok "$name: mount -t $type $DEV"; return 1; }
-	T_CLEANUP+=("umount '$M' || umount -l '$M'")
-	echo keep >"$M/foreign"
-	snapshot "$M"
-}
-
 for fs in "${FSES[@]}"; do
 	start=$SECONDS
 	case $fs in
@@ -83,7 +64,7 @@ check "compare reads the runs of every filesystem" test $? -eq 0
 for i in "${!runs[@]}"; do
 	fs=$(basename "${runs[i]}" .h5)
 	check "compare names run $((i + 1)) by its type: ${fs^^}" \
-		grep -q "^\[$((i + 1))\] ${fs^^} $SCRATCH/$fs " "$OUT"
+		grep -qx "\[$((i + 1))\] ${fs^^} $SCRATCH/$fs" "$OUT"
 done
 check "compare has the 14 tests and ops of the runs" \
 	test "$(grep -cE "^(se|pa|ua|ub|uc) +(Create|Write|Read|Unlink) " "$OUT")" -eq 14

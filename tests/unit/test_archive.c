@@ -199,10 +199,15 @@ static void test_results_path_rules(void **state)
 }
 
 /* Loads a synthetic run and gives its statistics. */
+/* Three iterations: two leave a t interval with about 1 degree of freedom. */
 static void stats_of(const char *path, unsigned nranks, double scale, unsigned seed,
 		     struct pfs_archive *a, struct pfs_cmp_run *run)
 {
-	write_synth(path, nranks, 2, scale, seed);
+	struct synth s;
+
+	assert_int_equal(synth_init(&s, nranks, 2, 3, scale, 0.03, seed), 0);
+	assert_int_equal(synth_write(&s, path), 0);
+	synth_free(&s);
 	assert_int_equal(pfs_archive_load(path, a), 0);
 	assert_int_equal(pfs_compare_stats(a, run), 0);
 	assert_int_equal(run->n, 5 * 4);
@@ -216,19 +221,24 @@ static void test_compare_calls_out_2x_not_noise(void **state)
 	};
 	struct pfs_archive base, other;
 	struct pfs_cmp_run bs, os;
+	struct pfs_cmp_verdict v;
 	char path[160];
-	double pct;
 
 	stats_of(f->path, 8, 1.0, 1, &base, &bs);
 	/* 1000 files in about 100 ms on each of 8 ranks, all at once. */
 	assert_true(bs.lines[0].rate > 8 * 1000 * 0.9 / 0.1 && bs.lines[0].rate < 8 * 1000 * 1.1 / 0.1);
-	assert_true(bs.lines[0].iter_spread >= 0 && bs.lines[0].iter_spread < 0.05);
+	/* The iterations are the replicates, and vary by a few percent. */
+	assert_int_equal(bs.lines[0].replicates, 3);
+	assert_false(bs.lines[0].node_replicates);
+	assert_true(bs.lines[0].noise >= 0 && bs.lines[0].noise < 0.05);
+	assert_int_equal(bs.lines[0].step_us >= 90000 && bs.lines[0].step_us <= 110000, 1);
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		snprintf(path, sizeof(path), "%s/other%zu.h5", f->dir, c);
 		stats_of(path, 8, cases[c].scale, (unsigned)c + 2, &other, &os);
-		for (size_t i = 0; i < bs.n; i++)
-			assert_int_equal(pfs_compare_called_out(&bs.lines[i], &os.lines[i], &pct),
-					 cases[c].loud);
+		for (size_t i = 0; i < bs.n; i++) {
+			pfs_compare_judge(&bs.lines[i], &os.lines[i], PFS_CMP_ALPHA / (double)bs.n, &v);
+			assert_int_equal(v.called_out, cases[c].loud);
+		}
 		pfs_compare_run_free(&os);
 		pfs_archive_free(&other);
 	}
@@ -236,32 +246,25 @@ static void test_compare_calls_out_2x_not_noise(void **state)
 	pfs_archive_free(&base);
 }
 
-static void test_noise_rule(void **state)
+/* One iteration: the nodes' rates are the replicates. */
+static void test_compare_one_iteration(void **state)
 {
-	static const struct {
-		double a_it, b_it, a_nd, b_nd, ratio;
-		bool loud;
-	} cases[] = {
-		{ -1, -1, -1, -1, 1.09, false },  /* no noise known: 10% floor */
-		{ -1, -1, -1, -1, 1.11, true },
-		{ 0.10, 0.10, -1, -1, 1.40, false }, /* 3 x 14.1% = 42% */
-		{ 0.10, 0.10, -1, -1, 1.45, true },
-		{ -1, -1, 0.20, 0.0, 0.35, true },   /* node spread stands in: 60% */
-		{ -1, -1, 0.20, 0.0, 0.45, false },
-	};
-	double pct;
+	struct fixture *f = *state;
+	struct synth s;
+	struct pfs_archive a;
+	struct pfs_cmp_run run;
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct pfs_cmp_line a = { .test = "t", .op = "op", .rate = 1000,
-					  .iter_spread = cases[i].a_it, .node_spread = cases[i].a_nd,
-					  .iterations = 2 };
-		struct pfs_cmp_line b = { .test = "t", .op = "op", .rate = 1000 * cases[i].ratio,
-					  .iter_spread = cases[i].b_it, .node_spread = cases[i].b_nd,
-					  .iterations = 2 };
-
-		assert_int_equal(pfs_compare_called_out(&a, &b, &pct), cases[i].loud);
-	}
+	assert_int_equal(synth_init(&s, 8, 4, 1, 1.0, 0.03, 7), 0);
+	assert_int_equal(synth_write(&s, f->path), 0);
+	synth_free(&s);
+	assert_int_equal(pfs_archive_load(f->path, &a), 0);
+	assert_int_equal(pfs_compare_stats(&a, &run), 0);
+	assert_int_equal(run.lines[0].iterations, 1);
+	assert_int_equal(run.lines[0].replicates, 4);
+	assert_true(run.lines[0].node_replicates);
+	assert_true(run.lines[0].noise > 0 && run.lines[0].noise < 0.05);
+	pfs_compare_run_free(&run);
+	pfs_archive_free(&a);
 }
 
 int main(void)
@@ -272,7 +275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_killed_run_reads_as_aborted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_results_path_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_calls_out_2x_not_noise, setup, teardown),
-		cmocka_unit_test(test_noise_rule),
+		cmocka_unit_test_setup_teardown(test_compare_one_iteration, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,6 +211,30 @@ static void test_create_unlink_options(void **state)
 	free(opts);
 }
 
+/* --label: every workload has it; printable text only, kept out of the
+ * parameters (the results file keeps it in the provenance). */
+static void test_label(void **state)
+{
+	const struct pfs_workload *wl = &pfs_workload_tree;
+	void *opts = calloc(1, wl->opts_size);
+	struct pfs_common_opts *c = opts;
+	char err[256];
+	char *ok[] = { "tree", "--label", "gluster r2, 3 hosts" };
+	char *ctl[] = { "tree", "--label", "two\nlines" };
+	char *empty[] = { "tree", "--label", "" };
+
+	(void)state;
+	assert_int_equal(pfs_opts_parse(wl->options, opts, 3, ok, err, sizeof(err)), 0);
+	assert_string_equal(c->label, "gluster r2, 3 hosts");
+	assert_int_equal(pfs_opts_parse(wl->options, opts, 3, ctl, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--label wants printable text, without control characters");
+	assert_int_equal(pfs_opts_parse(wl->options, opts, 3, empty, err, sizeof(err)), -EINVAL);
+	for (const struct pfs_option *o = wl->options; o->long_name; o++)
+		if (!strcmp(o->long_name, "label"))
+			assert_true(o->flags & PFS_OPTF_NOT_PARAM);
+	free(opts);
+}
+
 /* ---- the key/value view ------------------------------------------------- */
 
 struct kv_list {
@@ -419,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_select_tests),
 		cmocka_unit_test(test_name_tests),
 		cmocka_unit_test(test_create_unlink_options),
+		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_every_option_round_trips_through_kv),
 		cmocka_unit_test(test_kv_refuses_values_it_could_not_have_written),
 		cmocka_unit_test(test_parser_hooks_choices_and_short_names),

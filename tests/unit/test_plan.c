@@ -3,12 +3,17 @@
  * through the plan and the completion order, and gets the seed's row order. */
 #include "cmocka_prelude.h"
 
+#include "pfsbench/options.h"
 #include "pfsbench/results.h"
+#include "pfsbench/topology.h"
 #include "pfsbench/workload.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum { CREATE, WRITE, READ, UNLINK, CREATE_UNLINK }; /* create_unlink.c's ops */
+/* create_unlink.c's ops */
+enum { CREATE, WRITE, READ, UNLINK, CREATE_UNLINK, READ_PEER, UNLINK_PEER };
 
 static const struct pfs_test *test_named(const char *name)
 {
@@ -174,6 +179,75 @@ static void test_ua_reproduces_the_seed_order(void **state)
 	assert_order(rows, replay("ua", 5, c2, u2, rows), "1C1U2C2U3C3U4C4U5C5U");
 }
 
+/* create-unlink's options with --shift N, through its own option table. */
+static void *shift_opts(const char *n)
+{
+	const struct pfs_workload *wl = &pfs_workload_create_unlink;
+	void *o = calloc(1, wl->opts_size);
+
+	assert_non_null(o);
+	wl->defaults(o);
+	assert_int_equal(pfs_opts_from_kv(wl->options, o, "shift", n), 0);
+	return o;
+}
+
+/* --shift: Read and Unlink of se, pa and ub become the peer's; ua and uc,
+ * and Create and Write everywhere, stay as they were. */
+static void test_shift_turns_read_and_unlink_to_the_peer(void **state)
+{
+	void *o = shift_opts("1");
+	struct pfs_step s[64];
+
+	(void)state;
+	assert_int_equal(test_named("se")->plan(o, 3, s, 64), 12);
+	for (unsigned node = 0; node < 3; node++) {
+		assert_step(&s[0 + node], (int)node, CREATE);
+		assert_step(&s[3 + node], (int)node, WRITE);
+		assert_step(&s[6 + node], (int)node, READ_PEER);
+		assert_step(&s[9 + node], (int)node, UNLINK_PEER);
+	}
+	assert_int_equal(test_named("pa")->plan(o, 3, s, 64), 4);
+	assert_step(&s[2], PFS_ALL_NODES, READ_PEER);
+	assert_step(&s[3], PFS_ALL_NODES, UNLINK_PEER);
+	assert_int_equal(test_named("ub")->plan(o, 3, s, 64), 4);
+	assert_step(&s[3], PFS_ALL_NODES, UNLINK_PEER);
+	assert_int_equal(test_named("ua")->plan(o, 3, s, 64), 4);
+	assert_int_equal(s[3].assign[0].op, UNLINK);
+	assert_int_equal(test_named("uc")->plan(o, 2, s, 64), 2);
+	assert_step(&s[1], 1, CREATE_UNLINK);
+	free(o);
+}
+
+/* The peers: node k's is (k + N) mod nodes; bad N, one node and unequal
+ * workers are refused with a message; no shift, no peers. */
+static void test_shift_peers(void **state)
+{
+	const struct pfs_workload *wl = &pfs_workload_create_unlink;
+	struct pfs_node nodes[4] = { 0 };
+	struct pfs_topology topo = { 4, nodes, NULL, NULL, 2, 2 };
+	int peer[4];
+	char err[256];
+	void *o = shift_opts("3"), *none = shift_opts("0");
+
+	(void)state;
+	assert_int_equal(wl->peers(o, &topo, peer, err, sizeof(err)), 0);
+	assert_true(peer[0] == 3 && peer[1] == 0 && peer[2] == 1 && peer[3] == 2);
+	assert_int_equal(wl->peers(none, &topo, peer, err, sizeof(err)), 0);
+	assert_true(peer[0] == -1 && peer[3] == -1);
+	topo.nnodes = 3;
+	assert_int_equal(wl->peers(o, &topo, peer, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "N must be 1 to 2"));
+	topo.nnodes = 1;
+	assert_int_equal(wl->peers(o, &topo, peer, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "2 nodes or more"));
+	topo.nnodes = 4;
+	topo.workers_max = 3;
+	assert_int_equal(wl->peers(o, &topo, peer, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "same number of workers"));
+	free(o);
+	free(none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +258,8 @@ int main(void)
 		cmocka_unit_test(test_uc_is_node_by_node),
 		cmocka_unit_test(test_plan_respects_capacity),
 		cmocka_unit_test(test_ua_reproduces_the_seed_order),
+		cmocka_unit_test(test_shift_turns_read_and_unlink_to_the_peer),
+		cmocka_unit_test(test_shift_peers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

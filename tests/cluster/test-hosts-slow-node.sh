@@ -1,0 +1,114 @@
+#!/bin/bash
+# test-hosts-slow-node.sh - slow-node detection on 3 namespace hosts x 1
+# worker (pfsh2, pfsh3, pfsh4), on a tmpfs all of them see. 5 runs with
+# pfsh3's rank capped at 3 % of a CPU (a cgroup CPU quota): `show --analyze`
+# names pfsh3, and no other host, in all 5. 5 runs in which pfsh3's rows are
+# normal but it starts 100 ms late after every barrier (the test-only fault
+# injector delays the getrusage pfsbench makes between a step's barrier and
+# its op's clock): pfsh3 is named for leaving barriers late, for that alone,
+# in all 5. 5 runs without either: no host is named in any. compare of an
+# unthrottled run and a capped one calls an op of the capped run out as
+# slower and names pfsh3 under the table.
+#
+# The namespace hosts share the machine's CPUs, unlike real hosts, and the
+# machine's other load (other tests, other users) often falls on one CPU
+# more than the other: a rank that stays on the busier one runs 2-3x slower
+# than the others in every op of a run (3 of 26 unthrottled runs on the
+# 2-core development machine named such a host; its rows had the others'
+# CPU time and twice their wall time). That host is really slow, but not by
+# this test's doing. So every rank runs on one CPU (taskset), where each
+# host gets the same share of whatever else runs; and mpirun runs on a host
+# of its own, pfsh1, with no rank. Exit 77 = skipped.
+. "$(dirname "$0")/hosts-test-lib.sh"
+: "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
+hosts_begin 4
+
+M=$SCRATCH/tmpfs
+mkdir "$M"
+mount -t tmpfs -o size=256m pfsbench-slow-node "$M" || skip "cannot mount a tmpfs"
+T_CLEANUP+=("umount '$M'")
+snapshot "$M"
+
+# A CPU quota for pfsh3's rank: cgroup v1's cpu controller, or v2's.
+CG=
+if [ -w /sys/fs/cgroup/cpu/cgroup.procs ] && [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+    CG=/sys/fs/cgroup/cpu/pfsbench-slow-node-$$
+    mkdir "$CG"
+    echo 3000 >"$CG/cpu.cfs_quota_us"   # 3 ms of every 100 ms
+elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+    CG=/sys/fs/cgroup/pfsbench-slow-node-$$
+    mkdir "$CG"
+    echo "3000 100000" >"$CG/cpu.max"
+fi
+[ -n "$CG" ] || skip "no cgroup cpu controller to cap a host with"
+T_CLEANUP+=("rmdir '$CG'")
+
+# Every rank on the first CPU this test may use; the rank on pfsh3 joins
+# the cgroup before it becomes pfsbench.
+CPU=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+command -v taskset >/dev/null || need_pkg util-linux
+PINNED=$SCRATCH/pinned-pfsbench
+printf '#!/bin/bash\nexec taskset -c %q %q "$@"\n' "$CPU" "$PFSBENCH" >"$PINNED"
+CAPPED=$SCRATCH/capped-pfsbench
+printf '#!/bin/bash\n[ "$(hostname)" = pfsh3 ] && echo $$ >%q/cgroup.procs\nexec taskset -c %q %q "$@"\n' \
+    "$CG" "$CPU" "$PFSBENCH" >"$CAPPED"
+LATE=$SCRATCH/late-pfsbench
+printf '#!/bin/bash\nexec taskset -c %q env LD_PRELOAD=%q PFSBENCH_FAULT=%q %q "$@"\n' \
+    "$CPU" "$PFSFAULT" "delay getrusage 100ms node=pfsh3" "$PFSBENCH" >"$LATE"
+chmod +x "$PINNED" "$CAPPED" "$LATE"
+
+# Long enough steps to judge (a Create of 2000 files takes some 30 ms on
+# an unloaded host); the tests whose steps are alike on every node.
+ARGS=(-f 2000 -F 20 -s 64k -i 3 -t se,pa,ub --no-drop-caches)
+
+# slow_lines FILE: the slow-node lines of show --analyze, one a node;
+# one_op FILE: its line of nodes slower in one (test, op) alone, not named
+slow_lines() {
+    "$PFSBENCH" show --analyze "$1" | sed -n '/^Slow nodes/,/^$/p' | sed -n 's/^ \(pfsh[0-9]*:.*\)/\1/p'
+}
+one_op() {
+    "$PFSBENCH" show --analyze "$1" | sed -n 's/^Slower in one (test, op) only, not named: /; not named: /p'
+}
+
+# runs KIND BINARY: 5 runs on pfsh2-4; counts those that name pfsh3
+# (named), another host (others), pfsh3 for leaving barriers late alone
+# (late_only).
+runs() {
+    local kind=$1 bin=$2 i lines start
+    named=0 others=0 late_only=0
+    for i in 1 2 3 4 5; do
+        start=$SECONDS
+        PFSBENCH=$bin hosts_run 1 --host pfsh2,pfsh3,pfsh4 -np 3 -- \
+            create-unlink -m "$M" "${ARGS[@]}" --results "$SCRATCH/$kind$i.h5"
+        if [ "$RC" -ne 0 ]; then not_ok "$kind $i: exit status $RC"; show_run; continue; fi
+        lines=$(slow_lines "$SCRATCH/$kind$i.h5")
+        echo "# $kind $i ($((SECONDS - start)) s): ${lines:-no slow node}$(one_op "$SCRATCH/$kind$i.h5")"
+        grep -q '^pfsh3:' <<<"$lines" && named=$((named + 1))
+        grep -q '^pfsh[124]:' <<<"$lines" && others=$((others + 1))
+        grep -qx 'pfsh3: leaves barriers [0-9.]* ms late, its rows within the spread of the nodes' \
+            <<<"$lines" && late_only=$((late_only + 1))
+    done
+    return 0
+}
+
+runs capped "$CAPPED"
+check "capped at 3 % CPU: 5 of 5 runs name pfsh3 ($named)" test "$named" -eq 5
+check "capped: no run names another host ($others)" test "$others" -eq 0
+
+runs late "$LATE"
+check "late after barriers, rows normal: 5 of 5 runs name pfsh3 for it alone ($late_only)" \
+    test "$late_only" -eq 5
+check "late: no run names another host ($others)" test "$others" -eq 0
+
+runs plain "$PINNED"
+check "unthrottled: 0 of 5 runs name any host ($named of pfsh3, $others of others)" \
+    test "$((named + others))" -eq 0
+check "nothing of the 15 runs is left" dir_unchanged "$M"
+
+"$PFSBENCH" compare "$SCRATCH/plain1.h5" "$SCRATCH/capped1.h5" >"$SCRATCH/compare.txt"
+sed 's/^/# /' "$SCRATCH/compare.txt"
+check "compare calls an op of the capped run out as slower" \
+    grep -Eq '^(se|pa|ub) .* SLOWER$' "$SCRATCH/compare.txt"
+check "compare names the slow nodes of each run: none in [1], pfsh3 in [2]" test \
+    "$(sed -n '/^Slow nodes/,$p' "$SCRATCH/compare.txt" | grep -c -e '^ \[1\] none$' -e '^ \[2\] pfsh3: ')" -eq 2
+finish

@@ -1,0 +1,77 @@
+#!/bin/bash
+# compare.sh - compare on real runs of real filesystems. create-unlink on 2
+# simulated nodes, 5 iterations, on a tmpfs and on a GlusterFS volume
+# (tests/fs/gluster-lib.sh): Create and Unlink through FUSE are over 100x
+# slower than on tmpfs, and compare calls them out, in both orders ("Nx
+# slower", "Nx faster"). (Write and Read of 5 files take about a millisecond
+# on tmpfs: too short to measure, and compare says so.) Then 20 pairs of
+# runs of one configuration on the tmpfs: the number of pairs with any line
+# called out (false positives) is printed, and must stay within what a 5 %
+# family-wise error allows by chance (at most 3 of 20: 1.6 % likely if the
+# rule holds). Root only; exit 77 = skipped.
+# shellcheck source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/gluster-lib.sh"
+
+t0=$SECONDS
+gluster_isolate "$0"
+
+T=$SCRATCH/tmpfs
+mkdir "$T"
+mount -t tmpfs -o size=256m pfsbench-compare "$T" || skip "cannot mount a tmpfs"
+T_CLEANUP+=("umount '$T'")
+gluster_up pfsbench 2 || finish
+echo "# volume mounted after $((SECONDS - t0)) s"
+
+ARGS=(-f 200 -F 5 -s 64k -t se,pa -i 5)
+start=$SECONDS
+pfs_nodes 2 1 create-unlink -m "$T" "${ARGS[@]}" --label tmpfs --results "$SCRATCH/tmpfs.h5"
+check "tmpfs run: exit 0" test "$RC" -eq 0
+pfs_nodes 2 1 create-unlink -m "$M" "${ARGS[@]}" --label glusterfs --results "$SCRATCH/gluster.h5"
+check "GlusterFS run: exit 0" test "$RC" -eq 0
+echo "# the two runs took $((SECONDS - start)) s"
+
+# over100 CSV ORDER: prints every line of run 2, and checks that Create
+# and Unlink of se and pa changed over 100x and are called out.
+over100() {
+	awk -F, -v o="$2" '{ sub(/\r$/, "") } NR > 1 && $4 == 2 {
+		r = o == "slower" ? 1 / $14 : $14
+		printf "# %s %s: %s (%s-%s), called out: %s\n", $1, $2, $17, $15, $16, $18
+		if ($2 != "Create" && $2 != "Unlink") next
+		if (r < 100 || $18 != "true") bad = 1
+		n++
+	} END { exit bad || n != 4 }' "$1"
+}
+for order in slower faster; do
+	if [ $order = slower ]; then set -- tmpfs gluster; else set -- gluster tmpfs; fi
+	"$PFSBENCH" compare "$SCRATCH/$1.h5" "$SCRATCH/$2.h5" --csv >"$SCRATCH/$order.csv"
+	"$PFSBENCH" compare "$SCRATCH/$1.h5" "$SCRATCH/$2.h5" >"$SCRATCH/$order.txt"
+	check "$1 against $2: Create and Unlink of se and pa over 100x $order, called out" \
+		over100 "$SCRATCH/$order.csv" $order
+	check "$1 against $2: the text says 'Nx $order'" \
+		grep -Eq "^se +Create +files/s .* [0-9]+x $order +\([0-9.]+-[0-9.]+\) +${order^^}$" "$SCRATCH/$order.txt"
+done
+sed 's/^/# /' "$SCRATCH/slower.txt"
+# The figures behind the lines (docs/compare.md's worked example).
+tr -d '\r' <"$SCRATCH/slower.csv" | sed 's/^/# csv: /'
+
+# 20 pairs of one configuration: how often is anything called out?
+fp=0 lines=0
+SAME=(-f 500 -F 10 -s 64k -t se,pa -i 3 --no-drop-caches)
+for i in $(seq 1 20); do
+	for s in a b; do
+		pfs_nodes 2 1 create-unlink -m "$T" "${SAME[@]}" --results "$SCRATCH/same$i$s.h5"
+		[ "$RC" -eq 0 ] || { not_ok "pair $i run $s: exit $RC"; show_run; }
+	done
+	"$PFSBENCH" compare "$SCRATCH/same${i}a.h5" "$SCRATCH/same${i}b.h5" --csv >"$SCRATCH/same$i.csv"
+	n=$(awk -F, '{ sub(/\r$/, "") } NR > 1 && $4 == 2 && $18 == "true"' "$SCRATCH/same$i.csv" | wc -l)
+	if [ "$n" -gt 0 ]; then
+		fp=$((fp + 1)) lines=$((lines + n))
+		awk -F, '{ sub(/\r$/, "") } NR > 1 && $4 == 2 && $18 == "true" {
+			print "# pair '"$i"': " $1 " " $2 " " $17 " (" $15 "-" $16 ")" }' "$SCRATCH/same$i.csv"
+	fi
+done
+echo "# false positives: $fp of 20 pairs of one configuration had a line called out ($lines of 160 lines)"
+check "20 pairs of one configuration: at most 3 with a line called out ($fp)" test "$fp" -le 3
+echo "# compare.sh took $((SECONDS - t0)) s"
+finish

@@ -1,0 +1,111 @@
+#!/bin/bash
+# --shift on 3 simulated nodes of 2 workers: node k reads and unlinks the
+# files of node (k+1) mod 3, worker by worker, and only those (the fault
+# injector logs every open and unlink of the run's files with the node that
+# made it); the reads are counted in the rows; the header and the results
+# file say so; every file is unlinked exactly once, also when node2's
+# unlinks fail half-way through a shifted Unlink and the owners' cleanup
+# removes the rest; nothing is left. Bad values exit 2 and create nothing.
+. "$(dirname "$0")/lib.sh"
+: "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
+
+D=$SCRATCH/target
+mkdir "$D"
+echo keep >"$D/foreign"
+snapshot "$D"
+
+# logging RULES: a pfsbench under the fault injector with RULES that logs
+# what the rules count into one file a rank ($SCRATCH/log.RANK): mpirun
+# forwards the ranks' stderr in pieces, and lines of two ranks can mix.
+logging() {
+	local f
+	f=$(mktemp "$SCRATCH/pfsbench-logging.XXXXXX")
+	printf '#!/bin/bash\nexec 2>>%q/log.$OMPI_COMM_WORLD_RANK\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
+		"$SCRATCH" "$PFSFAULT" "$1" "$T_PFSBENCH" >"$f"
+	chmod +x "$f"
+	echo "$f"
+}
+# The log of the last run, and its ranks' own messages.
+LOG=$SCRATCH/log
+logs() {
+	cat "$SCRATCH"/log.* >"$LOG"
+	rm -f "$SCRATCH"/log.*
+}
+
+# The run's opens and unlinks, logged by a delay of 0 ns.
+LOGGED=$(logging "delay openat 0ns path=/pfsbench.; delay unlinkat 0ns path=/pfsbench.")
+PFSBENCH=$LOGGED pfs_nodes 3 2 create-unlink -m "$D" -f 50 -F 5 -s 4k -t se,pa,ub \
+	--no-drop-caches --shift 1 --results "$SCRATCH/shift.h5"
+logs
+check "exit status 0" test "$RC" -eq 0
+check "the header says how Read and Unlink shift" grep -qx \
+	"Shift 1: in se, pa and ub, node k reads and unlinks the files of node (k+1) mod 3" "$OUT"
+check "the results file records shift = 1" \
+	test "$("$T_PFSBENCH" export "$SCRATCH/shift.h5" --json | grep -c '"shift": 1')" -eq 1
+check "show gives the same report, header note and all" \
+	diff -q <("$T_PFSBENCH" show "$SCRATCH/shift.h5") "$OUT"
+check "every Read row read its 5 files of 4 KiB: 3 nodes x 2 workers x se, pa" \
+	test "$(csv_rows "$SCRATCH/shift.h5" | awk -F, '$7 == "Read" && $12 == 5 && $14 == 20480' | wc -l)" -eq 12
+check "every Unlink row removed 50 files: se, pa, ub" \
+	test "$(rows | awk '$5 == "Unlink" && $7 == 50' | wc -l)" -eq 18
+
+# "pfsfault: rank R node NODE: openat #N '/.../pfsbench.X/nodeM.W/fI': ..."
+# Each call is logged by every rule that counts it: only the delays' lines.
+calls() { # calls SYSCALL: "node dirnode worker file" per call made or tried
+	sed -n "s|^pfsfault: rank [0-9]* node \([^:]*\): $1 #[0-9]* '.*/pfsbench\.[^/]*/\([^/.]*\)\.\([0-9]*\)/\(f[0-9]*\)': delayed 0 ns$|\1 \2 \3 \4|p" "$LOG"
+}
+peer() { echo "node$(($(echo "$1" | tr -dc 0-9) % 3 + 1))"; }
+foreign=$(calls openat | while read -r n d w f; do [ "$n" = "$d" ] || echo "$n $d"; done | sort | uniq -c | xargs)
+check "opens of other nodes' files: node k opens node k+1's, 2 workers x 5 files x se, pa ($foreign)" \
+	test "$foreign" = "20 node1 node2 20 node2 node3 20 node3 node1"
+unlinks=$(calls unlinkat | while read -r n d w f; do
+	[ "$(peer "$n")" = "$d" ] && echo peer || echo "node $n unlinked $d's $f"
+done | sort | uniq -c | xargs)
+check "every unlink is of the peer's file: 3 nodes x 2 workers x 50 x 3 tests ($unlinks)" \
+	test "$unlinks" = "900 peer"
+check "no file is unlinked twice in a test: every (dir, worker, file) 3 times, once a test" \
+	test "$(calls unlinkat | awk '{print $2, $3, $4}' | sort | uniq -c | awk '$1 != 3' | wc -l)" -eq 0
+check "nothing of the run is left" dir_unchanged "$D"
+
+# node2's unlinks fail half-way through pa's shifted Unlink (node2 removes
+# node3's files): the reader's count says which, the owners remove the rest.
+FAILING=$(logging "delay unlinkat 0ns path=/pfsbench.; fail unlinkat EIO node=node2 after=20 count=1")
+PFSBENCH=$FAILING pfs_nodes 3 2 create-unlink -m "$D" -f 50 -F 5 -s 4k -t pa \
+	--no-drop-caches --shift 1 --results "$SCRATCH/fail.h5"
+logs
+check "a failed shifted Unlink: exit status 1" test "$RC" -eq 1
+check "the message names node2, a worker, unlink and node3's file" grep -qE \
+	"^pfsbench: node node2 worker [12]: cannot unlink '$D/pfsbench\.[^/]+/node3\.[12]/f0000000020': Input/output error$" "$LOG"
+failed=$(sed -n "s|^pfsfault: rank [0-9]* node node2: unlinkat #[0-9]* '.*/\(node3\.[12]/f[0-9]*\)': failed EIO$|\1|p" "$LOG" | sort | xargs)
+check "both of node2's workers failed on file 20 of their peer ($failed)" \
+	test "$failed" = "node3.1/f0000000020 node3.2/f0000000020"
+tries=$(calls unlinkat | awk '{print $2 "." $3 "/" $4}' | sort | uniq -c)
+check "300 files, each unlinked once; the 2 that failed tried once more by their owner" \
+	test "$(echo "$tries" | awk '$1 == 1' | wc -l) $(echo "$tries" | awk '$1 == 2 {print $2}' | xargs)" = \
+	"298 node3.1/f0000000020 node3.2/f0000000020"
+check "no warning of files left behind" test -z "$(grep -E 'left|cannot remove' "$LOG")"
+check "nothing of the failed run is left" dir_unchanged "$D"
+
+# Bad values: refused before anything is created.
+bad() { # bad WHAT EXPECTED-MESSAGE NODES ARGS...
+	local what=$1 msg=$2 nodes=$3
+	shift 3
+	pfs_nodes "$nodes" 1 create-unlink -m "$D" -f 10 -F 1 -s 4k --no-drop-caches "$@"
+	check "$what: exit 2" test "$RC" -eq 2
+	check "$what: says $msg" grep -qF -e "$msg" "$ERR"
+	check "$what: nothing created" dir_unchanged "$D"
+}
+bad "--shift 1 on one node" "--shift needs 2 nodes or more" 1 --shift 1
+bad "--shift 3 on 3 nodes" "--shift 3: this run has 3 nodes, so N must be 1 to 2" 3 --shift 3
+bad "--shift -1" "--shift wants a whole number, not '-1'" 2 --shift -1
+bad "--shift with only ua and uc" "-t selects none of them" 2 --shift 1 -t ua,uc
+pfs 3 create-unlink -m "$D" -f 10 -F 1 -s 4k --no-drop-caches --shift 1
+check "--shift on one node of 3 workers: exit 2" test "$RC" -eq 2
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=n1 "$PFSBENCH" \
+	create-unlink -m "$D" -f 10 -F 1 -s 4k --shift 1 : -np 2 -x PFSBENCH_NODENAME=n2 "$PFSBENCH" \
+	create-unlink -m "$D" -f 10 -F 1 -s 4k --shift 1) >"$OUT" 2>"$ERR"
+check "--shift with 1 and 2 workers per node: exit 2" test $? -eq 2
+check "... saying every node needs the same workers" grep -qF "same number of workers on every node" "$ERR"
+check "nothing created by the refused runs" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+finish
