@@ -16,8 +16,11 @@
 #include <unistd.h>
 
 /* The gluster CLI: a profile of a busy volume arrives in well under a
- * second; a glusterd that does not answer must not hold up the run. */
-#define GLUSTER_TIMEOUT "10"
+ * second; a glusterd that does not answer must not hold up a step for
+ * more than GLUSTER_STEP_TIMEOUT. The first call, once before the run,
+ * may take longer on a loaded client. */
+#define GLUSTER_STEP_TIMEOUT "10"
+#define GLUSTER_OPEN_TIMEOUT "30"
 #define GLUSTER_OUTPUT_MAX (4u << 20)
 
 static int put(struct pfs_fscounter *out, size_t cap, size_t *n, const char *name,
@@ -91,9 +94,9 @@ int pfs_gluster_profile_parse(const char *text, struct pfs_fscounter *out, size_
 }
 
 /* Runs `gluster volume profile VOL info incremental` and returns its output
- * (free() it), or NULL. The CLI gets no standard input and at most
- * GLUSTER_TIMEOUT seconds. */
-static char *gluster_profile(const char *volume)
+ * (free() it), or NULL. The CLI gets no standard input and at most timeout
+ * seconds. */
+static char *gluster_profile(const char *volume, const char *timeout)
 {
 	int fds[2];
 	pid_t pid;
@@ -117,7 +120,7 @@ static char *gluster_profile(const char *volume)
 			dup2(devnull, STDIN_FILENO);
 			dup2(devnull, STDERR_FILENO);
 		}
-		execlp("timeout", "timeout", GLUSTER_TIMEOUT, "gluster", "--mode=script", "volume",
+		execlp("timeout", "timeout", timeout, "gluster", "--mode=script", "volume",
 		       "profile", volume, "info", "incremental", (char *)NULL);
 		_exit(127);
 	}
@@ -184,7 +187,7 @@ static void open_gluster(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs)
 		return;
 	}
 	snprintf(p->where, sizeof(p->where), "%s", vol + 2);
-	text = gluster_profile(p->where);
+	text = gluster_profile(p->where, GLUSTER_OPEN_TIMEOUT);
 	if (!text || pfs_gluster_profile_parse(text, c, PFS_FSPROBE_MAX, &n) == -EPROTO) {
 		(void)pfs_format(p->desc, sizeof(p->desc),
 				 "none: no profile of volume %.60s (gluster volume profile %.60s start; "
@@ -197,12 +200,14 @@ static void open_gluster(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs)
 	(void)pfs_format(p->desc, sizeof(p->desc), "gluster profile of volume %.200s", p->where);
 }
 
-void pfs_fsprobe_open(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs)
+void pfs_fsprobe_open(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs, bool first_node)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = PFS_FSPROBE_NONE;
 	if (!strcmp(fs->fstype, "GFS2") && fs->locktable[0])
 		open_gfs2(p, fs);
+	else if (!strcmp(fs->fstype, "FUSE.GLUSTERFS") && !first_node)
+		(void)pfs_format(p->desc, sizeof(p->desc), "the volume's profile, read on node 0 only");
 	else if (!strcmp(fs->fstype, "FUSE.GLUSTERFS"))
 		open_gluster(p, fs);
 	else
@@ -219,7 +224,7 @@ int pfs_fsprobe_begin(struct pfs_fsprobe *p)
 		return pfs_fsstats_snapshot(p->where, &p->before);
 	case PFS_FSPROBE_GLUSTER:
 		/* The incremental profile starts counting again from here. */
-		text = gluster_profile(p->where);
+		text = gluster_profile(p->where, GLUSTER_STEP_TIMEOUT);
 		free(text);
 		return text ? 0 : -EIO;
 	case PFS_FSPROBE_NONE:
@@ -249,7 +254,7 @@ int pfs_fsprobe_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap
 		}
 		return rc;
 	case PFS_FSPROBE_GLUSTER:
-		text = gluster_profile(p->where);
+		text = gluster_profile(p->where, GLUSTER_STEP_TIMEOUT);
 		if (!text)
 			return -EIO;
 		rc = pfs_gluster_profile_parse(text, out, cap, n);

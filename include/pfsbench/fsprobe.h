@@ -12,6 +12,7 @@
 #ifndef PFSBENCH_FSPROBE_H
 #define PFSBENCH_FSPROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,19 +38,16 @@ struct pfs_fsprobe {
 	struct pfs_fsstats before;         /* gfs2: the snapshot at begin */
 };
 
-/* Whether the probe's counters are the whole filesystem's rather than one
- * node's (GlusterFS's profile is kept by the servers, and each query starts
- * a new interval for everyone): then only one node may probe. */
-static inline int pfs_fsprobe_cluster_wide(const struct pfs_fsprobe *p)
-{
-	return p->kind == PFS_FSPROBE_GLUSTER;
-}
-
 /* Finds the source for the filesystem fs describes: GFS2's debugfs
  * directory of fs->locktable, or a GlusterFS volume (fs->mount_source
  * "host:/volume") whose profile the gluster CLI gives. Never fails: p->kind
- * is PFS_FSPROBE_NONE and p->desc says why where nothing is available. */
-void pfs_fsprobe_open(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs);
+ * is PFS_FSPROBE_NONE and p->desc says why where nothing is available.
+ *
+ * A GlusterFS profile is the whole volume's, not one node's (the servers
+ * keep it, and each query starts a new interval for everyone), so only one
+ * node may read it: where first_node is false, open asks nothing (no gluster
+ * CLI runs) and p->desc says that node 0 reads it. */
+void pfs_fsprobe_open(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs, bool first_node);
 
 /* Before a step. Returns 0, or a negative errno (the probe then gives
  * nothing for the step). */

@@ -122,13 +122,8 @@ void pfs_probe_open(struct pfs_engine *e, char desc[256])
 		snprintf(desc, 256, "none: cannot statvfs the target");
 		return;
 	}
-	pfs_fsprobe_open(&e->probe, &fs);
+	pfs_fsprobe_open(&e->probe, &fs, e->w.node == 0);
 	snprintf(desc, 256, "%s", e->probe.desc);
-	if (pfs_fsprobe_cluster_wide(&e->probe) && e->w.node != 0) {
-		/* Cut when very long: a description. */
-		(void)pfs_format(desc, 256, "%.200s, read on node 0", e->probe.desc);
-		return;
-	}
 	e->probing = e->probe.kind != PFS_FSPROBE_NONE;
 }
 

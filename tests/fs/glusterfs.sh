@@ -32,7 +32,7 @@ check "2 nodes of 1 worker each" test "$(rows | awk '{print $3, $4}' | sort -u |
 "$PFSBENCH" export "$SCRATCH/glusterfs.h5" --json --provenance >"$SCRATCH/gprov.json"
 fsdesc() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["nodes"][int(sys.argv[2])]["fsstats"])' "$SCRATCH/gprov.json" "$1"; }
 check "results file: node1 reads the volume's profile" test "$(fsdesc 0)" = "gluster profile of volume $V"
-check "results file: node2 leaves it to node 1" test "$(fsdesc 1)" = "gluster profile of volume $V, read on node 0"
+check "results file: node2 leaves it to node 1" test "$(fsdesc 1)" = "the volume's profile, read on node 0 only"
 "$PFSBENCH" export "$SCRATCH/glusterfs.h5" --csv --fs-stats | tr -d '\r' >"$SCRATCH/fss.csv"
 creates() { # TEST STEP: the bricks' CREATE calls in that step
 	awk -F, -v t="$1" -v s="$2" '$1 == t && $2 == 1 && $3 == s && $5 ~ /^b[0-9]+\.CREATE\.calls$/ {n += $6} END {print n + 0}' "$SCRATCH/fss.csv"
@@ -47,7 +47,8 @@ check "show --fs-stats heads se's step 1 with what ran in it" \
 [ "$T_FAILED" -eq 0 ] || show_run
 
 # The tree run meets a glusterd that stops answering mid-run: its gluster
-# CLI answers the probe's first call (which finds the profile), then fails.
+# CLI answers the probe's first call (node 1's, which finds the profile;
+# no other node asks), then fails.
 # The run goes on, and says once that steps lack their counters.
 mkdir "$SCRATCH/mute"
 cat >"$SCRATCH/mute/gluster" <<MUTE

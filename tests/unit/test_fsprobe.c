@@ -128,7 +128,7 @@ static void test_no_source_says_why(void **state)
 	(void)state;
 	memset(&fs, 0, sizeof(fs));
 	snprintf(fs.fstype, sizeof(fs.fstype), "EXT4");
-	pfs_fsprobe_open(&p, &fs);
+	pfs_fsprobe_open(&p, &fs, true);
 	assert_int_equal(p.kind, PFS_FSPROBE_NONE);
 	assert_string_equal(p.desc, "none: EXT4 keeps no counters pfsbench reads");
 	assert_int_equal(pfs_fsprobe_begin(&p), 0);
@@ -137,14 +137,24 @@ static void test_no_source_says_why(void **state)
 	/* a GFS2 whose debugfs cannot be read: none, and why */
 	snprintf(fs.fstype, sizeof(fs.fstype), "GFS2");
 	snprintf(fs.locktable, sizeof(fs.locktable), "no-such-cluster:fs");
-	pfs_fsprobe_open(&p, &fs);
+	pfs_fsprobe_open(&p, &fs, true);
 	assert_int_equal(p.kind, PFS_FSPROBE_NONE);
 	assert_non_null(strstr(p.desc, "none: cannot read '/sys/kernel/debug/gfs2/no-such-cluster:fs/sbstats'"));
 	/* a GlusterFS mount whose source names no volume */
 	snprintf(fs.fstype, sizeof(fs.fstype), "FUSE.GLUSTERFS");
 	snprintf(fs.mount_source, sizeof(fs.mount_source), "weird");
-	pfs_fsprobe_open(&p, &fs);
+	pfs_fsprobe_open(&p, &fs, true);
 	assert_string_equal(p.desc, "none: no volume in mount source 'weird'");
+	/* a GlusterFS volume seen from a node other than node 0: its profile
+	 * is the whole volume's, so this node asks nothing (with no gluster
+	 * CLI to be found, asking would have said "none: no profile") */
+	snprintf(fs.mount_source, sizeof(fs.mount_source), "host:/vol");
+	setenv("PATH", "/nonexistent", 1);
+	pfs_fsprobe_open(&p, &fs, false);
+	assert_int_equal(p.kind, PFS_FSPROBE_NONE);
+	assert_string_equal(p.desc, "the volume's profile, read on node 0 only");
+	pfs_fsprobe_open(&p, &fs, true);
+	assert_non_null(strstr(p.desc, "none: no profile of volume vol"));
 }
 
 int main(void)
