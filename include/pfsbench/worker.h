@@ -29,6 +29,9 @@ struct pfs_worker {
 	int dirfd;            /* this worker's own directory in the run directory */
 	char dir[PATH_MAX];   /* its path, for messages */
 	void *state;          /* workload_size bytes, zeroed before setup */
+	unsigned step;        /* the step of the test's plan being run, from 0: for
+			       * workloads whose steps differ by more than their
+			       * op (matrix's cells) */
 
 	/* The op in progress, from pfs_op_start. */
 	uint64_t items;       /* done so far, in the op's unit */
