@@ -122,6 +122,16 @@ struct pfs_workload {
 	/* Optional: for --dry-run, on rank 0, prints what the plan would make;
 	 * the engine then prints the space and inodes it needs. */
 	void (*dry_run)(FILE *out, const void *opts, unsigned nranks, unsigned nnodes);
+	/* Optional: on rank 0, before anything is created, checks the plan
+	 * against the number of ranks it will run on (a named device must
+	 * hold every rank's part). 0, or -EINVAL with a message: the run is
+	 * refused (exit 2). */
+	int (*check_ranks)(const void *opts, unsigned nranks, char *err, size_t errlen);
+	/* Optional: on rank 0, once a test iteration's rows are gathered (in
+	 * report order) and before any output sees them: marks rows that the
+	 * workload's outlier rule leaves out of its results (row.discarded),
+	 * so that the results file keeps every row, each marked. */
+	void (*review)(const void *opts, unsigned nranks, struct pfs_row *rows, size_t n);
 };
 
 /* Registry (src/workloads/registry.c). */
