@@ -138,6 +138,12 @@ static int labelled_cell(char *buf, const struct pfs_matrix *m, unsigned r, unsi
 
 int pfs_matrixfmt_print_labelled(FILE *fp, const struct pfs_matrix *m)
 {
+	return pfs_matrixfmt_print_titled(fp, m,
+					  "MiB/s by transfer size (rows) and request size (columns)");
+}
+
+int pfs_matrixfmt_print_titled(FILE *fp, const struct pfs_matrix *m, const char *title)
+{
 	char label[CELL_MAX], cell[CELL_MAX];
 	int width[PFS_MATRIXFMT_MAX], row_width = 0;
 	int rc = check_matrix(m);
@@ -162,7 +168,7 @@ int pfs_matrixfmt_print_labelled(FILE *fp, const struct pfs_matrix *m)
 				width[c] = (int)strlen(cell);
 		}
 	}
-	fprintf(fp, "MiB/s by transfer size (rows) and request size (columns)\n%*s", row_width, "");
+	fprintf(fp, "%s\n%*s", title, row_width, "");
 	for (unsigned c = 0; c < m->cols; c++) {
 		(void)size_label(label, sizeof(label), m->req_bytes[c]);
 		fprintf(fp, "  %*s", width[c], label);

@@ -67,6 +67,10 @@ int pfs_matrixfmt_print(FILE *fp, const struct pfs_matrix *m);
  * whose request exceeds its transfer prints "-". Same returns. */
 int pfs_matrixfmt_print_labelled(FILE *fp, const struct pfs_matrix *m);
 
+/* The same layout under another title, for another measure of the same
+ * cells (pfsbench matrix's slowest node / median node). */
+int pfs_matrixfmt_print_titled(FILE *fp, const struct pfs_matrix *m, const char *title);
+
 /* perf_matrix's diff of a (before) and b (after): per cell
  * (b - a) / a x 100 as " %.2f%%", or " -.--%" where either is 0; one line
  * per row. The cells are taken as given: diff what perf_matrix printed by

@@ -202,6 +202,16 @@ static void test_labelled_matrix(void **state)
 			    "1MiB    25.24   9.50     -\n"
 			    "1GiB  1234.50  36.13  0.00\n");
 	free(o.text);
+	/* the same layout under another title */
+	out_open(&o);
+	assert_int_equal(pfs_matrixfmt_print_titled(o.fp, &m, "Slowest node / median node"), 0);
+	out_close(&o);
+	assert_string_equal(o.text,
+			    "Slowest node / median node\n"
+			    "        1536B   1MiB  4MiB\n"
+			    "1MiB    25.24   9.50     -\n"
+			    "1GiB  1234.50  36.13  0.00\n");
+	free(o.text);
 
 	pfs_matrixfmt_init_perf(&m);
 	out_open(&o);
