@@ -502,6 +502,26 @@ static void test_outlier_rule_edges(void **state)
 
 	assert_int_equal(pfs_matrixfmt_average_runs(on_bound, 2, kept, &out), 0);
 	assert_true(kept[0] && kept[1] && out.mean_kept == 2);
+	/* ... also when rounding makes one of two a hair further than the
+	 * deviation, as it did for half of all pairs of measured rates */
+	for (unsigned a = 1; a < 400; a++)
+		for (unsigned b = a + 1; b < a + 40; b++) {
+			const double pair[] = { 1e6 / a, 1e6 / b };
+
+			assert_int_equal(pfs_matrixfmt_average_runs(pair, 2, kept, &out), 0);
+			assert_true(kept[0] && kept[1] && out.nkept == 2);
+		}
+	/* ... and one 5e-7 past the bound is still discarded: 9, 9, 11, 11
+	 * are all one deviation away; moving the last by 1e-6 moves it
+	 * 3/4 x 1e-6 from the mean and the deviation only 1/4 x 1e-6 */
+	{
+		const double edge[] = { 9, 9, 11, 11 }, past[] = { 9, 9, 11, 11 + 1e-6 };
+
+		assert_int_equal(pfs_matrixfmt_average_runs(edge, 4, kept, &out), 0);
+		assert_true(out.nkept == 4);
+		assert_int_equal(pfs_matrixfmt_average_runs(past, 4, kept, &out), 0);
+		assert_true(kept[0] && kept[1] && kept[2] && !kept[3] && out.nkept == 3);
+	}
 
 	assert_int_equal(pfs_matrixfmt_average_runs(zeros, 3, NULL, &out), 0);
 	assert_true(out.nkept == 3 && out.mean_kept == 0);
