@@ -202,17 +202,23 @@ int pfs_matrixfmt_print_diff(FILE *fp, const struct pfs_matrix *a, const struct 
 		rc = -EINVAL;
 	for (unsigned r = 0; !rc && r < a->rows; r++) {
 		for (unsigned c = 0; c < a->cols; c++) {
-			double x = a->mibps[r][c], y = b->mibps[r][c];
+			/* " %.2f%%" of any finite double fits: DBL_MAX has 309 digits */
+			char cell[DBL_MAX_10_EXP + 16];
 
-			/* change = (after - before) / before x 100 */
-			if (x == 0 || y == 0)
-				fputs(" -.--%", fp);
-			else
-				fprintf(fp, " %.2f%%", (y - x) / x * 100);
+			(void)pfs_matrixfmt_diff_cell(cell, sizeof(cell), a->mibps[r][c], b->mibps[r][c]);
+			fputs(cell, fp);
 		}
 		fputc('\n', fp);
 	}
 	return rc ? rc : finish(fp);
+}
+
+int pfs_matrixfmt_diff_cell(char *buf, size_t len, double a, double b)
+{
+	/* change = (after - before) / before x 100 */
+	if (a == 0 || b == 0)
+		return pfs_format(buf, len, " -.--%%");
+	return pfs_format(buf, len, " %.2f%%", (b - a) / a * 100);
 }
 
 int pfs_matrixfmt_round(struct pfs_matrix *m)

@@ -78,6 +78,11 @@ int pfs_matrixfmt_print_titled(FILE *fp, const struct pfs_matrix *m, const char 
  * two have different sizes. */
 int pfs_matrixfmt_print_diff(FILE *fp, const struct pfs_matrix *a, const struct pfs_matrix *b);
 
+/* One cell of that diff, with its leading space (" -53.49%", " -.--%"),
+ * into buf: 0, or -ENAMETOOLONG when it does not fit. For readers that
+ * mark cells as they print them (pfsbench compare on a terminal). */
+int pfs_matrixfmt_diff_cell(char *buf, size_t len, double a, double b);
+
 /* Each cell as perf_matrix printed it, "%.2f" read back. 0 or -EINVAL. */
 int pfs_matrixfmt_round(struct pfs_matrix *m);
 

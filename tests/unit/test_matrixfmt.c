@@ -250,6 +250,24 @@ static void test_diff_cells(void **state)
 	out_close(&o);
 	assert_string_equal(o.text, " 50.00% -.--% -.--% -0.00% -75.00%\n");
 	free(o.text);
+	/* one cell at a time, the same text; an extreme one whole */
+	{
+		char cell[400];
+
+		assert_int_equal(pfs_matrixfmt_diff_cell(cell, sizeof(cell), 10, 15), 0);
+		assert_string_equal(cell, " 50.00%");
+		assert_int_equal(pfs_matrixfmt_diff_cell(cell, sizeof(cell), 0, 15), 0);
+		assert_string_equal(cell, " -.--%");
+		assert_int_equal(pfs_matrixfmt_diff_cell(cell, 6, 0, 15), -ENAMETOOLONG);
+		a.mibps[0][0] = 1;
+		b.mibps[0][0] = 1e300;
+		out_open(&o);
+		assert_int_equal(pfs_matrixfmt_print_diff(o.fp, &a, &b), 0);
+		out_close(&o);
+		snprintf(cell, sizeof(cell), " %.2f%%", (1e300 - 1) * 100);
+		assert_true(strlen(cell) > 300 && !strncmp(o.text, cell, strlen(cell)));
+		free(o.text);
+	}
 }
 
 static void test_printers_refuse_bad_matrices(void **state)
