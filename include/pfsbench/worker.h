@@ -97,6 +97,10 @@ int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err);
 int pfs_failf(struct pfs_worker *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The same for a call on a whole path that failed with err: "cannot OP
+ * 'PATH': strerror (ENAME)". */
+int pfs_fail_path(struct pfs_worker *w, const char *op, const char *path, int err);
+
 /* Before each item, in loops whose items take a while (a file written, a
  * directory walked): a decrement, and now and then the engine's tick. True
  * when the op must stop (w->stopped) or has done its target: the loop
