@@ -8,6 +8,7 @@
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
 #include "pfsbench/latency.h"
+#include "pfsbench/matrixdiff.h"
 #include "pfsbench/util.h"
 
 #include <errno.h>
@@ -393,14 +394,20 @@ static void compare_usage(FILE *out)
 {
 	fprintf(out, "Usage: pfsbench compare A.h5 B.h5 [C.h5 ...]\n"
 		     "Put runs side by side: files/sec per (test, op), spread, change against A.\n"
-		     "Colour on a terminal unless NO_COLOR is set.\n");
+		     "Colour on a terminal unless NO_COLOR is set.\n"
+		     "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n");
 }
 
 static int compare_main(int argc, char **argv)
 {
 	struct pfs_archive *runs;
 	const char *no_color = getenv("NO_COLOR");
-	int nruns = argc - 1, loaded = 0, rc = PFS_EXIT_FAILED;
+	int nruns = argc - 1, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv);
+
+	/* Two perf_matrix matrices: its diff (src/matrixdiff.c). */
+	if (rc >= 0)
+		return rc;
+	rc = PFS_EXIT_FAILED;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		compare_usage(stdout);
