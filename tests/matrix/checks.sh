@@ -8,9 +8,11 @@
 #                              the run in $OUT: exit 0, and check_rows.py
 #                              (every cell's bytes from the rows, the marks,
 #                              the report's lines as the rows say)
-#   matrix_cycle DIR LABEL NRANKS
+#   matrix_cycle DIR LABEL NRANKS [REQ XFER]
 #                              a write and a read run of small lists on DIR
-#                              (snapshotted), each checked, nothing left
+#                              (snapshotted), each checked, nothing left;
+#                              REQ and XFER default to 4k,16k..64k and
+#                              64k..256k (12 cells)
 # shellcheck shell=bash
 MATRIX_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUNNER=(pfs 1)
@@ -52,7 +54,7 @@ matrix_ok() {
 }
 
 matrix_cycle() {
-	local dir=$1 label=$2 n=$3 req=4k,16k..64k xfer=64k..256k
+	local dir=$1 label=$2 n=$3 req=${4:-4k,16k..64k} xfer=${5:-64k..256k}
 	run_matrix --write "$dir" --req "$req" --xfer "$xfer" -i 3 --no-drop-caches \
 		--results "$SCRATCH/$label-w.h5"
 	matrix_ok "$label write" "$n" Write "$SCRATCH/$label-w.h5" "$req" "$xfer" 3

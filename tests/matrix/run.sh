@@ -59,6 +59,23 @@ else
 	echo "# no fault injector (PFSFAULT): the slow-node run is left out"
 fi
 
+# A filesystem that fills in the second cell: exit 1 with node, worker,
+# file, offset and errno; the first cell reported, the second 0.00; the
+# results file aborted, with the reason; nothing left.
+small_fs size=2m
+pfs 1 matrix --write "$M" --req 64k --xfer 1m,4m --force --no-drop-caches --results "$SCRATCH/full.h5"
+check "full: exit 1" test "$RC" -eq 1
+check "full: the message names node, worker, file, offset and errno" grep -qE \
+	"^pfsbench: node $(hostname) worker 1: cannot write '$M/pfsbench\.[^/]+/$(hostname)\.1/matrix' at offset [0-9]+: No space left on device \(ENOSPC\)\$" "$ERR"
+check "full: the 1 MiB cell measured, the 4 MiB one 0.00" \
+	eval 'head -2 "$OUT" | awk '"'"'NR == 1 && $1 == "0.00" { exit 1 } NR == 2 && $1 != "0.00" { exit 1 }'"'"
+check "full: the report says a cell was not measured, and why it ends" eval \
+	'grep -qx "1 of 2 cells not measured (0.00): the run stopped" "$OUT" &&
+	 test "$(tail -1 "$OUT" | cut -c1-9)" = "Aborted: "'
+check "full: the results file says aborted" grep -q '^status,aborted' \
+	<("$PFSBENCH" export "$SCRATCH/full.h5" --csv --provenance | tr -d '\r')
+check "full: nothing left" dir_unchanged "$M"
+
 # ---- compare ------------------------------------------------------------------------------
 seed_diff() { sed -z 's/ \n/ /g' "$DATA/seed-diff.txt"; } # the archive wrapped its lines
 "$PFSBENCH" compare "$DATA/read.txt" "$DATA/write.txt" >"$SCRATCH/diff.out" 2>"$SCRATCH/diff.err"
