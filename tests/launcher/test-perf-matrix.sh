@@ -9,22 +9,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 pm=${PERF_MATRIX:-$here/../../src/perf_matrix}
 [ -x "$pm" ] || { echo "SKIP: no launcher at '$pm' (run make first)"; exit 77; }
-passed=0 failed=0
-fake=$(mktemp)
-trap 'rm -f "$fake"' EXIT
-printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]" "$a"; done; echo\n' >"$fake"
-chmod +x "$fake"
-
-# expect NAME STATUS EXPECTED-OUTPUT ARGS...: the launcher's output (stdout
-# and stderr) and status with ARGS, pfsbench being the stand-in
-expect() {
-    local name=$1 want_rc=$2 want=$3 got rc=0
-    shift 3
-    got=$(PFSBENCH=$fake "$pm" "$@" 2>&1) || rc=$?
-    [ "$rc.$got" = "$want_rc.$want" ] && { passed=$((passed + 1)); echo "ok - $name"; return; }
-    failed=$((failed + 1))
-    printf 'not ok - %s\n  want (%s): %s\n  got (%s): %s\n' "$name" "$want_rc" "$want" "$rc" "$got"
-}
+LAUNCHER=$pm
+# shellcheck source-path=SCRIPTDIR source=stand-in.sh
+. "$here/stand-in.sh"
 hint="Try 'perf_matrix -h'."
 
 expect "the seed's read passes as it is" 0 "[matrix][if=/dev/vg/linear][iter=5]" \
@@ -47,5 +34,4 @@ got=$(PFSBENCH=$fake "$pm" -h) && case $got in
 *) failed=$((failed + 1)); echo "not ok - -h prints the usage: $got" ;;
 esac
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+done_testing
