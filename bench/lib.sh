@@ -1,9 +1,10 @@
 # lib.sh: what every benchmark script shares (sourced): the statistics of
-# rounds and the order they run in. A benchmark warms both sides with a
-# round it throws away, then runs ROUNDS rounds (at least 9) in which the
-# two sides alternate and the one that goes first alternates too, so that
-# drift, caches and turbo hit both alike; it reports the median and the
-# spread p25-p75 of each side, and the ratio of the medians.
+# rounds, the order they run in, the CPU they run on and the CPU time they
+# take (timed). A benchmark warms both sides with a round it throws away,
+# then runs ROUNDS rounds (at least 9) in which the two sides alternate and
+# the one that goes first alternates too, so that drift, caches and turbo
+# hit both alike; it reports the median and the spread p25-p75 of each
+# side, and the ratio of the medians.
 
 # stats FILE COLUMN: "median p25 p75" of a column of numbers (nearest rank).
 stats() {
@@ -39,4 +40,15 @@ rounds() {
 BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 on_cpu() {
 	taskset -c "$BENCH_CPU" "$@"
+}
+
+# timed OUT CMD...: runs CMD on BENCH_CPU, its stdout and stderr in OUT;
+# prints the user + system seconds of CMD and of the children it waited
+# for (GNU time's, kept in OUT.time). On failure: OUT, and status 1.
+timed() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%U %S' -o "$out.time" taskset -c "$BENCH_CPU" "$@" >"$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	awk '{ print $1 + $2 }' "$out.time"
 }

@@ -73,16 +73,6 @@ drop() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
-# timed OUT CMD...: runs CMD on the bench CPU, output in OUT; prints the
-# user + system seconds of CMD and the children it waited for.
-timed() {
-	local out=$1
-	shift
-	/usr/bin/time -f '%U %S' -o "$work/time" taskset -c "$BENCH_CPU" "$@" >"$out" 2>&1 ||
-		{ cat "$out"; return 1; }
-	awk '{ print $1 + $2 }' "$work/time"
-}
-
 # Each side appends "OP REQ bytes seconds cpu_seconds requests" lines to
 # $work/<side>.<fs>.rates. FS, DIR, XFER and COLD (drop caches) say where.
 dd_line() { # OP REQ CPU: dd's output in $work/o as a rates line
