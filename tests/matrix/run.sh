@@ -13,7 +13,7 @@
 . "$(dirname "$0")/checks.sh"
 
 D=$(mktemp -d /dev/shm/pfsbench-matrix-test.XXXXXX) || skip "no /dev/shm"
-T_CLEANUP+=("rm -rf '$D'")
+T_CLEANUP+=("rm -rf '$D' '$D.before'")
 [ "$(stat -f -c %T "$D")" = tmpfs ] || skip "/dev/shm is not tmpfs"
 echo keep >"$D/foreign"
 snapshot "$D"
@@ -112,23 +112,27 @@ check "compare of two text files: nothing after the diff (no noise to speak of)"
 check "compare of two runs: then the cells beyond the noise, listed" \
 	grep -qE '^Beyond the noise \(\|ln\(B/A\)\| > max\(ln 1\.10, 3 x the cells. combined noise\); noise of A, B\):' "$SCRATCH/cmp.out"
 if [ -r "${PFSFAULT:-}" ]; then
-	# Writes made 1 ms and 4 ms long (the fault injector), so that both
-	# runs' noise is small beside the change, whatever else the machine
-	# runs: all 4 cells about 4x slower, beyond the noise.
-	for ms in 1 4; do
-		PFSBENCH=$(faulty "delay pwrite ${ms}ms path=$D") pfs 1 matrix --write "$D" --req 64k,256k \
+	# Writes made 10 ms and 200 ms long (the fault injector), 4 to 16 of
+	# them a cell: all 4 cells about 20x slower (ln 20 = 3.0), so that a
+	# run's noise, the machine's scheduling delays against 40 ms or more a
+	# cell, may reach 0.7 (in logs) before the change is not beyond 3 x
+	# it. (Writes of 1 and 4 ms, 4 to 32 a cell, left a cell's noise at 0.55
+	# at load 13; writes of 10 and 100 ms, 2 to 8 a cell, at 0.61 at load
+	# 22, beside a change of ln 10 = 2.3.)
+	for ms in 10 200; do
+		PFSBENCH=$(faulty "delay pwrite ${ms}ms path=$D") pfs 1 matrix --write "$D" --req 128k,256k \
 			--xfer 1m,2m -i 3 --no-drop-caches --results "$SCRATCH/slow$ms.h5"
 	done
-	"$PFSBENCH" compare "$SCRATCH/slow1.h5" "$SCRATCH/slow4.h5" >"$SCRATCH/cmp.out"
-	check "compare of writes of 1 ms and 4 ms: all 4 cells listed beyond the noise" \
+	"$PFSBENCH" compare "$SCRATCH/slow10.h5" "$SCRATCH/slow200.h5" >"$SCRATCH/cmp.out"
+	check "compare of writes of 10 ms and 200 ms: all 4 cells listed beyond the noise" \
 		test "$(grep -cE '^  transfer [0-9]+MiB, request [0-9]+KiB: -[0-9]+\.[0-9]{2}% \([0-9.]+%, [0-9.]+%\)$' "$SCRATCH/cmp.out")" -eq 4
 	[ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/cmp.out"
 	if command -v script >/dev/null; then
-		script -qec "'$PFSBENCH' compare '$SCRATCH/slow1.h5' '$SCRATCH/slow4.h5'" /dev/null >"$SCRATCH/tty.out"
+		script -qec "'$PFSBENCH' compare '$SCRATCH/slow10.h5' '$SCRATCH/slow200.h5'" /dev/null >"$SCRATCH/tty.out"
 		check "compare on a terminal: the cells beyond the noise in bold, no list" eval \
 			'test "$(grep -o $'"'"'\033\[1m-[0-9.]*%\033\[0m'"'"' "$SCRATCH/tty.out" | wc -l)" -eq 4 &&
 			 ! grep -q "Beyond the noise" "$SCRATCH/tty.out"'
-		NO_COLOR=1 script -qec "'$PFSBENCH' compare '$SCRATCH/slow1.h5' '$SCRATCH/slow4.h5'" /dev/null >"$SCRATCH/tty.out"
+		NO_COLOR=1 script -qec "'$PFSBENCH' compare '$SCRATCH/slow10.h5' '$SCRATCH/slow200.h5'" /dev/null >"$SCRATCH/tty.out"
 		check "compare on a terminal with NO_COLOR: a * after each" \
 			test "$(grep -oE -- '-[0-9.]+%\*' "$SCRATCH/tty.out" | wc -l)" -eq 4
 	fi
