@@ -315,12 +315,15 @@ int pfs_matrixdiff_compare(int argc, char **argv)
 				goto out;
 			loaded |= 1 << i;
 		}
-	/* Two results files are a matrix diff only when both are matrix runs. */
-	if (kind[0] && kind[1] && strcmp(runs[0].ri.workload_name, "matrix") &&
-	    strcmp(runs[1].ri.workload_name, "matrix")) {
-		status = -1;
-		goto out;
-	}
+	/* A results file of another workload is compare's, and so is the
+	 * other file then: its own table, or its refusal of a file that is no
+	 * results file (exit 1), as for any such pair. */
+	for (int i = 0; i < 2; i++)
+		if (kind[i] && strcmp(runs[i].ri.workload_name, "matrix") &&
+		    (!kind[1 - i] || strcmp(runs[1 - i].ri.workload_name, "matrix"))) {
+			status = -1;
+			goto out;
+		}
 	for (int i = 0; i < 2; i++)
 		if (kind[i] && strcmp(runs[i].ri.workload_name, "matrix")) {
 			char w[40];
