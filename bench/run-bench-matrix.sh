@@ -1,13 +1,15 @@
 #!/bin/bash
 # run-bench-matrix.sh: one row of pfsbench matrix's cells against GNU dd
 # with the same request and transfer size, 1 rank, on tmpfs (/dev/shm) and
-# on ext4 on a loop device (a sparse file in BENCH_DIR, default /var/tmp):
+# on a disk: by default ext4 on a loop device whose image is in /dev/shm
+# (bench/lib.sh's ext4_on_shm: the tools' costs decide, not a shared
+# machine's disk), or the filesystem of BENCH_DIR:
 #   dd if=/dev/zero of=F bs=REQ count=XFER/REQ conv=fsync         each cell's write
 #   dd if=F of=/dev/null bs=REQ count=XFER/REQ                     each cell's read
 #   pfsbench matrix --write DIR --req 1k..4m --xfer XFER           the row's 13 writes
 #   pfsbench matrix --read DIR --req 1k..4m --xfer XFER            the row's 13 reads
 # Method (bench/lib.sh): every side on one CPU, a warm-up round each, then
-# REPS rounds (default 9) interleaved and rotated. On ext4 the page cache is
+# REPS rounds (default 9) interleaved and rotated. On the disk the cache is
 # dropped before every cell on both sides (pfsbench drops it itself, as its
 # plan does; the script before each dd); on tmpfs there is nothing to drop
 # and pfsbench runs with --no-drop-caches. Rates are each tool's own: dd's
@@ -18,8 +20,8 @@
 # cpu_us) / requests. Median and p25-p75 per cell.
 # Target: pfsbench's rate >= 0.95x dd's in every cell.
 # Environment: PFSBENCH, MPIRUN, BENCH_DIR, REPS, XFER_TMPFS (default 64m),
-# XFER_EXT4 (default 16m), REQS (default 1k..4m), BENCH_CPU. Needs root
-# (drop_caches, losetup, mount).
+# XFER_EXT4 (the disk's, default 16m), REQS (default 1k..4m), BENCH_CPU.
+# Needs root (drop_caches, losetup, mount).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -33,18 +35,20 @@ REQS=${REQS:-1k..4m}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: dropping caches and a loop device need root"; exit 77; }
-command -v mkfs.ext4 >/dev/null || { echo "SKIP: no mkfs.ext4"; exit 77; }
-base=${BENCH_DIR:-/var/tmp}
-work=$(mktemp -d "$base/pfsbench-bench-matrix.XXXXXX") || exit 1
+[ -w /proc/sys/vm/drop_caches ] || { echo "SKIP: dropping caches needs root"; exit 77; }
+trap undo_all EXIT
+work=$(mktemp -d /tmp/pfsbench-bench-matrix.XXXXXX) || exit 1
+undo+=("rm -rf '$work'")
 shm=$(mktemp -d /dev/shm/pfsbench-bench-matrix.XXXXXX) || exit 1
-DEV=
-cleanup() {
-	mountpoint -q "$work/ext4" && umount "$work/ext4"
-	[ -n "$DEV" ] && losetup -d "$DEV"
-	rm -rf "$work" "$shm"
-}
-trap cleanup EXIT
+undo+=("rm -rf '$shm'")
+if [ -n "${BENCH_DIR:-}" ]; then
+	disk=$(mktemp -d "$BENCH_DIR/pfsbench-bench-matrix.XXXXXX") || exit 1
+	undo+=("rm -rf '$disk'")
+	disk_name="$BENCH_DIR ($(stat -f -c %T "$BENCH_DIR"))"
+else
+	ext4_on_shm bench-matrix 512 || exit
+	disk=$EXT4_DIR disk_name="ext4 on a loop device whose image is in /dev/shm"
+fi
 cd "$work" || exit 1
 
 # bytes SIZE: 64m as bytes
@@ -113,9 +117,9 @@ pfs_side() {
 	done
 }
 
-report() { # FS
+report() { # FS LABEL
 	local fs=$1 op req
-	echo "$fs, one row of $XFER_LABEL: median (p25-p75) MiB/s; CPU ns per request (dd's includes its start)"
+	echo "$2, one row of $XFER_LABEL: median (p25-p75) MiB/s; CPU ns per request (dd's includes its start)"
 	for op in write read; do
 		for req in "${reqs[@]}"; do
 			for side in dd pfs; do
@@ -134,22 +138,17 @@ report() { # FS
 	done
 }
 
-echo "pfsbench matrix against dd: 1 rank, requests $REQS, on tmpfs ($XFER_TMPFS a cell) and on ext4 on a loop device in $base ($XFER_EXT4 a cell), CPU $BENCH_CPU, $REPS rounds after a warm-up"
+echo "pfsbench matrix against dd: 1 rank, requests $REQS, on tmpfs ($XFER_TMPFS a cell) and on $disk_name ($XFER_EXT4 a cell), CPU $BENCH_CPU, $REPS rounds after a warm-up"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # tmpfs: nothing to drop.
 FS=tmpfs DIR=$shm XFER=$(bytes "$XFER_TMPFS") XFER_LABEL=$XFER_TMPFS COLD=0
 rounds "$REPS" dd_side pfs_side || exit 1
-report tmpfs
+report tmpfs tmpfs
 echo "load after tmpfs: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# ext4 on a loop device, caches dropped before every cell.
-truncate -s 512M "$work/ext4.img"
-DEV=$(losetup --find --show "$work/ext4.img") || exit 1
-mkfs.ext4 -q -F "$DEV" >/dev/null 2>&1 || { echo "mkfs.ext4 failed"; exit 1; }
-mkdir "$work/ext4"
-mount -t ext4 "$DEV" "$work/ext4" || exit 1
-FS=ext4 DIR=$work/ext4 XFER=$(bytes "$XFER_EXT4") XFER_LABEL=$XFER_EXT4 COLD=1
+# The disk, caches dropped before every cell.
+FS=disk DIR=$disk XFER=$(bytes "$XFER_EXT4") XFER_LABEL=$XFER_EXT4 COLD=1
 rounds "$REPS" dd_side pfs_side || exit 1
-report ext4
+report disk "$disk_name"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
