@@ -1,9 +1,10 @@
 # lib.sh: what every benchmark script shares (sourced): the statistics of
-# rounds and the order they run in. A benchmark warms both sides with a
-# round it throws away, then runs ROUNDS rounds (at least 9) in which the
-# two sides alternate and the one that goes first alternates too, so that
-# drift, caches and turbo hit both alike; it reports the median and the
-# spread p25-p75 of each side, and the ratio of the medians.
+# rounds, the order they run in, the CPU they run on and the CPU time they
+# take (timed). A benchmark warms both sides with a round it throws away,
+# then runs ROUNDS rounds (at least 9) in which the two sides alternate and
+# the one that goes first alternates too, so that drift, caches and turbo
+# hit both alike; it reports the median and the spread p25-p75 of each
+# side, and the ratio of the medians.
 
 # stats FILE COLUMN: "median p25 p75" of a column of numbers (nearest rank).
 stats() {
@@ -39,4 +40,47 @@ rounds() {
 BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 on_cpu() {
 	taskset -c "$BENCH_CPU" "$@"
+}
+
+# timed OUT CMD...: runs CMD on BENCH_CPU, its stdout and stderr in OUT;
+# prints the user + system seconds of CMD and of the children it waited
+# for (GNU time's, kept in OUT.time). On failure: OUT, and status 1.
+timed() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%U %S' -o "$out.time" taskset -c "$BENCH_CPU" "$@" >"$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	awk '{ print $1 + $2 }' "$out.time"
+}
+
+# Cleaning up: a script pushes the command that undoes each step it takes
+# on undo (undo+=("rm -f '$img'")); undo_all, its EXIT trap, runs them in
+# reverse order.
+undo=()
+undo_all() {
+	local i
+	cd / || return
+	for ((i = ${#undo[@]} - 1; i >= 0; i--)); do eval "${undo[i]}"; done
+}
+
+# ext4_on_shm NAME MIB: an ext4 of MIB MiB on a loop device whose image is
+# in /dev/shm, mounted on a new directory in /tmp, its path in EXT4_DIR: a
+# disk that always answers at memory speed, so that the tools' own costs
+# decide, not a shared machine's disk (on a virtual machine the host's
+# cache and its neighbours make a real disk's rate swing 3x between runs of
+# the same command). Every step goes on undo. Status 77, with the reason on
+# stdout, where none can be made.
+ext4_on_shm() {
+	local name=$1 mib=$2 img dev
+	command -v mkfs.ext4 >/dev/null || { echo "SKIP: no mkfs.ext4; set BENCH_DIR"; return 77; }
+	img=$(mktemp "/dev/shm/pfsbench-$name.XXXXXX") || return 1
+	undo+=("rm -f '$img'")
+	truncate -s "${mib}M" "$img" || return 1
+	dev=$(losetup --find --show "$img") || { echo "SKIP: no loop device; set BENCH_DIR"; return 77; }
+	undo+=("losetup -d '$dev' 2>/dev/null")
+	mkfs.ext4 -q -F "$dev" || return 1
+	EXT4_DIR=$(mktemp -d "/tmp/pfsbench-$name-mnt.XXXXXX") || return 1
+	undo+=("rmdir '$EXT4_DIR'")
+	mount -t ext4 "$dev" "$EXT4_DIR" || return 1
+	undo+=("umount '$EXT4_DIR'")
 }

@@ -38,27 +38,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 command -v fio >/dev/null || { echo "SKIP: no fio (Debian: apt-get install fio)"; exit 77; }
 [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
 [ -w /proc/sys/vm/drop_caches ] || { echo "SKIP: dropping caches needs root"; exit 77; }
-undo=()
-cleanup() {
-	local i
-	cd / || return
-	for ((i = ${#undo[@]} - 1; i >= 0; i--)); do eval "${undo[i]}"; done
-}
-trap cleanup EXIT
+trap undo_all EXIT
 if [ -n "${BENCH_DIR:-}" ]; then
 	base=$BENCH_DIR
 else
-	command -v mkfs.ext4 >/dev/null || { echo "SKIP: no mkfs.ext4; set BENCH_DIR"; exit 77; }
-	img=$(mktemp /dev/shm/pfsbench-bench-stream.XXXXXX) || exit 1
-	undo+=("rm -f '$img'")
-	truncate -s $((MIB * 3))M "$img"
-	dev=$(losetup --find --show "$img") || { echo "SKIP: no loop device; set BENCH_DIR"; exit 77; }
-	undo+=("losetup -d '$dev' 2>/dev/null")
-	mkfs.ext4 -q -F "$dev" || exit 1
-	base=$(mktemp -d /tmp/pfsbench-bench-stream-mnt.XXXXXX) || exit 1
-	undo+=("rmdir '$base'")
-	mount -t ext4 "$dev" "$base" || exit 1
-	undo+=("umount '$base'")
+	ext4_on_shm bench-stream $((MIB * 3)) || exit
+	base=$EXT4_DIR
 fi
 work=$(mktemp -d "$base/pfsbench-bench-stream.XXXXXX") || exit 1
 undo+=("rm -rf '$work'")
@@ -72,16 +57,6 @@ drop() {
 	sync
 	sleep 1
 	echo 3 >/proc/sys/vm/drop_caches
-}
-
-# timed OUT CMD...: runs CMD on the bench CPU, output in OUT; prints the
-# user + system seconds of CMD and the children it waited for.
-timed() {
-	local out=$1
-	shift
-	/usr/bin/time -f '%U %S' -o "$work/time" taskset -c "$BENCH_CPU" "$@" >"$out" 2>&1 ||
-		{ cat "$out"; return 1; }
-	awk '{ print $1 + $2 }' "$work/time"
 }
 
 # Each side appends "OP bytes seconds cpu_seconds [job_cpu_seconds]" lines.

@@ -9,6 +9,7 @@
 #include "pfsbench/commands.h"
 #include "pfsbench/compare.h"
 #include "pfsbench/export.h"
+#include "pfsbench/matrixdiff.h"
 #include "pfsbench/slownode.h"
 #include "pfsbench/util.h"
 
@@ -569,7 +570,8 @@ static void compare_usage(FILE *out)
 		     "and change against A, called out beyond noise (docs/compare.md); then\n"
 		     "each run's slow nodes. Colour on a terminal unless NO_COLOR is set.\n"
 		     "  --csv   one CSV line per (test, op) and run\n"
-		     "  --json  one JSON document\n");
+		     "  --json  one JSON document\n"
+		     "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n");
 }
 
 /* Runs of different workloads have different tests and ops: refused. */
@@ -595,9 +597,15 @@ static int compare_main(int argc, char **argv)
 	const char *no_color = getenv("NO_COLOR");
 	enum pfs_cmp_format format = PFS_CMP_TEXT;
 	char **paths = calloc((size_t)argc, sizeof(*paths));
-	int npaths = 0, loaded = 0, rc = PFS_EXIT_FAILED;
+	int npaths = 0, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv);
 	bool bad = false;
 
+	/* Two perf_matrix matrices: its diff (src/matrixdiff.c). */
+	if (rc >= 0) {
+		free(paths);
+		return rc;
+	}
+	rc = PFS_EXIT_FAILED;
 	if (!paths) {
 		pfs_error("out of memory");
 		return PFS_EXIT_FAILED;

@@ -8,6 +8,7 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -43,7 +44,7 @@ int pfs_matrixfmt_cell_mibps(uint64_t req_bytes, uint64_t xfer_bytes, uint64_t m
 int pfs_matrixfmt_average_runs(const double *mibps, size_t n, bool *kept,
 			       struct pfs_matrixfmt_runs *out)
 {
-	double sum = 0, squares = 0, var, kept_sum = 0;
+	double sum = 0, squares = 0, var, kept_sum = 0, largest = 0, slack;
 	size_t nkept = 0;
 
 	if (!n)
@@ -52,18 +53,23 @@ int pfs_matrixfmt_average_runs(const double *mibps, size_t n, bool *kept,
 		if (!isfinite(mibps[i]) || mibps[i] < 0)
 			return -EINVAL;
 		sum += mibps[i];
+		largest = mibps[i] > largest ? mibps[i] : largest;
 	}
 	out->mean_all = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
 		squares += (mibps[i] - out->mean_all) * (mibps[i] - out->mean_all);
 	var = squares / (double)n;
 	out->stddev = sqrt(var);
-	/* Squares against the variance, so no square root rounds the bound:
-	 * a repetition exactly one deviation away (both of two, always) is
-	 * kept. */
+	/* A repetition exactly one deviation away in exact arithmetic (both
+	 * of two, always) is kept: the bound allows for the rounding of the
+	 * mean, the deviation and the square root, at most a few n x epsilon
+	 * x the largest value (some 1e-13 of it; nothing measured is that
+	 * close by chance). Without it, one of two was discarded about half
+	 * the time. */
+	slack = 8.0 * (double)n * DBL_EPSILON * largest;
 	for (size_t i = 0; i < n; i++) {
 		double d = mibps[i] - out->mean_all;
-		bool keep = d * d <= var;
+		bool keep = fabs(d) <= out->stddev + slack;
 
 		if (kept)
 			kept[i] = keep;
@@ -138,6 +144,12 @@ static int labelled_cell(char *buf, const struct pfs_matrix *m, unsigned r, unsi
 
 int pfs_matrixfmt_print_labelled(FILE *fp, const struct pfs_matrix *m)
 {
+	return pfs_matrixfmt_print_titled(fp, m,
+					  "MiB/s by transfer size (rows) and request size (columns)");
+}
+
+int pfs_matrixfmt_print_titled(FILE *fp, const struct pfs_matrix *m, const char *title)
+{
 	char label[CELL_MAX], cell[CELL_MAX];
 	int width[PFS_MATRIXFMT_MAX], row_width = 0;
 	int rc = check_matrix(m);
@@ -162,7 +174,7 @@ int pfs_matrixfmt_print_labelled(FILE *fp, const struct pfs_matrix *m)
 				width[c] = (int)strlen(cell);
 		}
 	}
-	fprintf(fp, "MiB/s by transfer size (rows) and request size (columns)\n%*s", row_width, "");
+	fprintf(fp, "%s\n%*s", title, row_width, "");
 	for (unsigned c = 0; c < m->cols; c++) {
 		(void)size_label(label, sizeof(label), m->req_bytes[c]);
 		fprintf(fp, "  %*s", width[c], label);
@@ -190,17 +202,23 @@ int pfs_matrixfmt_print_diff(FILE *fp, const struct pfs_matrix *a, const struct 
 		rc = -EINVAL;
 	for (unsigned r = 0; !rc && r < a->rows; r++) {
 		for (unsigned c = 0; c < a->cols; c++) {
-			double x = a->mibps[r][c], y = b->mibps[r][c];
+			/* " %.2f%%" of any finite double fits: DBL_MAX has 309 digits */
+			char cell[DBL_MAX_10_EXP + 16];
 
-			/* change = (after - before) / before x 100 */
-			if (x == 0 || y == 0)
-				fputs(" -.--%", fp);
-			else
-				fprintf(fp, " %.2f%%", (y - x) / x * 100);
+			(void)pfs_matrixfmt_diff_cell(cell, sizeof(cell), a->mibps[r][c], b->mibps[r][c]);
+			fputs(cell, fp);
 		}
 		fputc('\n', fp);
 	}
 	return rc ? rc : finish(fp);
+}
+
+int pfs_matrixfmt_diff_cell(char *buf, size_t len, double a, double b)
+{
+	/* change = (after - before) / before x 100 */
+	if (a == 0 || b == 0)
+		return pfs_format(buf, len, " -.--%%");
+	return pfs_format(buf, len, " %.2f%%", (b - a) / a * 100);
 }
 
 int pfs_matrixfmt_round(struct pfs_matrix *m)

@@ -20,6 +20,8 @@ static size_t table_len(const struct pfs_option *t)
 
 static int opt_name(char *buf, size_t len, const struct pfs_option *o)
 {
+	if (o->flags & PFS_OPTF_OPERAND)
+		return pfs_format(buf, len, "%s=", o->long_name);
 	if (o->short_name)
 		return pfs_format(buf, len, "-%c/--%s", o->short_name, o->long_name);
 	return pfs_format(buf, len, "--%s", o->long_name);
@@ -110,10 +112,59 @@ static int set_value(const struct pfs_option *o, void *opts, const char *arg, ch
 	return -EINVAL;
 }
 
+/* A second value would silently win over the first: the command line says
+ * two things, so ask which. An operand and the option it spells otherwise
+ * count as one. Marks o seen; -EINVAL with the message when it was. */
+static int once(const struct pfs_option *table, size_t n, unsigned char *seen,
+		const struct pfs_option *o, char *err, size_t errlen)
+{
+	char name[64], other[64];
+
+	if (o->kind == PFS_OPT_HELP || o->kind == PFS_OPT_VERSION)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pfs_option *p = &table[i];
+
+		if (!seen[i] || (p != o && (p->offset != o->offset || p->kind != o->kind ||
+					    !((p->flags | o->flags) & PFS_OPTF_OPERAND))))
+			continue;
+		opt_name(name, sizeof(name), o);
+		opt_name(other, sizeof(other), p);
+		if (p == o)
+			pfs_format(err, errlen, "%s is given twice", name);
+		else
+			pfs_format(err, errlen, "%s and %s say the same: give one", other, name);
+		return -EINVAL;
+	}
+	seen[o - table] = 1;
+	return 0;
+}
+
+/* An argument left after the options: one of the table's operands,
+ * NAME=VALUE, or refused. */
+static int operand(const struct pfs_option *table, size_t n, unsigned char *seen, void *opts,
+		   const char *arg, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+
+	for (size_t i = 0; eq && i < n; i++) {
+		const struct pfs_option *o = &table[i];
+
+		if (!(o->flags & PFS_OPTF_OPERAND) || strlen(o->long_name) != (size_t)(eq - arg) ||
+		    strncmp(o->long_name, arg, (size_t)(eq - arg)))
+			continue;
+		if (once(table, n, seen, o, err, errlen))
+			return -EINVAL;
+		return set_value(o, opts, eq + 1, err, errlen);
+	}
+	pfs_format(err, errlen, "unexpected argument '%s'", arg);
+	return -EINVAL;
+}
+
 int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
 		   char *err, size_t errlen)
 {
-	size_t n = table_len(table);
+	size_t n = table_len(table), nl = 0;
 	struct option *lopts = calloc(n + 1, sizeof(*lopts));
 	char shorts[3 * 64 + 2] = ":";
 	size_t sl = 1;
@@ -131,10 +182,12 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 		bool optional = table[i].kind == PFS_OPT_CHOICE && !(table[i].flags & PFS_OPTF_NEEDS_ARG);
 		bool has_arg = table[i].arg != NULL && !optional;
 
-		lopts[i].name = table[i].long_name;
-		lopts[i].has_arg = optional ? optional_argument
-				   : has_arg ? required_argument : no_argument;
-		lopts[i].val = 256 + (int)i;
+		if (table[i].flags & PFS_OPTF_OPERAND)
+			continue; /* NAME=VALUE only, never --NAME */
+		lopts[nl].name = table[i].long_name;
+		lopts[nl].has_arg = optional ? optional_argument
+				    : has_arg ? required_argument : no_argument;
+		lopts[nl++].val = 256 + (int)i;
 		if (table[i].short_name && sl + 3 < sizeof(shorts)) {
 			shorts[sl++] = (char)table[i].short_name;
 			if (has_arg)
@@ -165,25 +218,18 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 			rc = -EINVAL;
 			break;
 		}
-		/* A second value would silently win over the first: the command
-		 * line says two things, so ask which. */
-		if (seen[o - table]++ && o->kind != PFS_OPT_HELP && o->kind != PFS_OPT_VERSION) {
-			char name[64];
-
-			opt_name(name, sizeof(name), o);
-			pfs_format(err, errlen, "%s is given twice", name);
+		if (once(table, n, seen, o, err, errlen))
 			rc = -EINVAL;
-		} else if (o->kind == PFS_OPT_HELP)
+		else if (o->kind == PFS_OPT_HELP)
 			rc = PFS_PARSE_HELP;
 		else if (o->kind == PFS_OPT_VERSION)
 			rc = PFS_PARSE_VERSION;
 		else if (set_value(o, opts, optarg, err, errlen))
 			rc = -EINVAL;
 	}
-	if (rc == PFS_PARSE_OK && optind < argc) {
-		pfs_format(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	for (int i = optind; rc == PFS_PARSE_OK && i < argc; i++)
+		if (operand(table, n, seen, opts, argv[i], err, errlen))
+			rc = -EINVAL;
 	free(lopts);
 	free(seen);
 	return rc;
@@ -195,7 +241,9 @@ void pfs_opts_usage(FILE *out, const struct pfs_option *table)
 		bool space = o->arg && (o->kind != PFS_OPT_CHOICE || (o->flags & PFS_OPTF_NEEDS_ARG));
 		char left[64];
 
-		if (o->short_name)
+		if (o->flags & PFS_OPTF_OPERAND)
+			pfs_format(left, sizeof(left), "%s=%s", o->long_name, o->arg);
+		else if (o->short_name)
 			pfs_format(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->long_name,
 				   space ? " " : "", o->arg ? o->arg : "");
 		else

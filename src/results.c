@@ -36,6 +36,8 @@ const struct pfs_field pfs_row_fields[] = {
 	FIELD(lat_count, PFS_FIELD_U64, "", "items whose latency was recorded"),
 	FIELD(lat_min_ns, PFS_FIELD_U64, "ns", "fastest recorded item"),
 	FIELD(lat_max_ns, PFS_FIELD_U64, "ns", "slowest recorded item"),
+	FIELD(discarded, PFS_FIELD_U32, "",
+	      "1: an outlier, left out of the results by the workload's rule; else 0"),
 };
 const size_t pfs_row_nfields = sizeof(pfs_row_fields) / sizeof(pfs_row_fields[0]);
 

@@ -262,12 +262,14 @@ uint64_t pfs_seqio_requests(uint64_t bytes, uint64_t req)
 static int io_fail(struct pfs_worker *w, const struct pfs_seqio *io, const char *op,
 		   uint64_t off, int err)
 {
-	return pfs_failf(w, err, "cannot %s '%s' at offset %" PRIu64 ": %s (%s)%s", op, io->path, off,
-			 strerror(err), pfs_errno_name(err),
-			 err == EINVAL && io->direct
-				 ? "; with O_DIRECT the request size and offset must be multiples of "
-				   "the device's block size: leave off -x or align them"
-				 : "");
+	bool direct = err == EINVAL && io->direct;
+
+	return pfs_failf(w, err, "cannot %s '%s' at offset %" PRIu64 ": %s (%s)%s%s", op, io->path,
+			 off, strerror(err), pfs_errno_name(err),
+			 direct ? "; with O_DIRECT the request size and offset must be multiples of "
+				  "the device's block size: "
+				: "",
+			 !direct ? "" : io->direct_hint ? io->direct_hint : "leave off -x or align them");
 }
 
 /* The engine's look at the clock, every w->countdown calls: true when the
@@ -366,8 +368,9 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 					return pfs_failf(w, EIO, "cannot write '%s' at offset %" PRIu64
 							 ": the write moved nothing", io->path, pos);
 				return pfs_failf(w, ENODATA, "cannot read '%s' at offset %" PRIu64
-						 ": the file ends there, %" PRIu64 " bytes short of -s",
-						 io->path, pos, io->bytes - done);
+						 ": the file ends there, %" PRIu64 " bytes short of %s",
+						 io->path, pos, io->bytes - done,
+						 io->size_name ? io->size_name : "-s");
 			}
 			if (!wr && io->verify &&
 			    !pfs_seqio_check(b->data, (size_t)r, pos, io->writer, io->fill, &bad, &want))

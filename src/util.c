@@ -48,6 +48,27 @@ int pfs_format(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
+int pfs_refuse(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		(void)vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+int pfs_path_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return pfs_format(dir, len, ".");
+	return pfs_format(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
 int pfs_shell_quote(char *buf, size_t len, const char *s)
 {
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -67,12 +67,21 @@ int pfs_matrixfmt_print(FILE *fp, const struct pfs_matrix *m);
  * whose request exceeds its transfer prints "-". Same returns. */
 int pfs_matrixfmt_print_labelled(FILE *fp, const struct pfs_matrix *m);
 
+/* The same layout under another title, for another measure of the same
+ * cells (pfsbench matrix's slowest node / median node). */
+int pfs_matrixfmt_print_titled(FILE *fp, const struct pfs_matrix *m, const char *title);
+
 /* perf_matrix's diff of a (before) and b (after): per cell
  * (b - a) / a x 100 as " %.2f%%", or " -.--%" where either is 0; one line
  * per row. The cells are taken as given: diff what perf_matrix printed by
  * rounding first (pfs_matrixfmt_round). Same returns, and -EINVAL when the
  * two have different sizes. */
 int pfs_matrixfmt_print_diff(FILE *fp, const struct pfs_matrix *a, const struct pfs_matrix *b);
+
+/* One cell of that diff, with its leading space (" -53.49%", " -.--%"),
+ * into buf: 0, or -ENAMETOOLONG when it does not fit. For readers that
+ * mark cells as they print them (pfsbench compare on a terminal). */
+int pfs_matrixfmt_diff_cell(char *buf, size_t len, double a, double b);
 
 /* Each cell as perf_matrix printed it, "%.2f" read back. 0 or -EINVAL. */
 int pfs_matrixfmt_round(struct pfs_matrix *m);

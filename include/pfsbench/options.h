@@ -36,6 +36,11 @@ enum pfs_opt_kind {
 #define PFS_OPTF_NEEDS_ARG 2u
 /* A string that reports print: control characters are refused. */
 #define PFS_OPTF_PRINTABLE 4u
+/* An operand, dd's way: given as NAME=VALUE among the arguments, without
+ * dashes (perf_matrix's if=DEV), never as --NAME. It is another spelling
+ * of the option that writes the same field, which alone is the run's
+ * parameter; giving both is refused as giving one twice. */
+#define PFS_OPTF_OPERAND 8u
 
 struct pfs_option {
 	const char *long_name; /* without "--" */
@@ -80,6 +85,14 @@ struct pfs_option {
 #define PFS_OPT_NUM_PARSED(TYPE, field, lname, sname, kind, max, parse, arg, help)         \
 	{ lname, sname, kind, offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, uint64_t), \
 	  sizeof(((TYPE *)0)->field), max, arg, help, NULL, 0, parse }
+/* NAME=VALUE for the option OPTION_LNAME, which writes the same field
+ * (see PFS_OPTF_OPERAND): a string, or a number by the kind's parser. */
+#define PFS_OPT_OPERAND_STR(TYPE, field, name, arg, help)                                       \
+	PFS_OPT_ENTRY(TYPE, field, char[sizeof(((TYPE *)0)->field)], name, 0, PFS_OPT_STRING, 0, \
+		      arg, help, NULL, PFS_OPTF_OPERAND | PFS_OPTF_NOT_PARAM)
+#define PFS_OPT_OPERAND_NUM(TYPE, field, name, kind, max, arg, help)                  \
+	PFS_OPT_ENTRY(TYPE, field, uint64_t, name, 0, kind, max, arg, help, NULL,      \
+		      PFS_OPTF_OPERAND | PFS_OPTF_NOT_PARAM)
 /* A string into a char array. */
 #define PFS_OPT_STR(TYPE, field, lname, sname, arg, help, flags)                          \
 	PFS_OPT_ENTRY(TYPE, field, char[sizeof(((TYPE *)0)->field)], lname, sname,        \
@@ -155,7 +168,8 @@ enum {
 
 /* Parses argv (argv[0] is the subcommand) into opts by the table. Returns
  * PFS_PARSE_OK/HELP/VERSION, or -EINVAL with a one-line message in err.
- * Positional arguments and an option given twice are refused. */
+ * Positional arguments other than the table's operands (NAME=VALUE) and an
+ * option given twice are refused. */
 int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
 		   char *err, size_t errlen);
 

@@ -112,6 +112,11 @@ extern const struct pfs_output_ops pfs_output_fdtree;
  * in MiB/s. */
 extern const struct pfs_output_ops pfs_output_stream;
 
+/* The matrix workload's report (src/outputs/matrix.c): perf_matrix's
+ * matrix lines, the same matrix labelled, how it was measured, and on
+ * several nodes the slowest node per cell against the median node. */
+extern const struct pfs_output_ops pfs_output_matrix;
+
 /* The results file (src/outputs/hdf5.c): writes ri->results_path,
  * appending and flushing each block, so an interrupted run keeps its rows. */
 extern const struct pfs_output_ops pfs_output_hdf5;

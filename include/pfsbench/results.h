@@ -55,6 +55,9 @@ struct pfs_row {
 	uint64_t lat_count;            /* items whose latency was recorded; 0 for none */
 	uint64_t lat_min_ns;           /* the fastest and slowest of them, exactly */
 	uint64_t lat_max_ns;
+	uint32_t discarded;            /* 1: the workload's outlier rule left this row out of
+					* its results (matrix's repetitions); it stays in the
+					* file all the same. 0 for every other row */
 };
 
 enum pfs_field_type { PFS_FIELD_STRING, PFS_FIELD_U32, PFS_FIELD_U64 };

@@ -93,6 +93,12 @@ struct pfs_seqio {
 	 * progress marks are. NULL: nothing. */
 	void (*each)(void *ctx, uint64_t len, uint64_t done);
 	void *ctx;
+	/* Messages in the caller's words: what set io->bytes ("the transfer
+	 * size"), and what to do about an O_DIRECT EINVAL ("use --direct off
+	 * or align them"). NULL: stream's, "-s" and "leave off -x or align
+	 * them". */
+	const char *size_name;
+	const char *direct_hint;
 };
 
 /* A page-aligned buffer of min(req, PFS_SEQIO_SLICE) bytes, and what it

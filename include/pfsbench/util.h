@@ -24,6 +24,17 @@ void pfs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int pfs_format(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A refusal's reason into err (cut when long: a cut message is still
+ * one), then rc, so that a check reads
+ * `return pfs_refuse(err, errlen, -EINVAL, "...", ...)`. */
+int pfs_refuse(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The directory part of path into dir, as dirname(3) says it but without
+ * touching path: "a" is ".", "/a" is "/", "a/b/c" is "a/b". 0, or
+ * -ENAMETOOLONG. */
+int pfs_path_dir(const char *path, char *dir, size_t len);
+
 /* Copies s into buf as one shell word: unchanged when it holds only
  * characters no shell treats specially, else in single quotes (a quote
  * inside becomes '\''), so a printed command can be pasted. Returns 0 or

@@ -32,6 +32,9 @@ struct pfs_worker {
 	int dirfd;            /* this worker's own directory in the run directory */
 	char dir[PATH_MAX];   /* its path, for messages */
 	void *state;          /* workload_size bytes, zeroed before setup */
+	unsigned step;        /* the step of the test's plan being run, from 0: for
+			       * workloads whose steps differ by more than their
+			       * op (matrix's cells) */
 
 	/* The op in progress, from pfs_op_start. */
 	uint64_t items;       /* done so far, in the op's unit */
@@ -112,6 +115,10 @@ int pfs_fail_in(struct pfs_worker *w, const char *op, const char *dir, const cha
  * returns -err. */
 int pfs_failf(struct pfs_worker *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The same for a call on a whole path that failed with err: "cannot OP
+ * 'PATH': strerror (ENAME)". */
+int pfs_fail_path(struct pfs_worker *w, const char *op, const char *path, int err);
 
 /* Before each item, in loops whose items take a while (a file written, a
  * directory walked): a decrement, and now and then the engine's tick. True

@@ -135,12 +135,23 @@ struct pfs_workload {
 	 * message: the run is refused (exit 2) before anything is created. */
 	int (*peers)(const void *opts, const struct pfs_topology *topo, int *peer, char *err,
 		     size_t errlen);
+	/* Optional: on rank 0, before anything is created, checks the plan
+	 * against the number of ranks it will run on (a named device must
+	 * hold every rank's part). 0, or -EINVAL with a message: the run is
+	 * refused (exit 2). */
+	int (*check_ranks)(const void *opts, unsigned nranks, char *err, size_t errlen);
+	/* Optional: on rank 0, once a test iteration's rows are gathered (in
+	 * report order) and before any output sees them: marks rows that the
+	 * workload's outlier rule leaves out of its results (row.discarded),
+	 * so that the results file keeps every row, each marked. */
+	void (*review)(const void *opts, unsigned nranks, struct pfs_row *rows, size_t n);
 };
 
 /* Registry (src/workloads/registry.c). */
 extern const struct pfs_workload pfs_workload_create_unlink;
 extern const struct pfs_workload pfs_workload_tree;
 extern const struct pfs_workload pfs_workload_stream;
+extern const struct pfs_workload pfs_workload_matrix;
 extern const struct pfs_workload *const pfs_workloads[];
 const struct pfs_workload *pfs_workload_find(const char *name);
 

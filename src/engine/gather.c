@@ -204,6 +204,8 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 		rows[i] = all_rows[perm[i]];
 		place[perm[i]] = i;
 	}
+	if (e->wl->review)
+		e->wl->review(e->opts, (unsigned)e->nranks, rows, nrows);
 	/* A cell's row was its index among its rank's rows. */
 	for (int r = 0; r < e->nranks; r++)
 		for (int c = 0; c < ccount[r]; c++) {

@@ -191,6 +191,9 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	rc = e->persist == PFS_PERSIST_NAMED ? 0 : pfs_check_dir(e->common->dir, why, sizeof(why));
 	if (rc)
 		return pfs_error("%s", why);
+	if (e->wl->check_ranks &&
+	    e->wl->check_ranks(e->opts, (unsigned)e->nranks, why, sizeof(why)))
+		return pfs_error("%s", why);
 	rc = pfs_fsinfo_get(e->common->dir, fs);
 	if (rc)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));

@@ -142,7 +142,7 @@ int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)
 	e->test = t->name;
 	e->iteration = it;
 	for (size_t s = 0; s < nsteps && !failed; s++) {
-		e->step = (unsigned)s;
+		e->step = e->w.step = (unsigned)s;
 		failed = run_step(e, &steps[s]);
 	}
 	free(steps);

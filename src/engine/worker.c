@@ -166,6 +166,12 @@ int pfs_fail(struct pfs_worker *w, const char *op, const char *name, int err)
 	return pfs_fail_in(w, op, w->dir, name, err);
 }
 
+int pfs_fail_path(struct pfs_worker *w, const char *op, const char *path, int err)
+{
+	return pfs_failf(w, err, "cannot %s '%s': %s (%s)", op, path, strerror(err),
+			 pfs_errno_name(err));
+}
+
 /* ---- the stonewall ----------------------------------------------------- */
 
 static void stonewall_post(struct pfs_engine *e, uint64_t count)

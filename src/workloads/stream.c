@@ -31,7 +31,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,15 +102,6 @@ static uint64_t size_from_seek(int fd, uint64_t seek)
 
 /* ---- ops ------------------------------------------------------------------------- */
 
-/* "cannot OP 'PATH': strerror (ENAME)" for the errno the failed call left. */
-static int fail_call(struct pfs_worker *w, const char *op, const char *path)
-{
-	int err = errno;
-
-	return pfs_failf(w, err, "cannot %s '%s': %s (%s)", op, path, strerror(err),
-			 pfs_errno_name(err));
-}
-
 /* Opens path for this rank's stream, with O_DIRECT under -x; where the
  * filesystem refuses O_DIRECT (EINVAL), again without it and dm's words on
  * stderr, once per file. */
@@ -127,11 +117,11 @@ static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, b
 	fd = direct ? pfs_openat(AT_FDCWD, st->path, flags | O_DIRECT, 0644) : -1;
 	*directp = fd >= 0;
 	if (fd < 0 && direct && errno != EINVAL)
-		return fail_call(w, "open with O_DIRECT", st->path);
+		return pfs_fail_path(w, "open with O_DIRECT", st->path, errno);
 	if (fd < 0) {
 		fd = pfs_openat(AT_FDCWD, st->path, flags, 0644);
 		if (fd < 0)
-			return fail_call(w, "open", st->path);
+			return pfs_fail_path(w, "open", st->path, errno);
 		if (direct && (!st->one_file || w->rank == 0)) {
 			fprintf(stderr, "NOT using O_DIRECT for %s file %s\n", wr ? "output" : "input",
 				st->path);
@@ -149,7 +139,7 @@ static int close_stream(struct pfs_worker *w, struct stream_state *st, int *fdp)
 	*fdp = -1;
 	/* On network filesystems write errors may surface only here. */
 	if (fd >= 0 && pfs_close(fd))
-		return fail_call(w, "close", st->path);
+		return pfs_fail_path(w, "close", st->path, errno);
 	return 0;
 }
 
@@ -206,9 +196,9 @@ static int op_open(struct pfs_worker *w, struct stream_state *st)
 	if (rc || !wr || (st->one_file && w->rank != 0))
 		return rc;
 	if (fstat(st->fd, &sb))
-		return fail_call(w, "stat", st->path);
+		return pfs_fail_path(w, "stat", st->path, errno);
 	if (S_ISREG(sb.st_mode) && sb.st_size && ftruncate(st->fd, 0))
-		return fail_call(w, "truncate", st->path);
+		return pfs_fail_path(w, "truncate", st->path, errno);
 	return 0;
 }
 
@@ -339,10 +329,10 @@ static int stream_setup(struct pfs_worker *w)
 	fd = pfs_openat(AT_FDCWD, st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		st->own = false;
-		return fail_call(w, "create", st->path);
+		return pfs_fail_path(w, "create", st->path, errno);
 	}
 	if (pfs_close(fd))
-		return fail_call(w, "close", st->path);
+		return pfs_fail_path(w, "close", st->path, errno);
 	return 0;
 }
 
@@ -441,49 +431,35 @@ static void stream_defaults(void *opts)
 	o->pattern = PFS_STREAM_NO_PATTERN;
 }
 
-static int refuse(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int refuse(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* Where the target is: a directory is the run's target directory; anything
  * else is a named file or device, whose directory the run describes. */
 static int locate(struct pfs_stream_opts *o, char *err, size_t errlen)
 {
-	const char *path = pfs_stream_target(o), *slash;
+	const char *path = pfs_stream_target(o);
 	bool reading = pfs_stream_reading(o);
 	struct stat sb;
 	int err_stat = stat(path, &sb) ? errno : 0;
 
 	if (!err_stat && S_ISDIR(sb.st_mode)) {
 		if (pfs_format(o->common.dir, sizeof(o->common.dir), "%s", path))
-			return refuse(err, errlen, "'%.40s...' is too long", path);
+			return pfs_refuse(err, errlen, -EINVAL, "'%.40s...' is too long", path);
 		return 0;
 	}
 	if (reading && err_stat)
-		return refuse(err, errlen, "cannot read '%s': %s", path, strerror(err_stat));
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "cannot read '%s': %s", path, strerror(err_stat));
 	o->named = true;
 	if (!o->common.force)
-		return refuse(err, errlen,
-			      "'%s' is not a directory: pfsbench %s a file or device only with --force%s",
-			      path, reading ? "reads" : "writes",
-			      reading ? "" : ", since writing destroys what it holds");
-	slash = strrchr(path, '/');
-	if (!slash)
-		return pfs_format(o->common.dir, sizeof(o->common.dir), ".") ? -EINVAL : 0;
-	if (pfs_format(o->common.dir, sizeof(o->common.dir), "%.*s",
-		       slash == path ? 1 : (int)(slash - path), path))
-		return refuse(err, errlen, "'%.40s...' is too long", path);
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "'%s' is not a directory: pfsbench %s a file or device only with --force%s",
+				  path, reading ? "reads" : "writes",
+				  reading ? "" : ", since writing destroys what it holds");
+	if (pfs_path_dir(path, o->common.dir, sizeof(o->common.dir)))
+		return pfs_refuse(err, errlen, -EINVAL, "'%.40s...' is too long", path);
 	if (stat(o->common.dir, &sb) || !S_ISDIR(sb.st_mode))
-		return refuse(err, errlen, "cannot write '%s': '%s' is no directory", path,
-			      o->common.dir);
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "cannot write '%s': '%s' is no directory", path,
+				  o->common.dir);
 	return 0;
 }
 
@@ -506,34 +482,43 @@ static int stream_validate(void *opts, char *err, size_t errlen)
 	bool reading = pfs_stream_reading(o);
 
 	if (!o->input[0] && !o->output[0])
-		return refuse(err, errlen, "say where to stream: -o PATH to write, -i PATH to read");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "say where to stream: -o PATH to write, -i PATH to read");
 	if (reading && o->output[0] && strcmp(o->output, "/dev/null"))
-		return refuse(err, errlen, "-i with -o copies in dm; pfsbench stream reads (-i, "
-					   "with -o /dev/null or no -o) or writes (-o)");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "-i with -o copies in dm; pfsbench stream reads (-i, "
+				  "with -o /dev/null or no -o) or writes (-o)");
 	if (reading && o->pattern != PFS_STREAM_NO_PATTERN)
-		return refuse(err, errlen, "-a fills the buffer instead of reading: not with -i");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "-a fills the buffer instead of reading: not with -i");
 	if (!reading && o->prepare)
-		return refuse(err, errlen, "--prepare writes the data a read (-i) reads");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--prepare writes the data a read (-i) reads");
 	if (reading && o->keep)
-		return refuse(err, errlen, "--keep leaves a write run's files (-o); a read run removes "
-					   "what it read");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--keep leaves a write run's files (-o); a read run removes "
+				  "what it read");
 	if (o->shared && !o->size)
-		return refuse(err, errlen, "--shared puts rank r at offset r x -s: give -s");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--shared puts rank r at offset r x -s: give -s");
 	if (o->prepare && !o->size)
-		return refuse(err, errlen, "--prepare writes -s bytes per rank: give -s");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--prepare writes -s bytes per rank: give -s");
 	if (o->dialog && !reading && !o->size)
-		return refuse(err, errlen, "-d shows the percentage of -s: give -s");
+		return pfs_refuse(err, errlen, -EINVAL, "-d shows the percentage of -s: give -s");
 	if (locate(o, err, errlen))
 		return -EINVAL;
 	if (o->named && o->keep)
-		return refuse(err, errlen, "--keep is for a directory; a named file always stays");
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--keep is for a directory; a named file always stays");
 	if (o->named && o->common.results[0]) {
 		char a[PATH_MAX + NAME_MAX + 2], b[PATH_MAX + NAME_MAX + 2];
 
 		if (canonical(o->common.results, a, sizeof(a)) &&
 		    canonical(pfs_stream_target(o), b, sizeof(b)) && !strcmp(a, b))
-			return refuse(err, errlen, "--results and -%c name the same file '%s'",
-				      reading ? 'i' : 'o', pfs_stream_target(o));
+			return pfs_refuse(err, errlen, -EINVAL,
+					  "--results and -%c name the same file '%s'",
+					  reading ? 'i' : 'o', pfs_stream_target(o));
 	}
 	return 0;
 }

@@ -78,6 +78,24 @@ check "stream: results file: fstype FUSE.GLUSTERFS" \
 	test "$(prov "$SCRATCH/glusterfs-file-w.h5" fstype)" = FUSE.GLUSTERFS
 [ "$T_FAILED" -eq 0 ] || show_run
 
+# pfsbench matrix on the volume (tests/matrix/checks.sh): 2 simulated
+# nodes x 2 ranks, writes and reads of small lists, every cell's bytes, the
+# marks and the report from the rows, the slowest node against the median.
+# 4 cells, not checks.sh's 12: a step costs 1 to 3 s here whatever its size
+# (barriers, fsyncs through FUSE, the of= run's machine-wide cache drops);
+# 12 cells took 155 s.
+# shellcheck source=../matrix/checks.sh
+. "$(dirname "$0")/../matrix/checks.sh"
+RUNNER=(pfs_nodes 2 2)
+start=$SECONDS
+matrix_cycle "$M" glusterfs-matrix 4 4k,64k 64k,256k
+echo "# matrix took $((SECONDS - start)) s"
+check "matrix: results file: fstype FUSE.GLUSTERFS" \
+	test "$(prov "$SCRATCH/glusterfs-matrix-w.h5" fstype)" = FUSE.GLUSTERFS
+check "matrix: the slowest node per cell, against the median node" \
+	grep -qE "^Slowest node: node[12] in [0-9]+ cells?" "$OUT"
+[ "$T_FAILED" -eq 0 ] || show_run
+
 check "the bricks hold no pfsbench file" \
 	test -z "$(find "$G/brick1" "$G/brick2" -path '*/.glusterfs' -prune -o -name 'pfsbench.*' -print)"
 

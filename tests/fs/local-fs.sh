@@ -141,4 +141,70 @@ if DEV=$(losetup --find --show "$raw"); then
 	check "block device: still there" test -b "$DEV"
 	[ "$T_FAILED" -eq 0 ] || show_run
 fi
+
+# ---- pfsbench matrix (tests/matrix/checks.sh) --------------------------------------
+# On ext4: 2 ranks, then 2 simulated nodes x 2, writes and reads of small
+# lists, every cell's bytes, the outlier rule's marks and the report from
+# the rows, nothing left; then writes with O_DIRECT on the filesystem.
+# shellcheck source=../matrix/checks.sh
+. "$(dirname "$0")/../matrix/checks.sh"
+RUNNER=(pfs 2)
+M=$SCRATCH/ext4
+if mountpoint -q "$M"; then
+	start=$SECONDS
+	matrix_cycle "$M" ext4-matrix 2
+	check "ext4: matrix: results file: fstype EXT4" \
+		test "$(prov "$SCRATCH/ext4-matrix-w.h5" fstype)" = EXT4
+	RUNNER=(pfs_nodes 2 2)
+	matrix_cycle "$M" ext4-matrix-2x2 4
+	check "ext4: matrix 2 x 2: the slowest node per cell, against the median node" \
+		grep -qE "^Slowest node: node[12] in [0-9]+ cells?" "$OUT"
+	RUNNER=(pfs 2)
+	run_matrix --write "$M" --direct --req 4k,64k --xfer 64k,1m -i 2 --results "$SCRATCH/ext4-direct.h5"
+	matrix_ok "ext4 matrix --direct" 2 Write "$SCRATCH/ext4-direct.h5" 4k,64k 64k,1m 2
+	check "ext4: matrix --direct: the report says O_DIRECT and fsync" \
+		grep -q "^O_DIRECT, fsync inside the time; caches dropped before each cell\$" "$OUT"
+	check "ext4: matrix --direct: nothing left" dir_unchanged "$M"
+	echo "# ext4: matrix took $((SECONDS - start)) s"
+fi
+
+# A block device, as perf_matrix was used on one: a loop device of 8 MiB
+# over the first half of a 16 MiB file whose every byte is 0xab. Refused
+# without --force, and with too many ranks for its size; with --force, 2
+# ranks of 2 MiB parts, O_DIRECT by default: each rank's last cell is in
+# its part, and nothing past the parts changed, in the device or beyond.
+raw=$SCRATCH/matrix-raw.img
+head -c 16777216 /dev/zero | tr '\0' '\253' >"$raw"
+if DEV=$(losetup --find --show --sizelimit 8388608 "$raw"); then
+	T_CLEANUP+=("losetup -d '$DEV'")
+	sum=$(md5sum <"$raw")
+	run_matrix of="$DEV" --req 64k,1m --xfer 1m,2m
+	check "block device: refused without --force (exit 2)" test "$RC" -eq 2
+	check "block device: the message says why" grep -qF \
+		"'$DEV' is not a directory: pfsbench matrix writes a file or device only with --force" "$ERR"
+	RUNNER=(pfs 3)
+	run_matrix of="$DEV" --force --req 64k --xfer 1m,4m
+	check "block device: 3 ranks of 4 MiB on 8 MiB refused (exit 2)" test "$RC" -eq 2
+	check "block device: ... saying what it holds and what they need" grep -qF \
+		"pfsbench: '$DEV' holds 8388608 bytes; 3 ranks of 4194304 bytes each (the largest transfer) need 12582912" "$ERR"
+	RUNNER=(pfs 2)
+	run_matrix of="$DEV" --force --req 1000 --xfer 1m
+	check "block device: a request of 1000 bytes under O_DIRECT refused (exit 2)" eval \
+		'test "$RC" -eq 2 && grep -qF "with O_DIRECT every size must be a multiple of the device'"'"'s block size, 512 bytes: request size 1000 is not" "$ERR"'
+	check "block device: the refused runs wrote nothing" test "$(md5sum <"$raw")" = "$sum"
+	run_matrix of="$DEV" iter=2 --force --req 4k,64k,1m --xfer 1m,2m --results "$SCRATCH/matrix-dev-w.h5"
+	matrix_ok "block device write" 2 Write "$SCRATCH/matrix-dev-w.h5" 4k,64k,1m 1m,2m 2
+	check "block device: O_DIRECT by default, said in the report" \
+		grep -q "^O_DIRECT, fsync inside the time; caches dropped before each cell\$" "$OUT"
+	check "block device: each rank's last cell (2 MiB) in its part: rank 0 at 0, rank 1 at 2 MiB" \
+		eval '"$STREAM_TESTS/pattern.py" "$DEV" 0 2097152 0 >/dev/null &&
+			"$STREAM_TESTS/pattern.py" "$DEV" 2097152 2097152 1 >/dev/null'
+	check "block device: never written past the parts: bytes 4 MiB to 16 MiB of the file all 0xab" \
+		eval 'test "$(tail -c +4194305 "$raw" | tr -d '"'"'\253'"'"' | wc -c)" -eq 0 &&
+			test "$(stat -c %s "$raw")" -eq 16777216'
+	run_matrix if="$DEV" --force --req 4k,64k,1m --xfer 1m,2m --results "$SCRATCH/matrix-dev-r.h5"
+	matrix_ok "block device read" 2 Read "$SCRATCH/matrix-dev-r.h5" 4k,64k,1m 1m,2m 1
+	check "block device: still there" test -b "$DEV"
+	[ "$T_FAILED" -eq 0 ] || show_run
+fi
 finish

@@ -8,22 +8,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dm=${DM:-$here/../../src/dm}
 [ -x "$dm" ] || { echo "SKIP: no launcher at '$dm' (run make first)"; exit 77; }
-passed=0 failed=0
-fake=$(mktemp)
-trap 'rm -f "$fake"' EXIT
-printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]" "$a"; done; echo\n' >"$fake"
-chmod +x "$fake"
-
-# expect NAME STATUS EXPECTED-OUTPUT ARGS...: the launcher's output (stdout
-# and stderr) and status with ARGS, pfsbench being the stand-in
-expect() {
-    local name=$1 want_rc=$2 want=$3 got rc=0
-    shift 3
-    got=$(PFSBENCH=$fake "$dm" "$@" 2>&1) || rc=$?
-    [ "$rc.$got" = "$want_rc.$want" ] && { passed=$((passed + 1)); echo "ok - $name"; return; }
-    failed=$((failed + 1))
-    printf 'not ok - %s\n  want (%s): %s\n  got (%s): %s\n' "$name" "$want_rc" "$want" "$rc" "$got"
-}
+LAUNCHER=$dm
+# shellcheck source-path=SCRIPTDIR source=stand-in.sh
+. "$here/stand-in.sh"
 hint="Try 'dm --help'."
 
 expect "the seed's command line passes as it is" 0 \
@@ -49,5 +36,4 @@ expect "dm's -z is refused" 2 \
     "dm: dm's --show-input-size is not in pfsbench stream: 'stat -c %s FILE' says a file's size
 $hint" --show-input-size -i /dev/sdb
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+done_testing

@@ -202,6 +202,16 @@ static void test_labelled_matrix(void **state)
 			    "1MiB    25.24   9.50     -\n"
 			    "1GiB  1234.50  36.13  0.00\n");
 	free(o.text);
+	/* the same layout under another title */
+	out_open(&o);
+	assert_int_equal(pfs_matrixfmt_print_titled(o.fp, &m, "Slowest node / median node"), 0);
+	out_close(&o);
+	assert_string_equal(o.text,
+			    "Slowest node / median node\n"
+			    "        1536B   1MiB  4MiB\n"
+			    "1MiB    25.24   9.50     -\n"
+			    "1GiB  1234.50  36.13  0.00\n");
+	free(o.text);
 
 	pfs_matrixfmt_init_perf(&m);
 	out_open(&o);
@@ -240,6 +250,24 @@ static void test_diff_cells(void **state)
 	out_close(&o);
 	assert_string_equal(o.text, " 50.00% -.--% -.--% -0.00% -75.00%\n");
 	free(o.text);
+	/* one cell at a time, the same text; an extreme one whole */
+	{
+		char cell[400];
+
+		assert_int_equal(pfs_matrixfmt_diff_cell(cell, sizeof(cell), 10, 15), 0);
+		assert_string_equal(cell, " 50.00%");
+		assert_int_equal(pfs_matrixfmt_diff_cell(cell, sizeof(cell), 0, 15), 0);
+		assert_string_equal(cell, " -.--%");
+		assert_int_equal(pfs_matrixfmt_diff_cell(cell, 6, 0, 15), -ENAMETOOLONG);
+		a.mibps[0][0] = 1;
+		b.mibps[0][0] = 1e300;
+		out_open(&o);
+		assert_int_equal(pfs_matrixfmt_print_diff(o.fp, &a, &b), 0);
+		out_close(&o);
+		snprintf(cell, sizeof(cell), " %.2f%%", (1e300 - 1) * 100);
+		assert_true(strlen(cell) > 300 && !strncmp(o.text, cell, strlen(cell)));
+		free(o.text);
+	}
 }
 
 static void test_printers_refuse_bad_matrices(void **state)
@@ -492,6 +520,26 @@ static void test_outlier_rule_edges(void **state)
 
 	assert_int_equal(pfs_matrixfmt_average_runs(on_bound, 2, kept, &out), 0);
 	assert_true(kept[0] && kept[1] && out.mean_kept == 2);
+	/* ... also when rounding makes one of two a hair further than the
+	 * deviation, as it did for half of all pairs of measured rates */
+	for (unsigned a = 1; a < 400; a++)
+		for (unsigned b = a + 1; b < a + 40; b++) {
+			const double pair[] = { 1e6 / a, 1e6 / b };
+
+			assert_int_equal(pfs_matrixfmt_average_runs(pair, 2, kept, &out), 0);
+			assert_true(kept[0] && kept[1] && out.nkept == 2);
+		}
+	/* ... and one 5e-7 past the bound is still discarded: 9, 9, 11, 11
+	 * are all one deviation away; moving the last by 1e-6 moves it
+	 * 3/4 x 1e-6 from the mean and the deviation only 1/4 x 1e-6 */
+	{
+		const double edge[] = { 9, 9, 11, 11 }, past[] = { 9, 9, 11, 11 + 1e-6 };
+
+		assert_int_equal(pfs_matrixfmt_average_runs(edge, 4, kept, &out), 0);
+		assert_true(out.nkept == 4);
+		assert_int_equal(pfs_matrixfmt_average_runs(past, 4, kept, &out), 0);
+		assert_true(kept[0] && kept[1] && kept[2] && !kept[3] && out.nkept == 3);
+	}
 
 	assert_int_equal(pfs_matrixfmt_average_runs(zeros, 3, NULL, &out), 0);
 	assert_true(out.nkept == 3 && out.mean_kept == 0);

@@ -433,6 +433,89 @@ static void test_parser_hooks_choices_and_short_names(void **state)
 	free(buf);
 }
 
+/* Operands, dd's NAME=VALUE (perf_matrix's if=, of=, iter=): another
+ * spelling of an option, never --NAME, and the two count as one. */
+struct t_pm_opts {
+	struct pfs_common_opts common;
+	char input[64];
+	uint64_t iter;
+};
+
+static const struct pfs_option pm_table[] = {
+	PFS_OPT_STR(struct t_pm_opts, input, "read", 'r', "PATH", "read PATH", 0),
+	PFS_OPT_NUM(struct t_pm_opts, iter, "iter", 0, PFS_OPT_COUNT, 100, "N", "N times"),
+	PFS_OPT_OPERAND_STR(struct t_pm_opts, input, "if", "PATH", "the same as --read"),
+	PFS_OPT_OPERAND_NUM(struct t_pm_opts, iter, "iter", PFS_OPT_COUNT, 100, "N",
+			    "the same as --iter"),
+	PFS_OPT_END,
+};
+
+static int pm_parse(struct t_pm_opts *o, char *err, size_t errlen, char *a, char *b, char *c)
+{
+	char *argv[] = { "test", a, b, c, NULL };
+	int argc = 1;
+
+	memset(o, 0, sizeof(*o));
+	while (argc < 4 && argv[argc])
+		argc++;
+	err[0] = 0;
+	return pfs_opts_parse(pm_table, o, argc, argv, err, errlen);
+}
+
+static int pm_kv(void *ctx, const char *key, const char *value, enum pfs_value_kind kind)
+{
+	(void)value;
+	(void)kind;
+	strcat(ctx, key);
+	strcat(ctx, " ");
+	return 0;
+}
+
+static void test_operands(void **state)
+{
+	static const struct { char *a, *b, *c; const char *msg; } bad[] = {
+		{ "--read", "x", "if=y", "-r/--read and if= say the same: give one" },
+		{ "if=y", "--read", "x", "-r/--read and if= say the same: give one" },
+		{ "if=y", "if=z", NULL, "if= is given twice" },
+		{ "iter=2", "--iter", "3", "--iter and iter= say the same: give one" },
+		{ "iter=0", NULL, NULL, "iter= must be at least 1" },
+		{ "iter=x", NULL, NULL, "iter= wants a whole number, not 'x'" },
+		{ "iter=101", NULL, NULL, "iter= '101' is too large" },
+		{ "if=", NULL, NULL, "if= wants a non-empty PATH" },
+		{ "of=y", NULL, NULL, "unexpected argument 'of=y'" },
+		{ "IF=y", NULL, NULL, "unexpected argument 'IF=y'" },
+		{ "if", NULL, NULL, "unexpected argument 'if'" },
+		/* an operand is no option */
+		{ "--if=y", NULL, NULL, "unknown option '--if=y'" },
+	};
+	struct t_pm_opts o;
+	char err[256], keys[128] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pm_parse(&o, err, sizeof(err), "if=/dev/x", "iter=5", NULL), PFS_PARSE_OK);
+	assert_string_equal(o.input, "/dev/x");
+	assert_true(o.iter == 5);
+	/* the value keeps its own '=', and options may come after operands */
+	assert_int_equal(pm_parse(&o, err, sizeof(err), "if=a=b", "--iter", "2"), PFS_PARSE_OK);
+	assert_string_equal(o.input, "a=b");
+	assert_true(o.iter == 2);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(pm_parse(&o, err, sizeof(err), bad[i].a, bad[i].b, bad[i].c), -EINVAL);
+		assert_string_equal(err, bad[i].msg);
+	}
+	/* the run's parameters are the options', once each */
+	assert_int_equal(pfs_opts_to_kv(pm_table, &o, pm_kv, keys), 0);
+	assert_string_equal(keys, "read iter ");
+	f = open_memstream(&buf, &len);
+	pfs_opts_usage(f, pm_table);
+	fclose(f);
+	assert_non_null(strstr(buf, "  if=PATH "));
+	assert_non_null(strstr(buf, "  iter=N "));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_every_option_round_trips_through_kv),
 		cmocka_unit_test(test_kv_refuses_values_it_could_not_have_written),
 		cmocka_unit_test(test_parser_hooks_choices_and_short_names),
+		cmocka_unit_test(test_operands),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -335,6 +335,12 @@ static void test_short_file_fails_with_a_size_and_ends_without(void **state)
 	io = io_of(fd, PFS_SEQIO_READ, 0, 4096, 1024);
 	assert_int_equal(pfs_seqio_run(&w, &io, &b), -ENODATA);
 	assert_non_null(strstr(failure, "' at offset 2500: the file ends there, 1596 bytes short of -s"));
+	/* ... in the words of a caller whose size has another name (matrix) */
+	fresh(&w);
+	io.size_name = "the transfer size";
+	assert_int_equal(pfs_seqio_run(&w, &io, &b), -ENODATA);
+	assert_non_null(strstr(failure, ": the file ends there, 1596 bytes short of the transfer size"));
+	io.size_name = NULL;
 	fresh(&w);
 	io = io_of(fd, PFS_SEQIO_READ, 0, PFS_SEQIO_TO_END, 1024);
 	io.verify = true;
@@ -425,6 +431,19 @@ static void test_fill_byte_and_errors(void **state)
 	fresh(&w);
 	assert_int_equal(pfs_seqio_run(&w, &io, &b), -EBADF);
 	assert_non_null(strstr(failure, "' at offset 0: Bad file descriptor (EBADF)"));
+	/* EINVAL on an O_DIRECT descriptor says what O_DIRECT needs, in the
+	 * caller's words (an offset past 2^63 is an EINVAL anywhere) */
+	io.dir = PFS_SEQIO_READ;
+	io.offset = (uint64_t)INT64_MAX + 1;
+	io.direct = true;
+	fresh(&w);
+	assert_int_equal(pfs_seqio_run(&w, &io, &b), -EINVAL);
+	assert_non_null(strstr(failure, "(EINVAL); with O_DIRECT the request size and offset must be "
+					"multiples of the device's block size: leave off -x or align them"));
+	io.direct_hint = "use --direct off";
+	fresh(&w);
+	assert_int_equal(pfs_seqio_run(&w, &io, &b), -EINVAL);
+	assert_non_null(strstr(failure, "block size: use --direct off"));
 	pfs_seqio_buf_free(&b);
 	assert_int_equal(pfs_seqio_buf_init(&b, 0), -EINVAL);
 	assert_int_equal(pfs_seqio_buf_init(&b, (uint64_t)PFS_SEQIO_REQ_MAX + 1), -EINVAL);

@@ -73,6 +73,28 @@ static void test_format_reports_truncation(void **state)
 	assert_int_equal(pfs_format(buf, sizeof(buf), "%s", "12345678"), -ENAMETOOLONG);
 }
 
+static void test_refuse_and_path_dir(void **state)
+{
+	char err[8], dir[8];
+
+	(void)state;
+	assert_int_equal(pfs_refuse(err, sizeof(err), -EINVAL, "bad %d", 7), -EINVAL);
+	assert_string_equal(err, "bad 7");
+	/* cut, but said */
+	assert_int_equal(pfs_refuse(err, sizeof(err), -EINVAL, "%s", "much too long"), -EINVAL);
+	assert_string_equal(err, "much to");
+	assert_int_equal(pfs_refuse(NULL, 0, -ENOENT, "x"), -ENOENT);
+	assert_int_equal(pfs_path_dir("a", dir, sizeof(dir)), 0);
+	assert_string_equal(dir, ".");
+	assert_int_equal(pfs_path_dir("/a", dir, sizeof(dir)), 0);
+	assert_string_equal(dir, "/");
+	assert_int_equal(pfs_path_dir("/dev/sdb", dir, sizeof(dir)), 0);
+	assert_string_equal(dir, "/dev");
+	assert_int_equal(pfs_path_dir("a/b/c", dir, sizeof(dir)), 0);
+	assert_string_equal(dir, "a/b");
+	assert_int_equal(pfs_path_dir("abcdefgh/c", dir, sizeof(dir)), -ENAMETOOLONG);
+}
+
 static void test_mul_overflow(void **state)
 {
 	uint64_t v;
@@ -161,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size_suffixes),
 		cmocka_unit_test(test_parse_size_rejects),
 		cmocka_unit_test(test_format_reports_truncation),
+		cmocka_unit_test(test_refuse_and_path_dir),
 		cmocka_unit_test(test_mul_overflow),
 		cmocka_unit_test(test_shell_quote_makes_one_word),
 		cmocka_unit_test(test_read_text),
