@@ -221,8 +221,11 @@ int pfs_bonnie_resolve(const struct pfs_bonnie_opts *o, struct pfs_bonnie_plan *
 		p->file_mib = 0;
 	if (o->files[0] && (rc = resolve_files(o->files, p, err, errlen)))
 		return rc;
-	p->char_mib = o->no_char ? 0 : p->file_mib < PFS_BONNIE_CHAR_MIB ? p->file_mib
-									 : PFS_BONNIE_CHAR_MIB;
+	p->char_bytes = o->char_bytes ? o->char_bytes : PFS_BONNIE_CHAR_BYTES;
+	if (p->char_bytes > pfs_bonnie_io_bytes(p))
+		p->char_bytes = pfs_bonnie_io_bytes(p);
+	if (o->no_char)
+		p->char_bytes = 0;
 	if (!p->file_mib && !p->num_files_x1024)
 		return bad(err, errlen, "nothing to run: no I/O tests (-s 0 or -F) and no file tests "
 			   "(-n 0)");
@@ -248,7 +251,7 @@ bool pfs_bonnie_runs(const struct pfs_bonnie_plan *p, enum pfs_bonnie_test t)
 	switch (t) {
 	case PFS_BONNIE_PUTC:
 	case PFS_BONNIE_GETC:
-		return p->file_mib && p->char_mib;
+		return p->file_mib && p->char_bytes;
 	case PFS_BONNIE_PUT_BLOCK:
 	case PFS_BONNIE_REWRITE:
 	case PFS_BONNIE_GET_BLOCK:

@@ -23,7 +23,7 @@
 
 /* bonnie++'s constants (its bonnie.h). */
 #define PFS_BONNIE_DEFAULT_FILE_MIB 300u /* -s when the RAM is unknown or small */
-#define PFS_BONNIE_CHAR_MIB 3u           /* MiB written and read a byte at a time */
+#define PFS_BONNIE_CHAR_BYTES (3u << 20) /* written and read a byte at a time */
 #define PFS_BONNIE_UPDATE_EVERY 10u      /* 1 seek in 10 rewrites its block */
 #define PFS_BONNIE_NAME_BYTES 23u        /* 10 hex digits, up to 12 random characters, NUL */
 #define PFS_BONNIE_DIRS_MAX 99999u       /* subdirectories are named %05u */
@@ -40,6 +40,7 @@ struct pfs_bonnie_opts {
 	char user[64];   /* -u USER[:GROUP] */
 	char group[64];  /* -g GROUP */
 	uint64_t seed;   /* -z; validate() picks one when not given */
+	uint64_t char_bytes; /* --char-size; 0: bonnie++'s 3 MiB */
 	char version[8]; /* --bonnie-version: "1.96" (default) or "1.98", the layout */
 	bool no_char;    /* -f: no per-char tests */
 	bool no_io;      /* -F: no I/O tests at all (-s 0) */
@@ -52,7 +53,8 @@ struct pfs_bonnie_opts {
 /* What the options resolve to, for one rank. */
 struct pfs_bonnie_plan {
 	uint64_t file_mib;   /* size of the I/O file; 0: no I/O tests */
-	uint64_t char_mib;   /* per-char tests' MiB: min(3, file_mib), 0 with -f */
+	uint64_t char_bytes; /* per-char tests' bytes: min(3 MiB or --char-size, the
+			      * file), 0 with -f */
 	uint32_t io_chunk;   /* bytes per block of the block tests and seeks */
 	uint32_t seeks;      /* random seeks, shared by ... */
 	uint32_t seek_procs; /* ... this many concurrent seekers */

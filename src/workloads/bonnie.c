@@ -8,8 +8,8 @@
  * code (bonnie++.cpp, bon_io.cpp, bon_file.cpp of 1.97.3 and 2.00a, and
  * Debian's 2.00a under strace), not its manual, which is out of date:
  *
- *   putc       PFS_BONNIE_CHAR_MIB (3) MiB written by 1-byte write(2)s to a
- *              new file, then fsync and close
+ *   putc       3 MiB (--char-size) written by 1-byte write(2)s to a new
+ *              file, then fsync and close
  *   put_block  the whole file (-s) written again in blocks of CHUNK bytes
  *   rewrite    each block read, one byte changed, lseek back, written
  *   getc       3 MiB read by 1-byte read(2)s
@@ -53,7 +53,6 @@
 
 #define IO_FILE "Bonnie.io"     /* the I/O tests' file */
 #define TEST_DIR "Bonnie.files" /* the file tests' directory */
-#define MIB (UINT64_C(1) << 20)
 #define HEX_DIGITS 10           /* a name's index, as bonnie++'s %010x */
 #define RAND_CHARS_MAX 12       /* random characters in a name, 0 to 12 */
 #define SEEK_POLL_NS 20000000   /* the main thread's look at the seekers */
@@ -238,12 +237,15 @@ static inline __attribute__((always_inline)) int op_chars(struct pfs_worker *w,
 	if (fd < 0)
 		return fd;
 	pfs_op_start(w, pfs_bonnie_test_names[wr ? PFS_BONNIE_PUTC : PFS_BONNIE_GETC], PFS_UNIT_BYTES,
-		     st->p.char_mib * MIB, 0);
+		     st->p.char_bytes, 0);
 	while (w->items < w->target) {
 		uint64_t t;
 
 		if (pfs_tick(w) && w->stopped)
 			return io_abandon(fd, -ECANCELED);
+		/* --char-size need not be a whole number of blocks */
+		if (chunk > w->target - w->items)
+			chunk = (uint32_t)(w->target - w->items);
 		t = pfs_lat_start(w);
 		for (uint32_t i = 0; i < chunk; i++) {
 			char c = (char)(i & 0x7f);
@@ -1035,6 +1037,9 @@ static const struct pfs_option bonnie_options[] = {
 		     "removal's directory, each block a seek rewrites"),
 	PFS_OPT_FLAG(BON, no_char, "no-char", 'f', "skip the per-char tests"),
 	PFS_OPT_FLAG(BON, no_io, "no-io", 'F', "skip the I/O tests (-s 0)"),
+	PFS_OPT_NUM(BON, char_bytes, "char-size", 0, PFS_OPT_SIZE, 0, "SIZE",
+		    "bytes of the per-char tests (suffix k, m; default 3m, as bonnie++; at most the "
+		    "file)"),
 	PFS_OPT_ENTRY(BON, common.iterations, uint64_t, "repeat", 'x', PFS_OPT_COUNT, 1000000, "N",
 		      "run the tests N times (as -i); then only CSV lines, after a header",
 		      NULL, PFS_OPTF_NOT_PARAM),

@@ -8,8 +8,8 @@
 #       ranks on this host, or 2x2, two simulated nodes of 2 ranks; results
 #       in $SCRATCH/TAG-LAYOUT.h5, report in $OUT (and $ERR). Checks that it
 #       exits 0; that every rank has a row of each of the 12 tests with
-#       bonnie++'s work (3 MiB a byte at a time, 64 MiB in blocks, 8192
-#       seeks, 1024 files); that every CSV line (all ranks, then each node)
+#       bonnie++'s work (3 MiB a byte at a time, or --char-size's, 64 MiB in
+#       blocks, 8192 seeks, 1024 files); that every CSV line (all ranks, then each node)
 #       has each figure its rows give (bonnie-figures.py); that the tables
 #       are where -q says, with a pair of lines for all ranks and for each
 #       node; that Debian's bon_csv2txt and bon_csv2html show the same
@@ -18,13 +18,14 @@
 # shellcheck shell=bash
 BONNIE_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# The 12 ops' rows: every one did bonnie++'s whole work for -s 64m -n 1.
+# The 12 ops' rows of FILE: every one of RANKS did bonnie++'s whole work
+# for -s 64m -n 1, CHAR bytes a byte at a time.
 bonnie_work_done() {
-	awk -F, -v ranks="$2" '
+	awk -F, -v ranks="$2" -v char="$3" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
 			op = $c["op"]; n[op]++
-			if (op == "putc" || op == "getc") ok = $c["bytes"] == 3145728 && $c["items"] == 3145728
+			if (op == "putc" || op == "getc") ok = $c["bytes"] == char && $c["items"] == char
 			else if (op ~ /^(put_block|rewrite|get_block)$/) ok = $c["bytes"] == 67108864 && $c["items"] == 8192
 			else if (op == "seeks") ok = $c["items"] == 8192 && $c["unit"] == "ops"
 			else ok = $c["items"] == 1024 && $c["unit"] == "files"
@@ -49,7 +50,7 @@ bonnie_csv2txt() {
 }
 
 bonnie_run() {
-	local tag=$1 layout=$2 dir=$3 h5 name ranks nodes quiet=0 v198=0 tables a
+	local tag=$1 layout=$2 dir=$3 h5 name ranks nodes quiet=0 v198=0 tables a prev= char=3145728
 	shift 3
 	h5=$SCRATCH/$tag-$layout.h5
 	for a in "$@"; do
@@ -57,6 +58,8 @@ bonnie_run() {
 		-q) quiet=1 ;;
 		1.98) v198=1 ;;
 		esac
+		[ "$prev" = --char-size ] && char=$(numfmt --from=iec "${a^^}")
+		prev=$a
 	done
 	case $layout in
 	2x2)
@@ -71,7 +74,7 @@ bonnie_run() {
 	check "$tag $layout: exits 0" test "$RC" -eq 0
 	"$T_PFSBENCH" export "$h5" --csv >"$SCRATCH/rows.csv"
 	check "$tag $layout: a row of each test on every rank, with bonnie++'s work" \
-		bonnie_work_done "$SCRATCH/rows.csv" "$ranks"
+		bonnie_work_done "$SCRATCH/rows.csv" "$ranks" "$char"
 	# shellcheck disable=SC2086
 	check "$tag $layout: every CSV figure is what its rows give" \
 		python3 "$BONNIE_HERE/bonnie-figures.py" "$OUT" "$SCRATCH/rows.csv" "$name" "$ranks" $nodes

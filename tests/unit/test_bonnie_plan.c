@@ -57,7 +57,7 @@ static void test_defaults(void **state)
 	(void)state;
 	resolve_ok("", "", "", 0, &p);
 	assert_int_equal(p.file_mib, 300);
-	assert_int_equal(p.char_mib, 3);
+	assert_int_equal(p.char_bytes, 3 << 20);
 	assert_int_equal(p.io_chunk, 8192);
 	assert_int_equal(p.seeks, 8192);
 	assert_int_equal(p.seek_procs, 5);
@@ -124,7 +124,7 @@ static void test_sizes(void **state)
 		assert_int_equal(p.io_chunk, cases[i].chunk);
 		assert_int_equal(p.seeks, cases[i].seeks);
 		assert_int_equal(p.seek_procs, cases[i].procs);
-		assert_int_equal(p.char_mib, cases[i].mib < 3 ? cases[i].mib : 3);
+		assert_int_equal(p.char_bytes, (cases[i].mib < 3 ? cases[i].mib : 3) << 20);
 		assert_int_equal(p.num_files_x1024, 0);
 	}
 }
@@ -205,7 +205,7 @@ static void test_sections(void **state)
 
 	(void)state;
 	resolve_ok("64m", "1", "", NO_CHAR, &p);
-	assert_int_equal(p.char_mib, 0);
+	assert_int_equal(p.char_bytes, 0);
 	assert_false(pfs_bonnie_runs(&p, PFS_BONNIE_PUTC));
 	assert_false(pfs_bonnie_runs(&p, PFS_BONNIE_GETC));
 	assert_true(pfs_bonnie_runs(&p, PFS_BONNIE_PUT_BLOCK));
@@ -220,7 +220,7 @@ static void test_sections(void **state)
 		assert_true(pfs_bonnie_runs(&p, t) == (t < PFS_BONNIE_SEQ_CREATE));
 	assert_false(pfs_bonnie_runs(&p, PFS_BONNIE_TESTS));
 	resolve_ok("2m", "0", "", 0, &p);
-	assert_int_equal(p.char_mib, 2);
+	assert_int_equal(p.char_bytes, 2 << 20);
 	refused("0", "0", "", 0, "nothing to run");
 	refused("64m", "0", "", NO_IO, "nothing to run");
 }
@@ -244,6 +244,33 @@ static void test_ram_checks(void **state)
 	refused("0", "1", "x", 0, "-r 'x': ");
 	refused("0", "1", "1t", 0, "-r '1t': ");
 	refused("0", "1", "-1", 0, "-r '-1': ");
+}
+
+/* --char-size: pfsbench's own, for filesystems where 3 MiB of 1-byte
+ * calls take minutes; at most the file, and -f still wins. */
+static void test_char_size(void **state)
+{
+	struct pfs_bonnie_opts o;
+	struct pfs_bonnie_plan p;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	snprintf(o.version, sizeof(o.version), "1.96");
+	snprintf(o.size, sizeof(o.size), "64m");
+	snprintf(o.files, sizeof(o.files), "0");
+	o.char_bytes = 65536;
+	assert_int_equal(pfs_bonnie_resolve(&o, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.char_bytes, 65536);
+	o.char_bytes = 1000;
+	assert_int_equal(pfs_bonnie_resolve(&o, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.char_bytes, 1000);
+	o.char_bytes = 1ull << 30;
+	assert_int_equal(pfs_bonnie_resolve(&o, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.char_bytes, 64ull << 20);
+	o.no_char = true;
+	assert_int_equal(pfs_bonnie_resolve(&o, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.char_bytes, 0);
+	assert_false(pfs_bonnie_runs(&p, PFS_BONNIE_PUTC));
 }
 
 static void test_version(void **state)
@@ -274,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_ram_checks),
+		cmocka_unit_test(test_char_size),
 		cmocka_unit_test(test_version),
 	};
 
