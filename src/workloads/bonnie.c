@@ -54,6 +54,8 @@
 #define IO_FILE "Bonnie.io"     /* the I/O tests' file */
 #define TEST_DIR "Bonnie.files" /* the file tests' directory */
 #define HEX_DIGITS 10           /* a name's index, as bonnie++'s %010x */
+#define DIR_PREFIX 6            /* "00003/" */
+#define NAME_SLOT (DIR_PREFIX + PFS_BONNIE_NAME_BYTES)
 #define RAND_CHARS_MAX 12       /* random characters in a name, 0 to 12 */
 #define SEEK_POLL_NS 20000000   /* the main thread's look at the seekers */
 #define SEEKER_STACK (256u * 1024)
@@ -66,11 +68,12 @@ struct bonnie_state {
 	bool io_made;      /* IO_FILE exists */
 	/* The file tests. */
 	uint64_t nfiles;
-	char *names;       /* nfiles names of PFS_BONNIE_NAME_BYTES */
+	char *names;       /* nfiles paths in TEST_DIR, NAME_SLOT bytes each */
+	size_t base;       /* where the name starts in a path: after "00003/" */
 	uint32_t *order;   /* the random stat's and delete's order */
 	uint64_t made;     /* names [0, made) were created; cleanup tries them */
 	int tdfd;          /* TEST_DIR, open from create to delete */
-	int *dfd;          /* each directory of files: TEST_DIR itself when one */
+	int *syncfd;       /* -b: each subdirectory, open for its fsyncs */
 	unsigned dirs_made;
 	bool tdir_made;
 	bool dir_sync;     /* -b: fsync directories too, until one refuses */
@@ -90,9 +93,16 @@ static uint64_t rng_next(uint64_t *s)
 
 /* ---- names -------------------------------------------------------------- */
 
+/* File i's path in TEST_DIR ("00003/name" with several directories, as
+ * bonnie++ names them), and its name alone. */
+static char *path_of(const struct bonnie_state *st, uint64_t i)
+{
+	return st->names + i * NAME_SLOT;
+}
+
 static char *name_of(const struct bonnie_state *st, uint64_t i)
 {
-	return st->names + i * PFS_BONNIE_NAME_BYTES;
+	return path_of(st, i) + st->base;
 }
 
 /* Files are spread over the directories in runs of consecutive indexes. */
@@ -111,10 +121,13 @@ static void make_names(struct bonnie_state *st, bool random)
 	static const char hex[] = "0123456789abcdef";
 
 	for (uint64_t i = 0; i < st->nfiles; i++) {
-		char *n = name_of(st, i), *h;
-		unsigned len = (unsigned)(rng_next(&st->rng) % (RAND_CHARS_MAX + 1));
-		char *r = random ? n : n + HEX_DIGITS;
+		char *n = name_of(st, i), *h, *r;
+		unsigned len;
 
+		if (st->base)
+			snprintf(path_of(st, i), NAME_SLOT, "%05u/", dir_of(st, i));
+		len = (unsigned)(rng_next(&st->rng) % (RAND_CHARS_MAX + 1));
+		r = random ? n : n + HEX_DIGITS;
 		h = random ? n + len : n;
 		for (unsigned k = 0; k < len; k++)
 			r[k] = chars[rng_next(&st->rng) % (sizeof(chars) - 1)];
@@ -145,7 +158,7 @@ static int64_t owned(const struct bonnie_state *st, unsigned d, const char *name
 }
 
 /* The path of directory d, or of name in it, relative to the worker's
- * directory, for messages and cleanup. */
+ * directory, for messages. */
 static void file_path(char *buf, size_t len, const struct bonnie_state *st, unsigned d,
 		      const char *name)
 {
@@ -157,7 +170,7 @@ static void file_path(char *buf, size_t len, const struct bonnie_state *st, unsi
 
 static int fail_at(struct pfs_worker *w, const char *op, unsigned d, const char *name, int err)
 {
-	char path[64];
+	char path[sizeof(TEST_DIR) + 8 + NAME_MAX]; /* a stranger's name too */
 
 	file_path(path, sizeof(path), w->state, d, name);
 	return pfs_fail(w, op, path, err);
@@ -577,9 +590,12 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
 /* ---- the file tests ------------------------------------------------------------ */
 
 /* The directory of the files and its subdirectories, outside the time (as
- * bonnie++ makes them). */
-static int dirs_make(struct pfs_worker *w, struct bonnie_state *st)
+ * bonnie++ makes them); with -b, each directory stays open for its
+ * fsyncs, as in bonnie++. */
+static int dirs_make(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		     struct bonnie_state *st)
 {
+	unsigned ndirs = st->p.num_dirs > 1 ? st->p.num_dirs : 0;
 	char name[16];
 
 	if (pfs_mkdirat(w->dirfd, TEST_DIR, 0700))
@@ -588,29 +604,34 @@ static int dirs_make(struct pfs_worker *w, struct bonnie_state *st)
 	st->tdfd = pfs_openat(w->dirfd, TEST_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (st->tdfd < 0)
 		return pfs_fail(w, "open", TEST_DIR, errno);
-	if (st->p.num_dirs == 1) {
-		st->dfd[0] = st->tdfd;
-		return 0;
-	}
-	for (unsigned d = 0; d < st->p.num_dirs; d++) {
+	for (unsigned d = 0; d < ndirs; d++) {
 		snprintf(name, sizeof(name), "%05u", d);
 		if (pfs_mkdirat(st->tdfd, name, 0700))
 			return fail_at(w, "create", d, NULL, errno);
 		st->dirs_made = d + 1;
-		st->dfd[d] = pfs_openat(st->tdfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-		if (st->dfd[d] < 0)
+	}
+	for (unsigned d = 0; o->sync && d < st->p.num_dirs; d++) {
+		snprintf(name, sizeof(name), "%05u", d);
+		st->syncfd[d] = pfs_openat(st->tdfd, ndirs ? name : ".",
+					   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		if (st->syncfd[d] < 0)
 			return fail_at(w, "open", d, NULL, errno);
 	}
 	return 0;
 }
 
+static void syncfds_close(struct bonnie_state *st)
+{
+	for (unsigned d = 0; st->syncfd && d < st->p.num_dirs; d++) {
+		if (st->syncfd[d] >= 0)
+			pfs_close(st->syncfd[d]);
+		st->syncfd[d] = -1;
+	}
+}
+
 static void dirs_close(struct bonnie_state *st)
 {
-	for (unsigned d = 0; st->dfd && d < st->p.num_dirs; d++) {
-		if (st->dfd[d] >= 0 && st->dfd[d] != st->tdfd)
-			pfs_close(st->dfd[d]);
-		st->dfd[d] = -1;
-	}
+	syncfds_close(st);
 	if (st->tdfd >= 0)
 		pfs_close(st->tdfd);
 	st->tdfd = -1;
@@ -623,19 +644,14 @@ static int dirs_remove(struct pfs_worker *w, struct bonnie_state *st)
 {
 	char name[16];
 
-	for (unsigned d = 0; d < st->p.num_dirs; d++)
-		if (st->dfd[d] != st->tdfd) {
-			pfs_close(st->dfd[d]);
-			st->dfd[d] = -1;
-		}
+	syncfds_close(st);
 	for (unsigned d = st->p.num_dirs > 1 ? st->p.num_dirs : 0; d-- > 0;) {
 		snprintf(name, sizeof(name), "%05u", d);
 		if (pfs_unlinkat(st->tdfd, name, AT_REMOVEDIR))
 			return fail_at(w, "remove", d, NULL, errno);
 		st->dirs_made = d;
 	}
-	pfs_close(st->tdfd);
-	st->tdfd = st->dfd[0] = -1;
+	dirs_close(st);
 	if (pfs_unlinkat(w->dirfd, TEST_DIR, AT_REMOVEDIR))
 		return pfs_fail(w, "remove", TEST_DIR, errno);
 	st->tdir_made = false;
@@ -662,7 +678,7 @@ static int create_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	uint32_t range = st->p.max_bytes - st->p.min_bytes;
 	uint64_t size = st->p.min_bytes + (range ? rng_next(&st->rng) % ((uint64_t)range + 1) : 0);
 	unsigned d = dir_of(st, i);
-	int fd = pfs_openat(st->dfd[d], name_of(st, i), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+	int fd = pfs_openat(st->tdfd, path_of(st, i), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
 			    0600), rc;
 
 	if (fd < 0)
@@ -676,7 +692,7 @@ static int create_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		return fail_at(w, o->sync ? "write and fsync" : "write", d, name_of(st, i), -rc);
 	}
 	if (o->sync)
-		dir_sync(w, st, st->dfd[d]);
+		dir_sync(w, st, st->syncfd[d]);
 	if (pfs_close(fd))
 		return fail_at(w, "close", d, name_of(st, i), errno);
 	w->bytes += size;
@@ -695,7 +711,7 @@ static int op_create(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	st->io_made = false;
 	make_names(st, random);
 	st->dir_sync = o->sync;
-	if ((rc = dirs_make(w, st)))
+	if ((rc = dirs_make(w, o, st)))
 		return rc;
 	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->nfiles, 0);
 	while (w->items < w->target) {
@@ -714,8 +730,10 @@ static int op_create(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	return pfs_op_done(w);
 }
 
-/* stat, and read what the file holds. */
-static int stat_one(struct pfs_worker *w, struct bonnie_state *st, unsigned d, const char *name)
+/* stat, and read what the file holds: path is relative to dfd, the file
+ * is name in directory d (for messages). */
+static int stat_one(struct pfs_worker *w, struct bonnie_state *st, int dfd, const char *path,
+		    unsigned d, const char *name)
 {
 	uint32_t chunk = st->p.file_chunk;
 	struct stat sb;
@@ -723,13 +741,13 @@ static int stat_one(struct pfs_worker *w, struct bonnie_state *st, unsigned d, c
 	ssize_t n;
 	int fd;
 
-	if (fstatat(st->dfd[d], name, &sb, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(dfd, path, &sb, AT_SYMLINK_NOFOLLOW))
 		return fail_at(w, "stat", d, name, errno);
 	if (!S_ISREG(sb.st_mode))
 		return fail_at(w, "read", d, name, EINVAL);
 	if (!sb.st_size)
 		return 0;
-	fd = pfs_openat(st->dfd[d], name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
+	fd = pfs_openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return fail_at(w, "open", d, name, errno);
 	for (left = (uint64_t)sb.st_size; left; left -= (uint64_t)n) {
@@ -751,12 +769,12 @@ static int stat_one(struct pfs_worker *w, struct bonnie_state *st, unsigned d, c
 }
 
 static int remove_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-		      struct bonnie_state *st, unsigned d, const char *name)
+		      struct bonnie_state *st, int dfd, const char *path, unsigned d, const char *name)
 {
-	if (pfs_unlinkat(st->dfd[d], name, 0))
+	if (pfs_unlinkat(dfd, path, 0))
 		return fail_at(w, "remove", d, name, errno);
 	if (o->sync)
-		dir_sync(w, st, st->dfd[d]);
+		dir_sync(w, st, st->syncfd[d]);
 	return 0;
 }
 
@@ -771,8 +789,14 @@ static int op_by_readdir(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 
 	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->made, 0);
 	for (unsigned d = 0; d < st->p.num_dirs && !rc; d++) {
-		int fd = pfs_openat(st->dfd[d], ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-		DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+		char sub[16];
+		int fd;
+		DIR *dir;
+
+		/* bonnie++ goes into each directory and reads it */
+		snprintf(sub, sizeof(sub), "%05u", d);
+		fd = pfs_openat(st->tdfd, st->base ? sub : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		dir = fd >= 0 ? fdopendir(fd) : NULL;
 
 		if (!dir) {
 			if (fd >= 0)
@@ -801,7 +825,8 @@ static int op_by_readdir(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 					     d, ent->d_name, EPERM);
 				break;
 			}
-			rc = del ? remove_one(w, o, st, d, ent->d_name) : stat_one(w, st, d, ent->d_name);
+			rc = del ? remove_one(w, o, st, fd, ent->d_name, d, ent->d_name)
+				 : stat_one(w, st, fd, ent->d_name, d, ent->d_name);
 			if (rc)
 				break;
 			pfs_lat_stop(w, lat);
@@ -835,7 +860,8 @@ static int op_random(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		if (pfs_tick(w) && w->stopped)
 			return -ECANCELED;
 		lat = pfs_lat_start(w);
-		rc = del ? remove_one(w, o, st, d, name_of(st, i)) : stat_one(w, st, d, name_of(st, i));
+		rc = del ? remove_one(w, o, st, st->tdfd, path_of(st, i), d, name_of(st, i))
+			 : stat_one(w, st, st->tdfd, path_of(st, i), d, name_of(st, i));
 		if (rc)
 			return rc;
 		pfs_lat_stop(w, lat);
@@ -936,13 +962,14 @@ static int bonnie_setup(struct pfs_worker *w)
 	memset(st->buf, 0, st->buflen);
 	st->nfiles = pfs_bonnie_files(&st->p);
 	if (st->nfiles) {
-		st->names = malloc(st->nfiles * PFS_BONNIE_NAME_BYTES);
+		st->base = st->p.num_dirs > 1 ? DIR_PREFIX : 0;
+		st->names = malloc(st->nfiles * NAME_SLOT);
 		st->order = malloc(st->nfiles * sizeof(*st->order));
-		st->dfd = malloc(st->p.num_dirs * sizeof(*st->dfd));
-		if (!st->names || !st->order || !st->dfd)
+		st->syncfd = malloc(st->p.num_dirs * sizeof(*st->syncfd));
+		if (!st->names || !st->order || !st->syncfd)
 			return pfs_fail(w, "allocate", "the file names", ENOMEM);
 		for (unsigned d = 0; d < st->p.num_dirs; d++)
-			st->dfd[d] = -1;
+			st->syncfd[d] = -1;
 	}
 	if (st->p.file_mib) {
 		st->tickets = malloc(st->p.seeks * sizeof(*st->tickets));
@@ -970,7 +997,7 @@ static int bonnie_cleanup(struct pfs_worker *w)
 		rc = -errno;
 	st->io_made = false;
 	for (uint64_t i = 0; st->tdir_made && i < st->made; i++) {
-		file_path(path, sizeof(path), st, dir_of(st, i), name_of(st, i));
+		snprintf(path, sizeof(path), TEST_DIR "/%s", path_of(st, i));
 		if (pfs_unlinkat(w->dirfd, path, 0) && errno != ENOENT && !rc)
 			rc = -errno;
 	}
@@ -987,11 +1014,11 @@ static int bonnie_cleanup(struct pfs_worker *w)
 	free(st->buf);
 	free(st->names);
 	free(st->order);
-	free(st->dfd);
+	free(st->syncfd);
 	free(st->tickets);
 	st->buf = st->names = NULL;
 	st->order = NULL;
-	st->dfd = NULL;
+	st->syncfd = NULL;
 	st->tickets = NULL;
 	return rc;
 }
