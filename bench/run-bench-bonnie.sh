@@ -8,8 +8,8 @@
 # %CPU too), the ratio of the medians (target >= 0.95, README says where
 # it is not met and why), and CPU time per unit, %CPU / 100 / rate.
 # The sizes make every test last more than bonnie++'s 0.5 s, below which
-# it prints +++++ instead of a rate: on the tmpfs -s 4g:8k:200000 -r 2g
-# -n 256, on the ext4 -s 2g:8k:200000 -r 1g -n 256 (200000 seeks instead
+# it prints +++++ instead of a rate: on the tmpfs -s 4g:8k:200000 -r 2048
+# -n 256, on the ext4 -s 2g:8k:200000 -r 1024 -n 256 (200000 seeks instead
 # of 8192, which take 0.05 s). Then, under callgrind, user-space
 # instructions per 1-byte call of the per-char tests, from two runs of each
 # tool with and without them (-s 3 -n 0, 1 seek): the difference over the
@@ -49,8 +49,8 @@ mkfs.ext4 -q -F "$dev" && mount "$dev" "$work/ext4" || exit 1
 cd "$work/r" || exit 1
 
 declare -A ARGS=(
-	[tmpfs]=${BENCH_TMPFS_ARGS:-"-s 4g:8k:200000 -r 2g -n 256"}
-	[ext4]=${BENCH_EXT4_ARGS:-"-s 2g:8k:200000 -r 1g -n 256"}
+	[tmpfs]=${BENCH_TMPFS_ARGS:-"-s 4g:8k:200000 -r 2048 -n 256"}
+	[ext4]=${BENCH_EXT4_ARGS:-"-s 2g:8k:200000 -r 1024 -n 256"}
 )
 TESTS=(putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del)
 
@@ -65,8 +65,8 @@ bonnie_side() { # FS ROUND
 	[ "$2" = warm ] && out=/dev/null
 	settle
 	# shellcheck disable=SC2086
-	on_cpu "$BONNIE" -q -d "$work/$1" ${ARGS[$1]} -u root -m bench 2>/dev/null >>"$out" ||
-		{ echo "bonnie++ failed on $1"; return 1; }
+	on_cpu "$BONNIE" -q -d "$work/$1" ${ARGS[$1]} -u root -m bench 2>"$work/err" >>"$out" ||
+		{ echo "bonnie++ failed on $1:"; cat "$work/err"; return 1; }
 }
 pfs_side() { # FS ROUND
 	local out=$work/pfs-$1.csv

@@ -195,7 +195,7 @@ uint64_t pfs_bonnie_default_file_mib(uint64_t ram_mib)
 int pfs_bonnie_resolve(const struct pfs_bonnie_opts *o, struct pfs_bonnie_plan *p, char *err,
 		       size_t errlen)
 {
-	static const uint64_t MG[] = { 1, 1024 };
+	static const uint64_t M[] = { 1 };
 	struct field f;
 	int rc;
 
@@ -210,8 +210,11 @@ int pfs_bonnie_resolve(const struct pfs_bonnie_opts *o, struct pfs_bonnie_plan *
 	p->num_files_x1024 = 16; /* bonnie++'s DefaultDirectorySize */
 	if (o->ram[0]) {
 		f = (struct field){ o->ram, strlen(o->ram) };
-		if (number(&f, "mg", MG, &p->ram_mib) || p->ram_mib > FILE_MIB_MAX)
-			return bad(err, errlen, "-r '%s': not a size in MiB (suffix m or g)", o->ram);
+		/* bonnie++ reads -r with atoi: "1g" is 1 MiB there, so only the
+		 * forms that mean the same in both are taken. */
+		if (number(&f, "m", M, &p->ram_mib) || p->ram_mib > FILE_MIB_MAX)
+			return bad(err, errlen, "-r '%s': not a number of MiB (bonnie++ reads '1g' as 1)",
+				   o->ram);
 	}
 	if (o->size[0] && (rc = resolve_size(o->size, p, err, errlen)))
 		return rc;

@@ -1058,7 +1058,7 @@ static const struct pfs_option bonnie_options[] = {
 	PFS_OPT_STR(BON, files, "files", 'n', "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]",
 		    "NUM x 1024 files per rank for the file tests (default 16; 0: none), of MIN to "
 		    "MAX bytes (default 0), over DIRS directories, written CHUNK bytes at a time", 0),
-	PFS_OPT_STR(BON, ram, "ram", 'r', "MiB", "the RAM to assume (default this machine's)", 0),
+	PFS_OPT_STR(BON, ram, "ram", 'r', "MiB", "the RAM to assume in MiB (32 or 32m; default this machine's)", 0),
 	PFS_OPT_FLAG(BON, sync, "sync", 'b',
 		     "fsync where bonnie++ -b does: each created file and its directory, each "
 		     "removal's directory, each block a seek rewrites"),
@@ -1216,8 +1216,8 @@ const struct pfs_workload pfs_workload_bonnie = {
 	.name = "bonnie",
 	.summary = "bonnie++'s I/O and file tests on every rank at once, with its tables and CSV.",
 	.synopsis = "[-d DIR] [-s SIZE[:CHUNK[:SEEKS[:PROCS]]]] [-n NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]] "
-		    "[-r MiB] [-b] [-f] [-F] [-x N] [-m NAME] [-q] [-u USER[:GROUP]] [-g GROUP] "
-		    "[-z SEED] [--bonnie-version 1.96|1.98] [options]",
+		    "[-r MiB] [-b] [-f] [-F] [--char-size SIZE] [-x N] [-m NAME] [-q] [-u USER[:GROUP]] "
+		    "[-g GROUP] [-z SEED] [--bonnie-version 1.96|1.98] [options]",
 	.options = bonnie_options,
 	.opts_size = sizeof(struct pfs_bonnie_opts),
 	.state_size = sizeof(struct bonnie_state),

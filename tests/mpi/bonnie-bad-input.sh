@@ -33,7 +33,8 @@ refused 1 "-n '1:0:0:100000': '100000' is not a number of directories" "${S[@]}"
 refused 1 "-n 28340: too many files to keep the names of" -d "$D" -r 0 -s 0 -n 28340
 refused 1 "nothing to run: no I/O tests (-s 0 or -F) and no file tests (-n 0)" "${S[@]}" -s 0 -n 0
 refused 1 "nothing to run" "${S[@]}" -F -n 0
-refused 1 "-r 'lots': not a size in MiB" -d "$D" -r lots
+refused 1 "-r 'lots': not a number of MiB" -d "$D" -r lots
+refused 1 "-r '1g': not a number of MiB (bonnie++ reads '1g' as 1)" -d "$D" -r 1g -s 4g
 refused 1 "-m: a name without commas or control characters" "${S[@]}" -s 64m -m a,b
 refused 1 "--bonnie-version '2.00a': pfsbench writes 1.96 (the default) or 1.98" \
 	"${S[@]}" -s 64m --bonnie-version 2.00a

@@ -93,11 +93,13 @@ static void test_default_size_from_ram(void **state)
 		resolve_ok("", "1", ram, 0, &p);
 		assert_int_equal(p.file_mib, cases[i].want);
 	}
-	resolve_ok("", "1", "1g", 0, &p);
+	resolve_ok("", "1", "1024m", 0, &p);
 	assert_int_equal(p.ram_mib, 1024);
 	assert_int_equal(p.file_mib, 2048);
 	resolve_ok("", "1", "512M", 0, &p);
 	assert_int_equal(p.ram_mib, 512);
+	/* bonnie++'s atoi reads "1g" as 1 MiB: refused rather than read otherwise */
+	refused("", "1", "1g", 0, "-r '1g': not a number of MiB (bonnie++ reads '1g' as 1)");
 }
 
 static void test_sizes(void **state)
@@ -243,6 +245,7 @@ static void test_ram_checks(void **state)
 	refused("0", "14", "1", 0, "-n 14: the names of that many files would take more than half");
 	refused("0", "1", "x", 0, "-r 'x': ");
 	refused("0", "1", "1t", 0, "-r '1t': ");
+	refused("0", "1", "1k", 0, "-r '1k': ");
 	refused("0", "1", "-1", 0, "-r '-1': ");
 }
 
