@@ -39,6 +39,12 @@ enum pfs_bonnie_test {
 	PFS_BONNIE_TESTS
 };
 
+/* The names bonnie++'s CSV header gives the tests, by enum pfs_bonnie_test
+ * ("putc", "put_block", ..., "ran_del"), NULL-terminated. */
+extern const char *const pfs_bonnie_test_names[PFS_BONNIE_TESTS + 1];
+/* The test called name, or -EINVAL. */
+int pfs_bonnie_test_find(const char *name);
+
 /* What a test's rate and %CPU columns show. */
 enum pfs_bonnie_state {
 	PFS_BONNIE_NOT_RUN = 0, /* blank: the test did not run */
@@ -119,6 +125,11 @@ enum {
 	 * files of the test (NUM x 1024) instead of the rate. Only the 1.98
 	 * layout has the defect; the CSV line is right. */
 	PFS_BONNIE_TEXT_FILE_COUNT_BUG = 1u << 0,
+	/* pfsbench's own: the file table's data line starts with the name,
+	 * cut to 19 columns, where bonnie++ puts the file count. For a
+	 * result's lines under another result's table, where the count is
+	 * the same and the name tells the lines apart. */
+	PFS_BONNIE_TEXT_NAMED_LINE = 1u << 1,
 };
 
 /* bonnie++'s text tables for r->format: the I/O table and its Latency line
@@ -126,6 +137,21 @@ enum {
  * num_files_x1024 is set, then a newline, as bonnie++ -q writes to stderr.
  * 0, -EINVAL for a result no CSV line could carry, -EIO when fp fails. */
 int pfs_bonnie_print_text(FILE *fp, const struct pfs_bonnie_result *r, unsigned flags);
+
+/* The parts of those tables, for a report that puts several results under
+ * one table's header rows: each table's three header rows, and its data
+ * line with its Latency line (each ending in a newline; bonnie++'s last
+ * newline, which pfs_bonnie_print_text adds when there is no file table,
+ * is the caller's). The I/O parts need file_size_mib, the file parts
+ * num_files_x1024, as in pfs_bonnie_print_text. 0, -EINVAL, -EIO. */
+enum pfs_bonnie_part {
+	PFS_BONNIE_IO_HEAD,
+	PFS_BONNIE_IO_LINES,
+	PFS_BONNIE_FILE_HEAD,
+	PFS_BONNIE_FILE_LINES,
+};
+int pfs_bonnie_print_part(FILE *fp, const struct pfs_bonnie_result *r, enum pfs_bonnie_part part,
+			  unsigned flags);
 
 /* The CSV line of r->format, with its newline. 0, -EINVAL, -EIO. */
 int pfs_bonnie_print_csv(FILE *fp, const struct pfs_bonnie_result *r);

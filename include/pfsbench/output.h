@@ -111,6 +111,9 @@ extern const struct pfs_output_ops pfs_output_fdtree;
  * lmdd's summary lines per rank and for all ranks, then the per-node table
  * in MiB/s. */
 extern const struct pfs_output_ops pfs_output_stream;
+/* bonnie++'s tables and CSV lines for the bonnie workload
+ * (src/outputs/bonnie.c): all ranks together, then each node. */
+extern const struct pfs_output_ops pfs_output_bonnie;
 
 /* The matrix workload's report (src/outputs/matrix.c): perf_matrix's
  * matrix lines, the same matrix labelled, how it was measured, and on

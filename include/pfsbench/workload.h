@@ -152,6 +152,7 @@ extern const struct pfs_workload pfs_workload_create_unlink;
 extern const struct pfs_workload pfs_workload_tree;
 extern const struct pfs_workload pfs_workload_stream;
 extern const struct pfs_workload pfs_workload_matrix;
+extern const struct pfs_workload pfs_workload_bonnie;
 extern const struct pfs_workload *const pfs_workloads[];
 const struct pfs_workload *pfs_workload_find(const char *name);
 

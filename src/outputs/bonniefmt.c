@@ -29,9 +29,9 @@
 #define TXT_PER_SEC " /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
 #define TXT_KIB_SEC "K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
 
-static const char *const test_names[PFS_BONNIE_TESTS] = {
+const char *const pfs_bonnie_test_names[PFS_BONNIE_TESTS + 1] = {
 	"putc",	      "put_block", "rewrite", "getc",	    "get_block", "seeks",
-	"seq_create", "seq_stat",  "seq_del", "ran_create", "ran_stat",	 "ran_del",
+	"seq_create", "seq_stat",  "seq_del", "ran_create", "ran_stat",	 "ran_del", NULL,
 };
 
 static const struct {
@@ -42,6 +42,14 @@ static const struct {
 	{ "1.98", PFS_BONNIE_FORMAT_1_98 }, { "2.00", PFS_BONNIE_FORMAT_1_98 },
 	{ "2.00a", PFS_BONNIE_FORMAT_1_98 },
 };
+
+int pfs_bonnie_test_find(const char *name)
+{
+	for (int t = 0; name && t < PFS_BONNIE_TESTS; t++)
+		if (!strcmp(name, pfs_bonnie_test_names[t]))
+			return t;
+	return -EINVAL;
+}
 
 static const char *csv_version(enum pfs_bonnie_format format)
 {
@@ -336,16 +344,9 @@ static void text_latencies(FILE *fp, const struct pfs_bonnie_result *r, int firs
 	}
 }
 
-static int text_io_table(FILE *fp, const struct pfs_bonnie_result *r, unsigned flags)
+/* The three header rows of the I/O table. */
+static void text_io_head(FILE *fp, const struct pfs_bonnie_result *r)
 {
-	char size[128], desc[160];
-	int rc;
-
-	rc = io_size_text(size, sizeof(size), r);
-	if (!rc)
-		rc = io_desc_text(desc, sizeof(desc), r->name, size);
-	if (rc)
-		return -EINVAL;
 	fprintf(fp, "Version %5s       " TXT_IO_TOP, r->version);
 	if (r->format == PFS_BONNIE_FORMAT_1_98) {
 		fputs("                    " TXT_IO_TESTS "Name:Size etc       " TXT_PER_SEC, fp);
@@ -356,6 +357,19 @@ static int text_io_table(FILE *fp, const struct pfs_bonnie_result *r, unsigned f
 		      fp);
 		fputs(TXT_KIB_SEC, fp);
 	}
+}
+
+/* The I/O table's data line and its Latency line. */
+static int text_io_lines(FILE *fp, const struct pfs_bonnie_result *r, unsigned flags)
+{
+	char size[128], desc[160];
+	int rc;
+
+	rc = io_size_text(size, sizeof(size), r);
+	if (!rc)
+		rc = io_desc_text(desc, sizeof(desc), r->name, size);
+	if (rc)
+		return -EINVAL;
 	fputs(desc, fp);
 	for (int t = PFS_BONNIE_PUTC; t <= PFS_BONNIE_SEEKS; t++)
 		text_figure(fp, r, t, flags);
@@ -365,13 +379,11 @@ static int text_io_table(FILE *fp, const struct pfs_bonnie_result *r, unsigned f
 	return 0;
 }
 
-static int text_file_table(FILE *fp, const struct pfs_bonnie_result *r, unsigned flags)
+/* The three header rows of the file table. */
+static void text_file_head(FILE *fp, const struct pfs_bonnie_result *r)
 {
-	char desc[96];
 	const char *head;
 
-	if (files_desc_text(desc, sizeof(desc), r))
-		return -EINVAL;
 	if (r->min_bytes)
 		head = "files:max:min       ";
 	else if (r->max_bytes)
@@ -382,12 +394,25 @@ static int text_file_table(FILE *fp, const struct pfs_bonnie_result *r, unsigned
 	fprintf(fp, "%-19.19s " TXT_FILE_TESTS, r->name);
 	fputs(head, fp);
 	fputs(TXT_PER_SEC, fp);
-	fprintf(fp, "%19s", desc);
+}
+
+/* The file table's data line (its first column the file count, or with
+ * PFS_BONNIE_TEXT_NAMED_LINE the name) and its Latency line. */
+static int text_file_lines(FILE *fp, const struct pfs_bonnie_result *r, unsigned flags)
+{
+	char desc[96];
+
+	if (flags & PFS_BONNIE_TEXT_NAMED_LINE)
+		fprintf(fp, "%-19.19s", r->name);
+	else if (files_desc_text(desc, sizeof(desc), r))
+		return -EINVAL;
+	else
+		fprintf(fp, "%19s", desc);
 	for (int t = PFS_BONNIE_SEQ_CREATE; t < PFS_BONNIE_TESTS; t++)
 		text_figure(fp, r, t, flags);
 	fputc('\n', fp);
-	/* bonnie++ ends this line with the newline that ends every report. */
 	text_latencies(fp, r, PFS_BONNIE_SEQ_CREATE);
+	fputc('\n', fp);
 	return 0;
 }
 
@@ -397,12 +422,47 @@ int pfs_bonnie_print_text(FILE *fp, const struct pfs_bonnie_result *r, unsigned 
 
 	if (rc)
 		return rc;
-	if (r->file_size_mib && (rc = text_io_table(fp, r, flags)))
-		return rc;
-	if (r->num_files_x1024 && (rc = text_file_table(fp, r, flags)))
-		return rc;
-	fputc('\n', fp);
+	if (r->file_size_mib) {
+		text_io_head(fp, r);
+		if ((rc = text_io_lines(fp, r, flags)))
+			return rc;
+	}
+	if (r->num_files_x1024) {
+		text_file_head(fp, r);
+		if ((rc = text_file_lines(fp, r, flags)))
+			return rc;
+	} else {
+		/* The newline that ends every report ends the file table's
+		 * Latency line; without that table, it stands alone. */
+		fputc('\n', fp);
+	}
 	return finish(fp);
+}
+
+int pfs_bonnie_print_part(FILE *fp, const struct pfs_bonnie_result *r, enum pfs_bonnie_part part,
+			  unsigned flags)
+{
+	int rc = check_result(r);
+
+	if (rc)
+		return rc;
+	switch (part) {
+	case PFS_BONNIE_IO_HEAD:
+		text_io_head(fp, r);
+		break;
+	case PFS_BONNIE_IO_LINES:
+		rc = text_io_lines(fp, r, flags);
+		break;
+	case PFS_BONNIE_FILE_HEAD:
+		text_file_head(fp, r);
+		break;
+	case PFS_BONNIE_FILE_LINES:
+		rc = text_file_lines(fp, r, flags);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return rc ? rc : finish(fp);
 }
 
 /* ---- CSV ----------------------------------------------------------------------- */
@@ -495,12 +555,12 @@ int pfs_bonnie_print_csv_header(FILE *fp, enum pfs_bonnie_format format)
 		fputs(",concurrency,seed", fp);
 	fputs(",file_size,io_chunk_size", fp);
 	for (int t = PFS_BONNIE_PUTC; t <= PFS_BONNIE_SEEKS; t++)
-		fprintf(fp, ",%s,%s_cpu", test_names[t], test_names[t]);
+		fprintf(fp, ",%s,%s_cpu", pfs_bonnie_test_names[t], pfs_bonnie_test_names[t]);
 	fputs(",num_files,max_size,min_size,num_dirs,file_chunk_size", fp);
 	for (int t = PFS_BONNIE_SEQ_CREATE; t < PFS_BONNIE_TESTS; t++)
-		fprintf(fp, ",%s,%s_cpu", test_names[t], test_names[t]);
+		fprintf(fp, ",%s,%s_cpu", pfs_bonnie_test_names[t], pfs_bonnie_test_names[t]);
 	for (int t = 0; t < PFS_BONNIE_TESTS; t++)
-		fprintf(fp, ",%s_latency", test_names[t]);
+		fprintf(fp, ",%s_latency", pfs_bonnie_test_names[t]);
 	fputc('\n', fp);
 	return finish(fp);
 }
@@ -555,16 +615,16 @@ static void field_name(const struct csv *c, size_t i, char *buf, size_t len)
 	else if (i < l->io_figs)
 		snprintf(buf, len, "%s", io[i - l->io_params]);
 	else if (i < l->files)
-		snprintf(buf, len, "%s%s", test_names[(i - l->io_figs) / 2],
+		snprintf(buf, len, "%s%s", pfs_bonnie_test_names[(i - l->io_figs) / 2],
 			 (i - l->io_figs) % 2 ? "_cpu" : "");
 	else if (i < l->file_figs)
 		snprintf(buf, len, "%s", files[i - l->files]);
 	else if (i < l->latency)
 		snprintf(buf, len, "%s%s",
-			 test_names[PFS_BONNIE_SEQ_CREATE + (i - l->file_figs) / 2],
+			 pfs_bonnie_test_names[PFS_BONNIE_SEQ_CREATE + (i - l->file_figs) / 2],
 			 (i - l->file_figs) % 2 ? "_cpu" : "");
 	else
-		snprintf(buf, len, "%s_latency", test_names[i - l->latency]);
+		snprintf(buf, len, "%s_latency", pfs_bonnie_test_names[i - l->latency]);
 }
 
 static int csv_fail(struct csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -9,6 +9,7 @@ const struct pfs_workload *const pfs_workloads[] = {
 	&pfs_workload_tree,
 	&pfs_workload_stream,
 	&pfs_workload_matrix,
+	&pfs_workload_bonnie,
 	NULL,
 };
 

@@ -6,7 +6,8 @@
 # $SCRATCH, mounted through FUSE). create-unlink on 2 simulated nodes and a
 # small tree: the report's first line says FUSE.GLUSTERFS, every row is
 # there, nothing is left on the volume, and the results file records
-# HOST:/VOLUME as mount source. Teardown leaves no mount, volume or daemon,
+# HOST:/VOLUME as mount source; then pfsbench bonnie on 1 rank, 2 ranks and
+# 2 nodes x 2. Teardown leaves no mount, volume or daemon,
 # and gluster's system directories as they were. Root only; exit 77 =
 # skipped, with the reason.
 # shellcheck source-path=SCRIPTDIR
@@ -98,6 +99,21 @@ check "matrix: the slowest node per cell, against the median node" \
 
 check "the bricks hold no pfsbench file" \
 	test -z "$(find "$G/brick1" "$G/brick2" -path '*/.glusterfs' -prune -o -name 'pfsbench.*' -print)"
+
+# pfsbench bonnie on the volume, bonnie++'s small sizes: 1 rank, 2 ranks,
+# 2 nodes x 2 (tests/mpi/bonnie-lib.sh); the bricks keep nothing of it.
+# A 1-byte write through FUSE takes about 140 us here (7 kB/s), so 3 MiB a
+# byte at a time would take 7 minutes a rank: the per-char tests do 64 KiB.
+. "$here/../mpi/bonnie-lib.sh"
+start=$SECONDS
+bonnie_run glusterfs 1 "$M" --char-size 64k
+bonnie_run glusterfs 2 "$M" --char-size 64k --bonnie-version 1.98
+bonnie_run glusterfs 2x2 "$M" --char-size 64k --bonnie-version 1.98 -q
+check "bonnie: results file: fstype FUSE.GLUSTERFS" \
+	test "$(prov "$SCRATCH/glusterfs-2x2.h5" fstype)" = FUSE.GLUSTERFS
+check "bonnie: the bricks hold nothing of it" \
+	test -z "$(find "$G/brick1" "$G/brick2" -path '*/.glusterfs' -prune -o \( -name 'pfsbench.*' -o -name 'Bonnie.*' \) -print)"
+echo "# bonnie took $((SECONDS - start)) s"
 
 gluster_down
 check "teardown: the volume is unmounted" test -z "$(grep -F " $G/mnt " /proc/self/mountinfo)"

@@ -4,7 +4,8 @@
 # ranks and a small tree: the report's first line names the type, every row
 # is there, nothing is left, and the results file records the type, the loop
 # device as mount source and the mount options; compare names each run by its
-# type. A full ext4 stops the run with ENOSPC and keeps nothing. Root only;
+# type; pfsbench bonnie on ext4 and xfs of their own. A full ext4 stops the
+# run with ENOSPC and keeps nothing. Root only;
 # exit 77 = skipped, with the reason.
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -69,6 +70,24 @@ done
 check "compare has the 14 tests and ops of the runs" \
 	test "$(grep -cE "^(se|pa|ua|ub|uc) +(Create|Write|Read|Unlink) " "$OUT")" -eq 14
 [ "$T_FAILED" -eq 0 ] || cat "$OUT"
+
+# pfsbench bonnie with bonnie++'s small sizes (-s 64m -r 32m -n 1) on an
+# ext4 and an xfs of its own, large enough for 4 ranks' 64 MiB files: 1
+# rank, 2 ranks, 2 nodes x 2 (tests/mpi/bonnie-lib.sh).
+. "$here/../mpi/bonnie-lib.sh"
+for fs in ext4 xfs; do
+	[[ " ${FSES[*]} " == *" $fs "* ]] || continue
+	start=$SECONDS
+	case $fs in
+	ext4) loop_fs bonnie-ext4 ext4 512M "" mkfs.ext4 -q -F ;;
+	xfs) loop_fs bonnie-xfs xfs 512M "" mkfs.xfs -q -f ;;
+	esac || continue
+	bonnie_run "$fs" 1 "$M"
+	bonnie_run "$fs" 2 "$M" --bonnie-version 1.98
+	bonnie_run "$fs" 2x2 "$M" --bonnie-version 1.98 -q
+	check "$fs: bonnie: results file: fstype ${fs^^}" test "$(prov "$SCRATCH/$fs-2x2.h5" fstype)" = "${fs^^}"
+	echo "# bonnie on $fs took $((SECONDS - start)) s"
+done
 
 # ENOSPC on a real filesystem: ext4 allocates on write (delayed
 # allocation), so the error may come from write, fsync or close.

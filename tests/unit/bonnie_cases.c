@@ -177,6 +177,16 @@ int main(int argc, char **argv)
 		make_case(n, &r);
 		return pfs_bonnie_print_text(stdout, &r, 0) ? 1 : 0;
 	}
-	fprintf(stderr, "usage: bonnie_cases count | csv | text N\n");
+	/* The tables of a CSV line from elsewhere (pfsbench bonnie's). */
+	if (argc == 3 && !strcmp(argv[1], "text-of")) {
+		char err[256];
+
+		if (pfs_bonnie_parse_csv(argv[2], &r, err, sizeof(err))) {
+			fprintf(stderr, "bonnie_cases: %s\n", err);
+			return 1;
+		}
+		return pfs_bonnie_print_text(stdout, &r, 0) ? 1 : 0;
+	}
+	fprintf(stderr, "usage: bonnie_cases count | csv | text N | text-of CSV-LINE\n");
 	return 2;
 }

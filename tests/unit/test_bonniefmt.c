@@ -172,6 +172,94 @@ static void test_golden_csv_gives_back_text_and_csv(void **state)
 	}
 }
 
+/* The parts of the tables, printed one after the other (and bonnie++'s
+ * last newline when there is no file table), are the tables: for every
+ * golden result. */
+static void test_parts_make_the_tables(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
+		char *line = read_data(goldens[i].csv), *whole, *parts = NULL;
+		size_t len = 0;
+		struct pfs_bonnie_result r;
+		FILE *fp = open_memstream(&parts, &len);
+
+		assert_non_null(fp);
+		parse_ok(line, &r);
+		if (r.file_size_mib) {
+			assert_int_equal(pfs_bonnie_print_part(fp, &r, PFS_BONNIE_IO_HEAD, 0), 0);
+			assert_int_equal(pfs_bonnie_print_part(fp, &r, PFS_BONNIE_IO_LINES,
+							       goldens[i].flags), 0);
+		}
+		if (r.num_files_x1024) {
+			assert_int_equal(pfs_bonnie_print_part(fp, &r, PFS_BONNIE_FILE_HEAD, 0), 0);
+			assert_int_equal(pfs_bonnie_print_part(fp, &r, PFS_BONNIE_FILE_LINES,
+							       goldens[i].flags), 0);
+		} else {
+			fputc('\n', fp);
+		}
+		fclose(fp);
+		whole = text_of(&r, goldens[i].flags);
+		if (strcmp(parts, whole))
+			fail_msg("%s:\n--- whole\n%s--- parts\n%s", goldens[i].csv, whole, parts);
+		free(whole);
+		free(parts);
+		free(line);
+	}
+}
+
+/* A node's lines under another result's table: the I/O line names it by
+ * itself, the file line, where bonnie++ puts the file count, takes the
+ * name with PFS_BONNIE_TEXT_NAMED_LINE, cut to 19 columns. */
+static void test_named_file_line(void **state)
+{
+	struct pfs_bonnie_result r;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	pfs_bonnie_init(&r);
+	snprintf(r.name, sizeof(r.name), "a-rather-long-node-name.example.org");
+	r.num_files_x1024 = 16;
+	r.test[PFS_BONNIE_SEQ_CREATE].state = PFS_BONNIE_TOO_FAST;
+	r.test[PFS_BONNIE_SEQ_CREATE].latency_ns = 1500000;
+	fp = open_memstream(&out, &len);
+	assert_non_null(fp);
+	assert_int_equal(pfs_bonnie_print_part(fp, &r, PFS_BONNIE_FILE_LINES, 0), 0);
+	assert_int_equal(pfs_bonnie_print_part(fp, &r, PFS_BONNIE_FILE_LINES,
+					       PFS_BONNIE_TEXT_NAMED_LINE), 0);
+	fclose(fp);
+#define BLANK5 "                                                  " /* 5 blank figures */
+	assert_string_equal(out, "                 16 +++++ +++" BLANK5 "\n"
+				 "Latency              1500us" BLANK5 "\n"
+				 "a-rather-long-node- +++++ +++" BLANK5 "\n"
+				 "Latency              1500us" BLANK5 "\n");
+#undef BLANK5
+	free(out);
+	/* no part without its section, nor a part that is none */
+	pfs_bonnie_init(&r);
+	fp = open_memstream(&out, &len);
+	assert_non_null(fp);
+	assert_int_equal(pfs_bonnie_print_part(fp, &r, (enum pfs_bonnie_part)9, 0), -EINVAL);
+	fclose(fp);
+	free(out);
+}
+
+/* Each test's name is bonnie++'s CSV header's, and finds the test back. */
+static void test_test_names(void **state)
+{
+	(void)state;
+	for (int t = 0; t < PFS_BONNIE_TESTS; t++)
+		assert_int_equal(pfs_bonnie_test_find(pfs_bonnie_test_names[t]), t);
+	assert_null(pfs_bonnie_test_names[PFS_BONNIE_TESTS]);
+	assert_string_equal(pfs_bonnie_test_names[PFS_BONNIE_SEEKS], "seeks");
+	assert_string_equal(pfs_bonnie_test_names[PFS_BONNIE_RAN_DEL], "ran_del");
+	assert_int_equal(pfs_bonnie_test_find("Seeks"), -EINVAL);
+	assert_int_equal(pfs_bonnie_test_find(""), -EINVAL);
+	assert_int_equal(pfs_bonnie_test_find(NULL), -EINVAL);
+}
+
 /* Without -q bonnie++ writes both to stdout: tables, then the line. */
 static void test_golden_stdout_is_text_then_csv(void **state)
 {
@@ -1048,6 +1136,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_csv_gives_back_text_and_csv),
 		cmocka_unit_test(test_golden_stdout_is_text_then_csv),
+		cmocka_unit_test(test_parts_make_the_tables),
+		cmocka_unit_test(test_named_file_line),
+		cmocka_unit_test(test_test_names),
 		cmocka_unit_test(test_parse_seed_fields),
 		cmocka_unit_test(test_every_accepted_line_prints_back),
 		cmocka_unit_test(test_refuses_hostile_lines),

@@ -1,0 +1,1233 @@
+/* bonnie.c: bonnie++ on the pfsbench engine, on every rank at once.
+ *
+ * Each rank does what one bonnie++ process does, in its own directory, and
+ * every test is one step: all ranks start it together after a barrier and
+ * the next test waits for the slowest (bonnie++'s -p/-y semaphores, built
+ * in). Caches are never dropped between the tests: bonnie++ does not drop
+ * them. What each test does, and what of it is timed, follows bonnie++'s
+ * code (bonnie++.cpp, bon_io.cpp, bon_file.cpp of 1.97.3 and 2.00a, and
+ * Debian's 2.00a under strace), not its manual, which is out of date:
+ *
+ *   putc       3 MiB (--char-size) written by 1-byte write(2)s to a new
+ *              file, then fsync and close
+ *   put_block  the whole file (-s) written again in blocks of CHUNK bytes
+ *   rewrite    each block read, one byte changed, lseek back, written
+ *   getc       3 MiB read by 1-byte read(2)s
+ *   get_block  the whole file read in blocks
+ *   seeks      SEEKS random blocks, shared by PROCS concurrent seekers
+ *              (threads), each an lseek and a read; 1 in 10 then changes
+ *              a byte and writes the block back (fsync with -b)
+ *   seq_create NUM x 1024 files created in name order over DIRS
+ *              directories, each with MIN..MAX bytes; then syncfs
+ *   seq_stat   the directories read, every file stat'ed and read
+ *   seq_del    the directories read, every file removed, the directories
+ *              too; then syncfs
+ *   ran_*      the same with names that start with random characters,
+ *              stat'ed and removed in a random order
+ *
+ * Every I/O test ends with fsync and close inside its time, as bonnie++'s
+ * CFileOp::Close; opening the file and choosing names are outside it.
+ * Only files and directories this rank made are ever removed: a name
+ * found by readdir is checked against the names made. */
+#include "pfsbench/bonnie_plan.h"
+#include "pfsbench/output.h"
+#include "pfsbench/sys.h"
+#include "pfsbench/topology.h"
+#include "pfsbench/util.h"
+#include "pfsbench/workload.h"
+#include "pfsbench/worker.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <time.h>
+#include <unistd.h>
+
+#define IO_FILE "Bonnie.io"     /* the I/O tests' file */
+#define TEST_DIR "Bonnie.files" /* the file tests' directory */
+#define HEX_DIGITS 10           /* a name's index, as bonnie++'s %010x */
+#define DIR_PREFIX 6            /* "00003/" */
+#define NAME_SLOT (DIR_PREFIX + PFS_BONNIE_NAME_BYTES)
+#define RAND_CHARS_MAX 12       /* random characters in a name, 0 to 12 */
+#define SEEK_POLL_NS 20000000   /* the main thread's look at the seekers */
+#define SEEKER_STACK (256u * 1024)
+
+struct bonnie_state {
+	struct pfs_bonnie_plan p;
+	uint64_t rng;
+	char *buf;         /* one block or file chunk, page aligned */
+	size_t buflen;
+	bool io_made;      /* IO_FILE exists */
+	/* The file tests. */
+	uint64_t nfiles;
+	char *names;       /* nfiles paths in TEST_DIR, NAME_SLOT bytes each */
+	size_t base;       /* where the name starts in a path: after "00003/" */
+	uint32_t *order;   /* the random stat's and delete's order */
+	uint64_t made;     /* names [0, made) were created; cleanup tries them */
+	int tdfd;          /* TEST_DIR, open from create to delete */
+	int *syncfd;       /* -b: each subdirectory, open for its fsyncs */
+	unsigned dirs_made;
+	bool tdir_made;
+	bool dir_sync;     /* -b: fsync directories too, until one refuses */
+	uint64_t *tickets; /* the seeks' random numbers */
+};
+
+/* ---- random numbers: splitmix64, seeded by -z and the rank --------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+/* File i's path in TEST_DIR ("00003/name" with several directories, as
+ * bonnie++ names them), and its name alone. */
+static char *path_of(const struct bonnie_state *st, uint64_t i)
+{
+	return st->names + i * NAME_SLOT;
+}
+
+static char *name_of(const struct bonnie_state *st, uint64_t i)
+{
+	return path_of(st, i) + st->base;
+}
+
+/* Files are spread over the directories in runs of consecutive indexes. */
+static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
+{
+	return (unsigned)(i * st->p.num_dirs / st->nfiles);
+}
+
+/* bonnie++'s names: the index in 10 hex digits and 0 to 12 random
+ * letters and digits, the index first for the sequential tests and last
+ * for the random ones, so that the random tests' names do not come in
+ * the order they are made. */
+static void make_names(struct bonnie_state *st, bool random)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	static const char hex[] = "0123456789abcdef";
+
+	for (uint64_t i = 0; i < st->nfiles; i++) {
+		char *n = name_of(st, i), *h, *r;
+		unsigned len;
+
+		if (st->base)
+			snprintf(path_of(st, i), NAME_SLOT, "%05u/", dir_of(st, i));
+		len = (unsigned)(rng_next(&st->rng) % (RAND_CHARS_MAX + 1));
+		r = random ? n : n + HEX_DIGITS;
+		h = random ? n + len : n;
+		for (unsigned k = 0; k < len; k++)
+			r[k] = chars[rng_next(&st->rng) % (sizeof(chars) - 1)];
+		for (int k = HEX_DIGITS - 1; k >= 0; k--)
+			h[k] = hex[(i >> (4 * (HEX_DIGITS - 1 - k))) & 15];
+		n[HEX_DIGITS + len] = '\0';
+	}
+}
+
+/* The index of the sequential name found in directory d, or -1 when it is
+ * none this rank made there. */
+static int64_t owned(const struct bonnie_state *st, unsigned d, const char *name)
+{
+	uint64_t i = 0;
+
+	for (int k = 0; k < HEX_DIGITS; k++) {
+		char c = name[k];
+		unsigned v = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) : 16;
+
+		if (v == 16)
+			return -1;
+		i = i * 16 + v;
+	}
+	if (i >= st->made || dir_of(st, i) != d || strcmp(name, name_of(st, i)))
+		return -1;
+	return (int64_t)i;
+}
+
+/* The path of directory d, or of name in it, relative to the worker's
+ * directory, for messages. */
+static void file_path(char *buf, size_t len, const struct bonnie_state *st, unsigned d,
+		      const char *name)
+{
+	if (st->p.num_dirs > 1)
+		snprintf(buf, len, TEST_DIR "/%05u%s%s", d, name ? "/" : "", name ? name : "");
+	else
+		snprintf(buf, len, TEST_DIR "%s%s", name ? "/" : "", name ? name : "");
+}
+
+static int fail_at(struct pfs_worker *w, const char *op, unsigned d, const char *name, int err)
+{
+	char path[sizeof(TEST_DIR) + 8 + NAME_MAX]; /* a stranger's name too */
+
+	file_path(path, sizeof(path), w->state, d, name);
+	return pfs_fail(w, op, path, err);
+}
+
+/* Shuffles the order of the random stat and delete (Fisher-Yates). */
+static void shuffle(struct bonnie_state *st)
+{
+	for (uint64_t i = 0; i < st->nfiles; i++)
+		st->order[i] = (uint32_t)i;
+	for (uint64_t i = st->nfiles; i > 1; i--) {
+		uint64_t j = rng_next(&st->rng) % i;
+		uint32_t t = st->order[i - 1];
+
+		st->order[i - 1] = st->order[j];
+		st->order[j] = t;
+	}
+}
+
+/* ---- the I/O tests --------------------------------------------------------- */
+
+/* Opens IO_FILE read-write, as bonnie++ does for every I/O test; create
+ * makes it anew (O_EXCL), removing the last test's first. */
+static int io_open(struct pfs_worker *w, struct bonnie_state *st, bool create)
+{
+	int fd;
+
+	if (create && st->io_made) {
+		if (pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT)
+			return pfs_fail(w, "remove", IO_FILE, errno);
+		st->io_made = false;
+	}
+	fd = pfs_openat(w->dirfd, IO_FILE,
+			O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
+	if (fd < 0)
+		return pfs_fail(w, create ? "create" : "open", IO_FILE, errno);
+	if (create)
+		st->io_made = true;
+	return fd;
+}
+
+/* Inside the test's time, as bonnie++'s CFileOp::Close: fsync, close. */
+static int io_close(struct pfs_worker *w, int fd)
+{
+	if (pfs_fsync(fd)) {
+		int err = errno;
+
+		pfs_close(fd);
+		return pfs_fail(w, "fsync", IO_FILE, err);
+	}
+	if (pfs_close(fd))
+		return pfs_fail(w, "close", IO_FILE, errno);
+	return 0;
+}
+
+/* After a failure inside a test: the descriptor goes, the error stays. */
+static int io_abandon(int fd, int rc)
+{
+	pfs_close(fd);
+	return rc;
+}
+
+static int io_error(struct pfs_worker *w, int fd, const char *op, ssize_t n, int err)
+{
+	return io_abandon(fd, pfs_fail(w, op, IO_FILE, n < 0 ? err : EIO));
+}
+
+/* putc and getc: 1-byte write(2)s or read(2)s, a block's worth between
+ * looks at the clock (bonnie++ times them a block at a time too). Inline,
+ * called with a constant: each test's loop has no branch of the other's. */
+static inline __attribute__((always_inline)) int op_chars(struct pfs_worker *w,
+							   struct bonnie_state *st, bool wr)
+{
+	uint32_t chunk = st->p.io_chunk;
+	int fd = io_open(w, st, wr);
+
+	if (fd < 0)
+		return fd;
+	pfs_op_start(w, pfs_bonnie_test_names[wr ? PFS_BONNIE_PUTC : PFS_BONNIE_GETC], PFS_UNIT_BYTES,
+		     st->p.char_bytes, 0);
+	while (w->items < w->target) {
+		uint64_t t;
+
+		if (pfs_tick(w) && w->stopped)
+			return io_abandon(fd, -ECANCELED);
+		/* --char-size need not be a whole number of blocks */
+		if (chunk > w->target - w->items)
+			chunk = (uint32_t)(w->target - w->items);
+		t = pfs_lat_start(w);
+		for (uint32_t i = 0; i < chunk; i++) {
+			char c = (char)(i & 0x7f);
+			ssize_t n;
+
+			do
+				n = wr ? pfs_write(fd, &c, 1) : pfs_read(fd, &c, 1);
+			while (n < 0 && errno == EINTR);
+			if (n != 1)
+				return io_error(w, fd, wr ? "write" : "read", n, errno);
+		}
+		pfs_lat_stop(w, t);
+		w->items += chunk;
+		w->bytes += chunk;
+	}
+	return io_close(w, fd) ? -1 : pfs_op_done(w);
+}
+
+/* Reads one whole block; 0, or the failing read's return (0 at the end of
+ * the file) with errno. */
+static ssize_t read_block(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pfs_read(fd, buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+enum block_kind { BLOCK_WRITE, BLOCK_REWRITE, BLOCK_READ };
+
+/* put_block, rewrite, get_block: the file in blocks, each block one item. */
+static int op_blocks(struct pfs_worker *w, struct bonnie_state *st, enum block_kind kind)
+{
+	static const enum pfs_bonnie_test test[] = { PFS_BONNIE_PUT_BLOCK, PFS_BONNIE_REWRITE,
+						     PFS_BONNIE_GET_BLOCK };
+	uint32_t chunk = st->p.io_chunk;
+	uint64_t idx = 0;
+	int fd = io_open(w, st, kind == BLOCK_WRITE);
+
+	if (fd < 0)
+		return fd;
+	if (kind == BLOCK_WRITE)
+		memset(st->buf, 0, chunk);
+	pfs_op_start(w, pfs_bonnie_test_names[test[kind]], PFS_UNIT_BYTES,
+		     pfs_bonnie_io_bytes(&st->p) / chunk, 0);
+	while (w->items < w->target) {
+		uint64_t t;
+		ssize_t n;
+		int rc;
+
+		if (pfs_tick(w) && w->stopped)
+			return io_abandon(fd, -ECANCELED);
+		t = pfs_lat_start(w);
+		if (kind != BLOCK_WRITE && (n = read_block(fd, st->buf, chunk)))
+			return io_error(w, fd, "read", n, errno);
+		if (kind != BLOCK_READ) {
+			/* Each block differs from the last: one byte changed. */
+			st->buf[idx++ % chunk]++;
+			if (kind == BLOCK_REWRITE && lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
+				return io_error(w, fd, "seek in", -1, errno);
+			rc = pfs_write_all(fd, st->buf, chunk, chunk);
+			if (rc)
+				return io_abandon(fd, pfs_fail(w, "write", IO_FILE, -rc));
+		}
+		pfs_lat_stop(w, t);
+		w->items++;
+		w->bytes += chunk;
+	}
+	return io_close(w, fd) ? -1 : pfs_op_done(w);
+}
+
+/* ---- seeks: concurrent seekers ---------------------------------------------- */
+
+/* What the seekers share. Tickets are taken from next, as bonnie++'s
+ * seekers take them from a pipe: whichever seeker is free takes the next. */
+struct seek_run {
+	int dirfd;
+	const uint64_t *tickets;
+	uint64_t nseeks, chunks;
+	uint32_t chunk;
+	bool sync;
+	atomic_uint_fast64_t next, done;
+	atomic_bool stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned ready, finished;
+	bool go;
+};
+
+struct seeker {
+	struct seek_run *run;
+	pthread_t tid;
+	struct pfs_hist *lat;
+	char *buf;
+	uint64_t start_us, end_us, bytes;
+	int err;         /* the first failure's errno, 0 for none */
+	const char *op;  /* and what failed */
+};
+
+static void run_signal(struct seek_run *r, unsigned *counter)
+{
+	pthread_mutex_lock(&r->mu);
+	(*counter)++;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static int seeker_fail(struct seeker *s, const char *op, ssize_t n, int err)
+{
+	s->op = op;
+	s->err = n < 0 ? err : EIO;
+	atomic_store(&s->run->stop, true);
+	return -1;
+}
+
+/* bonnie++'s doseek: the ticket's block is read; every 10th is changed by
+ * a byte and written back, and with -b fsync'ed. */
+static int seek_one(struct seeker *s, int fd, uint64_t ticket)
+{
+	const struct seek_run *r = s->run;
+	uint64_t block = ticket % r->chunks;
+	off_t where = (off_t)(block * r->chunk);
+	ssize_t n;
+	int rc;
+
+	if (lseek(fd, where, SEEK_SET) < 0)
+		return seeker_fail(s, "seek in", -1, errno);
+	if ((n = read_block(fd, s->buf, r->chunk)))
+		return seeker_fail(s, "read", n, errno);
+	s->bytes += r->chunk;
+	if ((ticket >> 40) % PFS_BONNIE_UPDATE_EVERY)
+		return 0;
+	s->buf[block % r->chunk]--;
+	if (lseek(fd, where, SEEK_SET) < 0)
+		return seeker_fail(s, "seek in", -1, errno);
+	if ((rc = pfs_write_all(fd, s->buf, r->chunk, r->chunk)))
+		return seeker_fail(s, "write", -1, -rc);
+	if (r->sync && pfs_fsync(fd))
+		return seeker_fail(s, "fsync", -1, errno);
+	s->bytes += r->chunk;
+	return 0;
+}
+
+/* A seeker opens the file, waits for the start, takes tickets until none
+ * is left, then fsyncs and closes inside its time (bonnie++'s seekers
+ * report their first start and last stop). It touches no engine state:
+ * the main thread alone speaks MPI. */
+static void *seeker_main(void *arg)
+{
+	struct seeker *s = arg;
+	struct seek_run *r = s->run;
+	int fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC, 0);
+
+	if (fd < 0)
+		seeker_fail(s, "open", -1, errno);
+	pthread_mutex_lock(&r->mu);
+	r->ready++;
+	pthread_cond_broadcast(&r->cv);
+	while (!r->go)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	if (fd < 0)
+		goto out;
+	s->start_us = pfs_now_us();
+	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+		uint64_t i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed), t;
+
+		if (i >= r->nseeks)
+			break;
+		t = pfs_now_ns();
+		if (seek_one(s, fd, r->tickets[i]))
+			break;
+		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		atomic_fetch_add_explicit(&r->done, 1, memory_order_relaxed);
+	}
+	if (!s->err && pfs_fsync(fd))
+		seeker_fail(s, "fsync", -1, errno);
+	if (pfs_close(fd) && !s->err)
+		seeker_fail(s, "close", -1, errno);
+	s->end_us = pfs_now_us();
+out:
+	run_signal(r, &r->finished);
+	return NULL;
+}
+
+/* Waits for the seekers to finish, looking at the engine every 20 ms:
+ * progress, and stop notices, which stop the seekers at their next ticket. */
+static void seekers_wait(struct pfs_worker *w, struct seek_run *r, unsigned n)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&r->mu);
+	while (r->finished < n) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += SEEK_POLL_NS;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&r->cv, &r->mu, &until);
+		pthread_mutex_unlock(&r->mu);
+		w->items = atomic_load(&r->done);
+		if (w->tick(w) && w->stopped)
+			atomic_store(&r->stop, true);
+		pthread_mutex_lock(&r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
+}
+
+static int run_init(struct seek_run *r)
+{
+	pthread_condattr_t ca;
+	int rc;
+
+	if ((rc = pthread_mutex_init(&r->mu, NULL)))
+		return rc;
+	if ((rc = pthread_condattr_init(&ca)))
+		goto mutex;
+	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (!rc)
+		rc = pthread_cond_init(&r->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (!rc)
+		return 0;
+mutex:
+	pthread_mutex_destroy(&r->mu);
+	return rc;
+}
+
+static void seekers_free(struct seeker *sk, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(sk[i].lat);
+		free(sk[i].buf);
+	}
+	free(sk);
+}
+
+static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struct bonnie_state *st)
+{
+	unsigned procs = st->p.seek_procs, created = 0;
+	struct seek_run r = {
+		.dirfd = w->dirfd, .tickets = st->tickets, .nseeks = st->p.seeks,
+		.chunks = pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk, .chunk = st->p.io_chunk,
+		.sync = o->sync,
+	};
+	struct seeker *sk = calloc(procs, sizeof(*sk));
+	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
+	struct seeker *failed = NULL;
+	pthread_attr_t attr;
+	int rc;
+
+	for (uint64_t i = 0; i < st->p.seeks; i++)
+		st->tickets[i] = rng_next(&st->rng);
+	for (unsigned i = 0; sk && i < procs; i++) {
+		sk[i].run = &r;
+		sk[i].lat = malloc(sizeof(*sk[i].lat));
+		if (!sk[i].lat || posix_memalign((void **)&sk[i].buf, 4096, st->p.io_chunk)) {
+			seekers_free(sk, procs);
+			sk = NULL;
+			break;
+		}
+		pfs_hist_init(sk[i].lat);
+	}
+	if (!sk)
+		return pfs_fail(w, "allocate", "the seekers", ENOMEM);
+	if ((rc = run_init(&r))) {
+		seekers_free(sk, procs);
+		return pfs_fail(w, "start", "the seekers", rc);
+	}
+	if (!(rc = pthread_attr_init(&attr))) {
+		rc = pthread_attr_setstacksize(&attr, SEEKER_STACK);
+		for (; !rc && created < procs; created += !rc)
+			rc = pthread_create(&sk[created].tid, &attr, seeker_main, &sk[created]);
+		pthread_attr_destroy(&attr);
+	}
+	/* Every seeker has its file open; then the clock starts. */
+	pthread_mutex_lock(&r.mu);
+	while (r.ready < created)
+		pthread_cond_wait(&r.cv, &r.mu);
+	pthread_mutex_unlock(&r.mu);
+	if (rc)
+		atomic_store(&r.stop, true);
+	pfs_op_start(w, pfs_bonnie_test_names[PFS_BONNIE_SEEKS], PFS_UNIT_OPS, st->p.seeks, 0);
+	pthread_mutex_lock(&r.mu);
+	r.go = true;
+	pthread_cond_broadcast(&r.cv);
+	pthread_mutex_unlock(&r.mu);
+	seekers_wait(w, &r, created);
+	for (unsigned i = 0; i < created; i++) {
+		pthread_join(sk[i].tid, NULL);
+		if (sk[i].err && !failed)
+			failed = &sk[i];
+		if (sk[i].start_us && sk[i].start_us < first)
+			first = sk[i].start_us;
+		if (sk[i].end_us > last)
+			last = sk[i].end_us;
+		bytes += sk[i].bytes;
+		if (w->lat)
+			pfs_hist_merge(w->lat, sk[i].lat);
+	}
+	w->items = atomic_load(&r.done);
+	w->bytes = bytes;
+	pthread_cond_destroy(&r.cv);
+	pthread_mutex_destroy(&r.mu);
+	if (rc)
+		rc = pfs_fail(w, "start", "the seekers", rc);
+	else if (failed)
+		rc = pfs_fail(w, failed->op, IO_FILE, failed->err);
+	else if (w->stopped)
+		rc = -ECANCELED;
+	else
+		/* bonnie++'s time: the first seeker's start to the last one's end. */
+		rc = pfs_emit(w, &(struct pfs_sample){ pfs_bonnie_test_names[PFS_BONNIE_SEEKS],
+						       PFS_UNIT_OPS, w->items, w->bytes,
+						       last > first ? last - first : 0, w->lat });
+	seekers_free(sk, procs);
+	return rc;
+}
+
+/* ---- the file tests ------------------------------------------------------------ */
+
+/* The directory of the files and its subdirectories, outside the time (as
+ * bonnie++ makes them); with -b, each directory stays open for its
+ * fsyncs, as in bonnie++. */
+static int dirs_make(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		     struct bonnie_state *st)
+{
+	unsigned ndirs = st->p.num_dirs > 1 ? st->p.num_dirs : 0;
+	char name[16];
+
+	if (pfs_mkdirat(w->dirfd, TEST_DIR, 0700))
+		return pfs_fail(w, "create", TEST_DIR, errno);
+	st->tdir_made = true;
+	st->tdfd = pfs_openat(w->dirfd, TEST_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (st->tdfd < 0)
+		return pfs_fail(w, "open", TEST_DIR, errno);
+	for (unsigned d = 0; d < ndirs; d++) {
+		snprintf(name, sizeof(name), "%05u", d);
+		if (pfs_mkdirat(st->tdfd, name, 0700))
+			return fail_at(w, "create", d, NULL, errno);
+		st->dirs_made = d + 1;
+	}
+	for (unsigned d = 0; o->sync && d < st->p.num_dirs; d++) {
+		snprintf(name, sizeof(name), "%05u", d);
+		st->syncfd[d] = pfs_openat(st->tdfd, ndirs ? name : ".",
+					   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		if (st->syncfd[d] < 0)
+			return fail_at(w, "open", d, NULL, errno);
+	}
+	return 0;
+}
+
+static void syncfds_close(struct bonnie_state *st)
+{
+	for (unsigned d = 0; st->syncfd && d < st->p.num_dirs; d++) {
+		if (st->syncfd[d] >= 0)
+			pfs_close(st->syncfd[d]);
+		st->syncfd[d] = -1;
+	}
+}
+
+static void dirs_close(struct bonnie_state *st)
+{
+	syncfds_close(st);
+	if (st->tdfd >= 0)
+		pfs_close(st->tdfd);
+	st->tdfd = -1;
+}
+
+/* The end of a delete test, inside its time as in bonnie++: the
+ * directories go, then syncfs (bonnie++'s sync(), for this filesystem
+ * only). */
+static int dirs_remove(struct pfs_worker *w, struct bonnie_state *st)
+{
+	char name[16];
+
+	syncfds_close(st);
+	for (unsigned d = st->p.num_dirs > 1 ? st->p.num_dirs : 0; d-- > 0;) {
+		snprintf(name, sizeof(name), "%05u", d);
+		if (pfs_unlinkat(st->tdfd, name, AT_REMOVEDIR))
+			return fail_at(w, "remove", d, NULL, errno);
+		st->dirs_made = d;
+	}
+	dirs_close(st);
+	if (pfs_unlinkat(w->dirfd, TEST_DIR, AT_REMOVEDIR))
+		return pfs_fail(w, "remove", TEST_DIR, errno);
+	st->tdir_made = false;
+	st->made = 0;
+	if (syncfs(w->dirfd))
+		return pfs_fail(w, "syncfs", NULL, errno);
+	return 0;
+}
+
+/* -b: after each create and delete, bonnie++ fsyncs the directory; where
+ * a filesystem refuses, it stops doing so, and so does pfsbench. */
+static void dir_sync(struct pfs_worker *w, struct bonnie_state *st, int dfd)
+{
+	if (st->dir_sync && pfs_fsync(dfd)) {
+		st->dir_sync = false;
+		pfs_warn("node %s worker %u: cannot fsync a directory (%s); -b goes on without",
+			 w->node_name, w->worker, strerror(errno));
+	}
+}
+
+static int create_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		      struct bonnie_state *st, uint64_t i)
+{
+	uint32_t range = st->p.max_bytes - st->p.min_bytes;
+	uint64_t size = st->p.min_bytes + (range ? rng_next(&st->rng) % ((uint64_t)range + 1) : 0);
+	unsigned d = dir_of(st, i);
+	int fd = pfs_openat(st->tdfd, path_of(st, i), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+			    0600), rc;
+
+	if (fd < 0)
+		return fail_at(w, "create", d, name_of(st, i), errno);
+	st->made = i + 1;
+	rc = pfs_write_all(fd, st->buf, st->p.file_chunk, size);
+	if (!rc && o->sync && pfs_fsync(fd))
+		rc = -errno;
+	if (rc) {
+		pfs_close(fd);
+		return fail_at(w, o->sync ? "write and fsync" : "write", d, name_of(st, i), -rc);
+	}
+	if (o->sync)
+		dir_sync(w, st, st->syncfd[d]);
+	if (pfs_close(fd))
+		return fail_at(w, "close", d, name_of(st, i), errno);
+	w->bytes += size;
+	return 0;
+}
+
+static int op_create(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		     struct bonnie_state *st, bool random)
+{
+	enum pfs_bonnie_test t = random ? PFS_BONNIE_RAN_CREATE : PFS_BONNIE_SEQ_CREATE;
+	int rc;
+
+	/* bonnie++ removes the I/O tests' file before the file tests. */
+	if (st->io_made && pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT)
+		return pfs_fail(w, "remove", IO_FILE, errno);
+	st->io_made = false;
+	make_names(st, random);
+	st->dir_sync = o->sync;
+	if ((rc = dirs_make(w, o, st)))
+		return rc;
+	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->nfiles, 0);
+	while (w->items < w->target) {
+		uint64_t lat;
+
+		if (pfs_tick(w) && w->stopped)
+			return -ECANCELED;
+		lat = pfs_lat_start(w);
+		if ((rc = create_one(w, o, st, w->items)))
+			return rc;
+		pfs_lat_stop(w, lat);
+		w->items++;
+	}
+	if (syncfs(st->tdfd))
+		return pfs_fail(w, "syncfs", TEST_DIR, errno);
+	return pfs_op_done(w);
+}
+
+/* stat, and read what the file holds: path is relative to dfd, the file
+ * is name in directory d (for messages). */
+static int stat_one(struct pfs_worker *w, struct bonnie_state *st, int dfd, const char *path,
+		    unsigned d, const char *name)
+{
+	uint32_t chunk = st->p.file_chunk;
+	struct stat sb;
+	uint64_t left;
+	ssize_t n;
+	int fd;
+
+	if (fstatat(dfd, path, &sb, AT_SYMLINK_NOFOLLOW))
+		return fail_at(w, "stat", d, name, errno);
+	if (!S_ISREG(sb.st_mode))
+		return fail_at(w, "read", d, name, EINVAL);
+	if (!sb.st_size)
+		return 0;
+	fd = pfs_openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
+	if (fd < 0)
+		return fail_at(w, "open", d, name, errno);
+	for (left = (uint64_t)sb.st_size; left; left -= (uint64_t)n) {
+		n = pfs_read(fd, st->buf, left < chunk ? (size_t)left : chunk);
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+
+			pfs_close(fd);
+			return fail_at(w, "read", d, name, err);
+		}
+	}
+	pfs_close(fd);
+	w->bytes += (uint64_t)sb.st_size;
+	return 0;
+}
+
+static int remove_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		      struct bonnie_state *st, int dfd, const char *path, unsigned d, const char *name)
+{
+	if (pfs_unlinkat(dfd, path, 0))
+		return fail_at(w, "remove", d, name, errno);
+	if (o->sync)
+		dir_sync(w, st, st->syncfd[d]);
+	return 0;
+}
+
+/* seq_stat and seq_del: each directory read, each of its files stat'ed
+ * and read, or removed, in the order readdir gives them. A name this rank
+ * did not make stops the test, untouched. */
+static int op_by_readdir(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+			 struct bonnie_state *st, bool del)
+{
+	enum pfs_bonnie_test t = del ? PFS_BONNIE_SEQ_DEL : PFS_BONNIE_SEQ_STAT;
+	int rc = 0;
+
+	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->made, 0);
+	for (unsigned d = 0; d < st->p.num_dirs && !rc; d++) {
+		char sub[16];
+		int fd;
+		DIR *dir;
+
+		/* bonnie++ goes into each directory and reads it */
+		snprintf(sub, sizeof(sub), "%05u", d);
+		fd = pfs_openat(st->tdfd, st->base ? sub : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		dir = fd >= 0 ? fdopendir(fd) : NULL;
+
+		if (!dir) {
+			if (fd >= 0)
+				pfs_close(fd);
+			return fail_at(w, "open", d, NULL, errno);
+		}
+		for (;;) {
+			uint64_t lat = pfs_lat_start(w);
+			struct dirent *ent;
+
+			errno = 0;
+			if (!(ent = readdir(dir))) {
+				if (errno)
+					rc = fail_at(w, "read", d, NULL, errno);
+				break;
+			}
+			if (ent->d_name[0] == '.')
+				continue;
+			if (pfs_tick(w) && w->stopped) {
+				rc = -ECANCELED;
+				break;
+			}
+			if (owned(st, d, ent->d_name) < 0) {
+				rc = fail_at(w, del ? "remove a file it did not create:"
+						    : "read a file it did not create:",
+					     d, ent->d_name, EPERM);
+				break;
+			}
+			rc = del ? remove_one(w, o, st, fd, ent->d_name, d, ent->d_name)
+				 : stat_one(w, st, fd, ent->d_name, d, ent->d_name);
+			if (rc)
+				break;
+			pfs_lat_stop(w, lat);
+			w->items++;
+		}
+		closedir(dir);
+	}
+	if (rc)
+		return rc;
+	if (w->items != st->made)
+		return fail_at(w, del ? "remove every file in" : "read every file in", 0, NULL, ENOENT);
+	if (del && (rc = dirs_remove(w, st)))
+		return rc;
+	return pfs_op_done(w);
+}
+
+/* ran_stat and ran_del: the files in a random order. */
+static int op_random(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		     struct bonnie_state *st, bool del)
+{
+	enum pfs_bonnie_test t = del ? PFS_BONNIE_RAN_DEL : PFS_BONNIE_RAN_STAT;
+	int rc;
+
+	shuffle(st);
+	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->made, 0);
+	while (w->items < w->target) {
+		uint32_t i = st->order[w->items];
+		unsigned d = dir_of(st, i);
+		uint64_t lat;
+
+		if (pfs_tick(w) && w->stopped)
+			return -ECANCELED;
+		lat = pfs_lat_start(w);
+		rc = del ? remove_one(w, o, st, st->tdfd, path_of(st, i), d, name_of(st, i))
+			 : stat_one(w, st, st->tdfd, path_of(st, i), d, name_of(st, i));
+		if (rc)
+			return rc;
+		pfs_lat_stop(w, lat);
+		w->items++;
+	}
+	if (del && (rc = dirs_remove(w, st)))
+		return rc;
+	return pfs_op_done(w);
+}
+
+/* ---- the ops, and who does them ---------------------------------------------------- */
+
+/* -u and -g: the ops create and open files as that user and group
+ * (setfsuid, setfsgid: this thread's filesystem identity, which the
+ * seekers inherit), and the engine's own files stay root's. */
+static int identity(struct pfs_worker *w, const struct pfs_bonnie_opts *o, bool enter)
+{
+	if (o->gid >= 0) {
+		gid_t g = enter ? (gid_t)o->gid : 0;
+
+		setfsgid(g);
+		if ((gid_t)setfsgid(g) != g)
+			return pfs_fail(w, "switch the filesystem group of", NULL, EPERM);
+	}
+	if (o->uid >= 0) {
+		uid_t u = enter ? (uid_t)o->uid : 0;
+
+		setfsuid(u);
+		if ((uid_t)setfsuid(u) != u)
+			return pfs_fail(w, "switch the filesystem user of", NULL, EPERM);
+	}
+	return 0;
+}
+
+static int bonnie_run_op(struct pfs_worker *w, unsigned op)
+{
+	const struct pfs_bonnie_opts *o = w->opts;
+	struct bonnie_state *st = w->state;
+	int rc, rc2;
+
+	if (op >= PFS_BONNIE_TESTS)
+		return -EINVAL;
+	if ((rc = identity(w, o, true)))
+		return rc;
+	switch ((enum pfs_bonnie_test)op) {
+	case PFS_BONNIE_PUTC:
+		rc = op_chars(w, st, true);
+		break;
+	case PFS_BONNIE_PUT_BLOCK:
+		rc = op_blocks(w, st, BLOCK_WRITE);
+		break;
+	case PFS_BONNIE_REWRITE:
+		rc = op_blocks(w, st, BLOCK_REWRITE);
+		break;
+	case PFS_BONNIE_GETC:
+		rc = op_chars(w, st, false);
+		break;
+	case PFS_BONNIE_GET_BLOCK:
+		rc = op_blocks(w, st, BLOCK_READ);
+		break;
+	case PFS_BONNIE_SEEKS:
+		rc = op_seeks(w, o, st);
+		break;
+	case PFS_BONNIE_SEQ_CREATE:
+	case PFS_BONNIE_RAN_CREATE:
+		rc = op_create(w, o, st, op == PFS_BONNIE_RAN_CREATE);
+		break;
+	case PFS_BONNIE_SEQ_STAT:
+	case PFS_BONNIE_SEQ_DEL:
+		rc = op_by_readdir(w, o, st, op == PFS_BONNIE_SEQ_DEL);
+		break;
+	default:
+		rc = op_random(w, o, st, op == PFS_BONNIE_RAN_DEL);
+		break;
+	}
+	rc2 = identity(w, o, false);
+	return rc ? rc : rc2;
+}
+
+/* ---- setup and cleanup ------------------------------------------------------------ */
+
+static int bonnie_setup(struct pfs_worker *w)
+{
+	const struct pfs_bonnie_opts *o = w->opts;
+	struct bonnie_state *st = w->state;
+	char err[256];
+
+	st->tdfd = -1;
+	/* validate() resolved the same strings on rank 0. */
+	if (pfs_bonnie_resolve(o, &st->p, err, sizeof(err)))
+		return pfs_fail(w, "resolve the options of", err, EINVAL);
+	st->rng = o->seed ^ ((uint64_t)w->rank << 32);
+	st->buflen = st->p.io_chunk > st->p.file_chunk ? st->p.io_chunk : st->p.file_chunk;
+	if (posix_memalign((void **)&st->buf, 4096, st->buflen)) {
+		st->buf = NULL;
+		return pfs_fail(w, "allocate", "the I/O buffer", ENOMEM);
+	}
+	memset(st->buf, 0, st->buflen);
+	st->nfiles = pfs_bonnie_files(&st->p);
+	if (st->nfiles) {
+		st->base = st->p.num_dirs > 1 ? DIR_PREFIX : 0;
+		st->names = malloc(st->nfiles * NAME_SLOT);
+		st->order = malloc(st->nfiles * sizeof(*st->order));
+		st->syncfd = malloc(st->p.num_dirs * sizeof(*st->syncfd));
+		if (!st->names || !st->order || !st->syncfd)
+			return pfs_fail(w, "allocate", "the file names", ENOMEM);
+		for (unsigned d = 0; d < st->p.num_dirs; d++)
+			st->syncfd[d] = -1;
+	}
+	if (st->p.file_mib) {
+		st->tickets = malloc(st->p.seeks * sizeof(*st->tickets));
+		if (!st->tickets)
+			return pfs_fail(w, "allocate", "the seeks", ENOMEM);
+	}
+	/* -u/-g: the user must be able to create in the worker's directory. */
+	if ((o->uid >= 0 || o->gid >= 0) &&
+	    fchown(w->dirfd, o->uid >= 0 ? (uid_t)o->uid : (uid_t)-1,
+		   o->gid >= 0 ? (gid_t)o->gid : (gid_t)-1))
+		return pfs_fail(w, "change the owner of", NULL, errno);
+	return 0;
+}
+
+/* Removes what this rank made and is still there: the I/O file, the
+ * files of names [0, made), the directories. Goes on past errors. */
+static int bonnie_cleanup(struct pfs_worker *w)
+{
+	struct bonnie_state *st = w->state;
+	char path[64];
+	int rc = 0;
+
+	dirs_close(st);
+	if (st->io_made && pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT)
+		rc = -errno;
+	st->io_made = false;
+	for (uint64_t i = 0; st->tdir_made && i < st->made; i++) {
+		snprintf(path, sizeof(path), TEST_DIR "/%s", path_of(st, i));
+		if (pfs_unlinkat(w->dirfd, path, 0) && errno != ENOENT && !rc)
+			rc = -errno;
+	}
+	for (unsigned d = st->dirs_made; d-- > 0;) {
+		file_path(path, sizeof(path), st, d, NULL);
+		if (pfs_unlinkat(w->dirfd, path, AT_REMOVEDIR) && errno != ENOENT && !rc)
+			rc = -errno;
+	}
+	if (st->tdir_made && pfs_unlinkat(w->dirfd, TEST_DIR, AT_REMOVEDIR) && errno != ENOENT &&
+	    !rc)
+		rc = -errno;
+	st->made = st->dirs_made = 0;
+	st->tdir_made = false;
+	free(st->buf);
+	free(st->names);
+	free(st->order);
+	free(st->syncfd);
+	free(st->tickets);
+	st->buf = st->names = NULL;
+	st->order = NULL;
+	st->syncfd = NULL;
+	st->tickets = NULL;
+	return rc;
+}
+
+/* ---- the test: every bonnie++ test in its order, all nodes at once ------------------ */
+
+static size_t bonnie_plan(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
+{
+	struct pfs_bonnie_plan p;
+	char err[256];
+	size_t n = 0;
+
+	(void)nnodes;
+	if (pfs_bonnie_resolve(opts, &p, err, sizeof(err)))
+		return 0;
+	for (unsigned t = 0; t < PFS_BONNIE_TESTS; t++)
+		if (pfs_bonnie_runs(&p, t))
+			n = pfs_plan_put(steps, cap, n,
+					 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, t), PFS_STEP_KEEP_CACHE));
+	return n;
+}
+
+static const struct pfs_test bonnie_tests[] = {
+	{ PFS_BONNIE_TEST_NAME, PFS_ORDER_PLAN, bonnie_plan },
+	{ NULL, 0, NULL },
+};
+
+/* ---- options ------------------------------------------------------------------------- */
+
+#define BON struct pfs_bonnie_opts
+static const struct pfs_option bonnie_options[] = {
+	PFS_OPT_STR(BON, common.dir, "directory", 'd', "DIR",
+		    "directory to test in (default .); the run works in a new directory inside it", 0),
+	PFS_OPT_STR(BON, size, "size", 's', "SIZE[:CHUNK[:SEEKS[:PROCS]]]",
+		    "MiB of the I/O tests' file per rank (suffix g, t; 0: no I/O tests), its block "
+		    "size (default 8k), the random seeks (8192) and seekers (5); default twice -r", 0),
+	PFS_OPT_STR(BON, files, "files", 'n', "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]",
+		    "NUM x 1024 files per rank for the file tests (default 16; 0: none), of MIN to "
+		    "MAX bytes (default 0), over DIRS directories, written CHUNK bytes at a time", 0),
+	PFS_OPT_STR(BON, ram, "ram", 'r', "MiB", "the RAM to assume in MiB (32 or 32m; default this machine's)", 0),
+	PFS_OPT_FLAG(BON, sync, "sync", 'b',
+		     "fsync where bonnie++ -b does: each created file and its directory, each "
+		     "removal's directory, each block a seek rewrites"),
+	PFS_OPT_FLAG(BON, no_char, "no-char", 'f', "skip the per-char tests"),
+	PFS_OPT_FLAG(BON, no_io, "no-io", 'F', "skip the I/O tests (-s 0)"),
+	PFS_OPT_NUM(BON, char_bytes, "char-size", 0, PFS_OPT_SIZE, 0, "SIZE",
+		    "bytes of the per-char tests (suffix k, m; default 3m, as bonnie++; at most the "
+		    "file)"),
+	PFS_OPT_ENTRY(BON, common.iterations, uint64_t, "repeat", 'x', PFS_OPT_COUNT, 1000000, "N",
+		      "run the tests N times (as -i); then only CSV lines, after a header",
+		      NULL, PFS_OPTF_NOT_PARAM),
+	PFS_OPT_STR(BON, machine, "machine", 'm', "NAME",
+		    "the name of the aggregate lines (default the host name, or 'N nodes')", 0),
+	PFS_OPT_FLAG(BON, quiet, "quiet", 'q', "the tables on stderr, only the CSV lines on stdout"),
+	PFS_OPT_STR(BON, user, "user", 'u', "USER[:GROUP]",
+		    "as root: create and open the files as USER (and GROUP)", 0),
+	PFS_OPT_STR(BON, group, "group", 'g', "GROUP", "as root: create and open the files as GROUP",
+		    0),
+	PFS_OPT_NUM(BON, seed, "seed", 'z', PFS_OPT_UINT, UINT32_MAX, "N",
+		    "the random seed of names, sizes and seeks (default from the time)"),
+	PFS_OPT_STR(BON, version, "bonnie-version", 0, "1.96|1.98",
+		    "the layout of the tables and CSV lines: bonnie++ 1.96's (default) or 1.98's, "
+		    "which bonnie++ 2.00a and its bon_csv2txt and bon_csv2html use", 0),
+	PFS_COMMON_OPTIONS(BON),
+	PFS_OPT_END,
+};
+#undef BON
+
+static void bonnie_defaults(void *opts)
+{
+	struct pfs_bonnie_opts *o = opts;
+
+	memcpy(o->common.dir, ".", 2);
+	memcpy(o->version, "1.96", 5);
+	o->seed = UINT64_MAX;
+	o->uid = o->gid = -1;
+}
+
+/* A name bonnie++'s CSV can carry: no comma, no control character. */
+static bool csv_safe(const char *s)
+{
+	for (; *s; s++)
+		if (*s == ',' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* A user or group by name or number. */
+static int id_of(const char *s, bool group, int64_t *id)
+{
+	uint64_t v;
+
+	if (!pfs_parse_u64(s, &v) && v < UINT32_MAX) {
+		*id = (int64_t)v;
+		return 0;
+	}
+	if (group) {
+		struct group *g = getgrnam(s);
+
+		if (g)
+			*id = g->gr_gid;
+		return g ? 0 : -ENOENT;
+	} else {
+		struct passwd *p = getpwnam(s);
+
+		if (p)
+			*id = p->pw_uid;
+		return p ? 0 : -ENOENT;
+	}
+}
+
+static int resolve_ids(struct pfs_bonnie_opts *o, char *err, size_t errlen)
+{
+	char user[sizeof(o->user)], *colon;
+	const char *group = o->group;
+
+	if (!o->user[0] && !o->group[0])
+		return 0;
+	if (geteuid() != 0) {
+		pfs_format(err, errlen, "-u and -g switch the user only when run as root");
+		return -EINVAL;
+	}
+	memcpy(user, o->user, sizeof(user));
+	colon = strchr(user, ':');
+	if (colon) {
+		*colon = '\0';
+		if (o->group[0]) {
+			pfs_format(err, errlen, "a group in -u USER:GROUP and in -g: give one");
+			return -EINVAL;
+		}
+		group = colon + 1;
+	}
+	if (user[0] && id_of(user, false, &o->uid)) {
+		pfs_format(err, errlen, "-u: no user '%s'", user);
+		return -EINVAL;
+	}
+	if (group[0] && id_of(group, true, &o->gid)) {
+		pfs_format(err, errlen, "no group '%s'", group);
+		return -EINVAL;
+	}
+	/* bonnie++: a user without a group takes the user's own group. */
+	if (user[0] && !group[0]) {
+		struct passwd *p = getpwuid((uid_t)o->uid);
+
+		if (p)
+			o->gid = p->pw_gid;
+	}
+	return 0;
+}
+
+/* On rank 0. The effective -s, -r and -z are written back into the
+ * options, so the results file and `pfsbench show` know them. */
+static int bonnie_validate(void *opts, char *err, size_t errlen)
+{
+	struct pfs_bonnie_opts *o = opts;
+	struct pfs_bonnie_plan p;
+	int rc;
+
+	if (!csv_safe(o->machine)) {
+		pfs_format(err, errlen, "-m: a name without commas or control characters, for the CSV");
+		return -EINVAL;
+	}
+	if (o->seed == UINT64_MAX)
+		o->seed = (uint32_t)((uint64_t)time(NULL) ^ (uint64_t)getpid());
+	if (!o->ram[0])
+		snprintf(o->ram, sizeof(o->ram), "%" PRIu64, pfs_local_mem_bytes() >> 20);
+	if ((rc = pfs_bonnie_resolve(o, &p, err, errlen)))
+		return rc;
+	if (!o->size[0] && !o->no_io)
+		snprintf(o->size, sizeof(o->size), "%" PRIu64, p.file_mib);
+	return resolve_ids(o, err, errlen);
+}
+
+/* At its peak a rank holds the I/O file, or its small files. */
+static void bonnie_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
+{
+	struct pfs_bonnie_plan p;
+	char err[256];
+	uint64_t files, dirs, bytes;
+
+	needs->bytes = needs->inodes = 0;
+	if (pfs_bonnie_resolve(opts, &p, err, sizeof(err)))
+		return;
+	files = pfs_bonnie_files(&p);
+	dirs = files ? 1 + (p.num_dirs > 1 ? p.num_dirs : 0) : 0;
+	bytes = pfs_mul_sat_u64(files, p.max_bytes);
+	bytes = bytes > UINT64_MAX - dirs * 4096 ? UINT64_MAX : bytes + dirs * 4096;
+	if (pfs_bonnie_io_bytes(&p) > bytes)
+		bytes = pfs_bonnie_io_bytes(&p);
+	needs->bytes = pfs_mul_sat_u64(bytes, nranks);
+	needs->inodes = pfs_mul_sat_u64(files + dirs + 1, nranks);
+}
+
+const struct pfs_workload pfs_workload_bonnie = {
+	.name = "bonnie",
+	.summary = "bonnie++'s I/O and file tests on every rank at once, with its tables and CSV.",
+	.synopsis = "[-d DIR] [-s SIZE[:CHUNK[:SEEKS[:PROCS]]]] [-n NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]] "
+		    "[-r MiB] [-b] [-f] [-F] [--char-size SIZE] [-x N] [-m NAME] [-q] [-u USER[:GROUP]] "
+		    "[-g GROUP] [-z SEED] [--bonnie-version 1.96|1.98] [options]",
+	.options = bonnie_options,
+	.opts_size = sizeof(struct pfs_bonnie_opts),
+	.state_size = sizeof(struct bonnie_state),
+	.tests = bonnie_tests,
+	.op_names = pfs_bonnie_test_names,
+	.report = &pfs_output_bonnie,
+	.defaults = bonnie_defaults,
+	.validate = bonnie_validate,
+	.needs = bonnie_needs,
+	.setup = bonnie_setup,
+	.run_op = bonnie_run_op,
+	.cleanup = bonnie_cleanup,
+};

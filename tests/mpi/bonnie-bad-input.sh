@@ -1,0 +1,58 @@
+#!/bin/bash
+# pfsbench bonnie refuses bad input before it creates anything: each case
+# exits 2, says why on stderr, leaves the target as it was and writes no
+# results file.
+. "$(dirname "$0")/lib.sh"
+
+D=$SCRATCH/target
+mkdir "$D"
+snapshot "$D"
+
+# refused NP MESSAGE ARGS...: exit 2, MESSAGE (fixed text) on stderr,
+# nothing created, no results file in the current directory.
+refused() {
+	local np=$1 msg=$2
+	shift 2
+	pfs "$np" bonnie "$@"
+	check "'$*': exit 2" test "$RC" -eq 2
+	check "'$*': says '$msg'" grep -qF -- "$msg" "$ERR"
+	check "'$*': nothing created" dir_unchanged "$D"
+	check "'$*': no results file" test -z "$(ls "$SCRATCH"/pfsbench-bonnie-*.h5 2>/dev/null)"
+}
+
+S=(-d "$D" -r 32m)
+refused 1 "-s '64x': '64x' is not a size in MiB (suffix m, g or t)" "${S[@]}" -s 64x
+refused 2 "-s '64m:300': the chunk size '300' is not a power of two" "${S[@]}" -s 64m:300
+refused 1 "-s '64m::8192': not SIZE[:CHUNK[:SEEKS[:PROCS]]]" "${S[@]}" -s 64m::8192
+refused 1 "-s '64m:8k:8192:0': '0' is not a number of seekers" "${S[@]}" -s 64m:8k:8192:0
+refused 1 "-s 63m is less than twice the RAM (32 MiB)" "${S[@]}" -s 63m
+refused 1 "-n '1:-1': bonnie++'s links (MAX -1 or -2) are not supported" "${S[@]}" -s 64m -n 1:-1
+refused 1 "-n '1:512:4096': the largest file (512 bytes) is smaller than the smallest (4096)" \
+	"${S[@]}" -s 64m -n 1:512:4096
+refused 1 "-n '1:0:0:100000': '100000' is not a number of directories" "${S[@]}" -s 64m -n 1:0:0:100000
+refused 1 "-n 28340: too many files to keep the names of" -d "$D" -r 0 -s 0 -n 28340
+refused 1 "nothing to run: no I/O tests (-s 0 or -F) and no file tests (-n 0)" "${S[@]}" -s 0 -n 0
+refused 1 "nothing to run" "${S[@]}" -F -n 0
+refused 1 "-r 'lots': not a number of MiB" -d "$D" -r lots
+refused 1 "-r '1g': not a number of MiB (bonnie++ reads '1g' as 1)" -d "$D" -r 1g -s 4g
+refused 1 "-m: a name without commas or control characters" "${S[@]}" -s 64m -m a,b
+refused 1 "--bonnie-version '2.00a': pfsbench writes 1.96 (the default) or 1.98" \
+	"${S[@]}" -s 64m --bonnie-version 2.00a
+refused 1 "-z/--seed '4294967296' is too large" "${S[@]}" -s 64m -z 4294967296
+refused 1 "unexpected argument 'extra'" "${S[@]}" -s 64m extra
+refused 1 "cannot use '$D/missing': No such file or directory" -d "$D/missing" -r 32m -s 64m
+if [ "$(id -u)" -eq 0 ]; then
+	refused 1 "-u: no user 'pfsbench-no-such-user'" "${S[@]}" -s 64m -u pfsbench-no-such-user
+	refused 1 "no group 'pfsbench-no-such-group'" "${S[@]}" -s 64m -g pfsbench-no-such-group
+	refused 1 "a group in -u USER:GROUP and in -g: give one" "${S[@]}" -s 64m -u 0:0 -g 0
+else
+	refused 1 "-u and -g switch the user only when run as root" "${S[@]}" -s 64m -u nobody
+fi
+# Twice the file of each of 4 ranks does not fit a 64 MiB tmpfs.
+if mount -t tmpfs -o size=64m pfsbench-test "$D" 2>/dev/null; then
+	T_CLEANUP+=("umount '$D'")
+	snapshot "$D"
+	refused 4 "this run needs 256 MiB" -d "$D" -s 64m -r 32m -n 1
+fi
+[ "$T_FAILED" -eq 0 ] || show_run
+finish

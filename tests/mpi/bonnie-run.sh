@@ -1,0 +1,46 @@
+#!/bin/bash
+# pfsbench bonnie on a tmpfs with bonnie++'s small sizes (-s 64m -r 32m
+# -n 1), on 1 rank, 2 ranks (1.98 layout) and 2 simulated nodes of 2 ranks
+# (1.98, -q, 1 MiB per-char): every test on every rank, every figure consistent with its
+# rows, Debian's bon_csv2txt and bon_csv2html reading the 1.98 lines,
+# nothing left, show, export and compare (tests/mpi/bonnie-lib.sh); then
+# -x 2: the CSV header and each iteration's lines, no tables.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bonnie-lib.sh"
+
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not a tmpfs"
+D=$(mktemp -d /dev/shm/pfsbench-bonnie.XXXXXX)
+T_CLEANUP+=("rm -rf '$D'")
+echo keep >"$D/foreign"
+snapshot "$D"
+
+bonnie_run tmpfs 1 "$D"
+bonnie_run tmpfs 2 "$D" --bonnie-version 1.98
+# 4 ranks of 3 MiB of 1-byte calls each outlast lib.sh's 300 s on a
+# machine at load 20 (measured): the 2x2 run does 1 MiB of them.
+bonnie_run tmpfs 2x2 "$D" --bonnie-version 1.98 -q --char-size 1m
+check "the results file says the cache was kept, as bonnie++ keeps it" test "$("$PFSBENCH" export \
+	"$SCRATCH/tmpfs-1.h5" --json --provenance | python3 -c 'import json, sys
+p = json.load(sys.stdin)["provenance"]; print(p["caches_dropped"], p["caches_note"])')" = \
+	"False caches were not dropped: test bonnie keeps the page cache between its steps"
+
+"$PFSBENCH" compare "$SCRATCH/tmpfs-1.h5" "$SCRATCH/tmpfs-2.h5" "$SCRATCH/tmpfs-2x2.h5" >"$OUT" 2>"$ERR"
+RC=$?
+check "compare reads bonnie runs" test "$RC" -eq 0
+check "compare has the 12 tests, in their units" test "$(grep -cE '^bonnie ((putc|put_block|rewrite|getc|get_block) +MiB/s|seeks +ops/s|(seq|ran)_(create|stat|del) +files/s) ' "$OUT")" -eq 12
+[ "$T_FAILED" -eq 0 ] || show_run
+
+# -x 2 (as -i 2): bonnie++'s header, then only CSV lines.
+pfs 1 bonnie -d "$D" -s 8m -r 4 -n 1 -f -x 2 --results "$SCRATCH/x2.h5"
+check "-x 2: exits 0" test "$RC" -eq 0
+check "-x 2: bonnie++ 1.96's CSV header first" \
+	test "$(head -1 "$OUT" | cut -d, -f1-5)" = "format_version,bonnie_version,name,file_size,io_chunk_size"
+check "-x 2: then 2 x 2 lines (all ranks, the node), nothing else" \
+	test "$(sed 1d "$OUT" | grep -c '^1\.96,') $(wc -l <"$OUT")" = "4 5"
+"$PFSBENCH" export "$SCRATCH/x2.h5" --csv >"$SCRATCH/rows.csv"
+check "-x 2: every figure of both iterations is what its rows give" \
+	python3 "$BONNIE_HERE/bonnie-figures.py" "$OUT" "$SCRATCH/rows.csv" "$(hostname)" 1 "$(hostname):1"
+check "-x 2: -f leaves the per-char tests out" test "$(grep -cE ',(putc|getc),' "$SCRATCH/rows.csv")" -eq 0
+check "-x 2: nothing is left" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+finish
