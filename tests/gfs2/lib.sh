@@ -29,6 +29,9 @@
 #   MPIRUN_2NODES             mpirun options for n1 to start ranks on both
 #   vm_keep NAME FILE...      copies FILEs to $GFS2_KEEP/NAME, for reading later
 #   sb_deltas BEFORE AFTER    what changed between two sbstats files
+#   sb_sum BEFORE AFTER STAT  one statistic's change (dlm or queue), all types
+#   fs_steps FILE             each step of results FILE: what ran, and each
+#                             node's DLM requests and queued holders
 # A guest runs $SHARE/NAME.job (bash) as written by the test, with the
 # helpers of tests/gfs2/guest.sh, then powers off; its console is
 # $SCRATCH/NAME.console.
@@ -301,6 +304,54 @@ sb_deltas() {
 		s = 0; for (i = 3; i <= NF; i++) s += $i
 		if (FNR == NR) b[$1 " " $2] = s; else if (s != b[$1 " " $2]) printf "%s %s %+d  ", $1, $2, s - b[$1 " " $2]
 	}' "$1" "$2"
+}
+
+# sb_sum BEFORE AFTER STAT: how much STAT (dlm or queue) grew between two
+# sbstats files, summed over glock types and CPUs.
+sb_sum() {
+	awk -v stat="$3:" '$2 == stat {
+		for (i = 3; i <= NF; i++) if (FNR == NR) b += $i; else a += $i
+	} END {print a - b}' "$1" "$2"
+}
+
+# fs_steps FILE: one line a step of results FILE, in the order the steps
+# ran, tab-separated: test, iteration, step, what ran ("Create on n2,
+# Unlink on n1"), then for each node in node order: its name, 1 when it ran
+# an op in the step, 1 when the step has counters of it (a node whose
+# counters did not move has none: zero deltas are not stored), its DLM
+# requests and its queued holders (`export --fs-stats`, summed over glock
+# types).
+fs_steps() {
+	awk -F, '
+	FNR == 1 {f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next}
+	f == 1 {
+		k = $c[1, "test"] SUBSEP $c[1, "iteration"] SUBSEP $c[1, "step"]
+		n = $c[1, "node_index"]
+		name[n] = $c[1, "node"]
+		if (n + 1 > nodes) nodes = n + 1
+		if (!(k in what)) {order[++steps] = k; what[k] = ""}
+		w = $c[1, "op"] " on " $c[1, "node"]
+		if (!((k, w) in did)) {did[k, w]; what[k] = what[k] (what[k] == "" ? "" : ", ") w}
+		ran[k, n] = 1
+		next
+	}
+	{
+		k = $c[2, "test"] SUBSEP $c[2, "iteration"] SUBSEP $c[2, "step"]
+		n = $c[2, "node_index"]
+		has[k, n] = 1
+		if ($c[2, "name"] ~ /\.dlm_requests$/) dlm[k, n] += $c[2, "value"]
+		if ($c[2, "name"] ~ /\.queued$/) queued[k, n] += $c[2, "value"]
+	}
+	END {
+		for (s = 1; s <= steps; s++) {
+			k = order[s]
+			split(k, p, SUBSEP)
+			line = p[1] "\t" p[2] "\t" p[3] "\t" what[k]
+			for (n = 0; n < nodes; n++)
+				line = line "\t" name[n] "\t" ((k, n) in ran) "\t" ((k, n) in has) "\t" dlm[k, n] + 0 "\t" queued[k, n] + 0
+			print line
+		}
+	}' <("$PFSBENCH" export "$1" --csv | tr -d '\r') <("$PFSBENCH" export "$1" --csv --fs-stats | tr -d '\r')
 }
 
 # vm_console NAME: the end of VM NAME's console and job log, for a failed check.
