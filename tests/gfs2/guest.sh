@@ -17,7 +17,8 @@
 #   node_up                    node n<ID> of the two-node pair: eth0 at
 #                              10.99.0.<ID>, /etc/hosts, sshd (keys in
 #                              $SHARE/ssh)
-#   cluster_up                 node_up, then corosync (two_node),
+#   cluster_up                 node_up, then corosync (two_node; token
+#                              timeout COROSYNC_TOKEN ms, default 3000),
 #                              dlm_controld, and the GFS2 on /dev/vda
 #                              mounted at /mnt/gfs2
 #   gluster_up VOLUME          glusterd; on n1, once n2's is up, a volume of
@@ -90,6 +91,7 @@ cluster_up() {
 	transport: knet
 	crypto_cipher: none
 	crypto_hash: none
+	token: ${COROSYNC_TOKEN:-3000}
 	}
 	nodelist {
 	node {
