@@ -9,15 +9,24 @@
 #   pfs_run NAME DIR ARGS...   pfsbench ARGS under mpirun (MPIRUN_OPTS,
 #                              default 2 local ranks) in $SHARE, output in
 #                              $SHARE/NAME.out, .err, .rc; DIR listed into
-#                              NAME.before and NAME.after
+#                              NAME.before and NAME.after. With PFS_NAMES
+#                              (node names), one rank a name, each with
+#                              PFSBENCH_NODENAME set to it, in that order
 #   node_net ADDR              eth0 up with ADDR/24
 #   wait_for FILE SECONDS      until FILE exists (another guest's signal)
-#   cluster_up                 node n<ID> of the two-node cluster: eth0 at
-#                              10.99.0.<ID>, /etc/hosts, corosync (two_node),
-#                              dlm_controld, sshd (keys in $SHARE/ssh), and
-#                              the GFS2 on /dev/vda mounted at /mnt/gfs2
+#   node_up                    node n<ID> of the two-node pair: eth0 at
+#                              10.99.0.<ID>, /etc/hosts, sshd (keys in
+#                              $SHARE/ssh)
+#   cluster_up                 node_up, then corosync (two_node; token
+#                              timeout COROSYNC_TOKEN ms, default 3000),
+#                              dlm_controld, and the GFS2 on /dev/vda
+#                              mounted at /mnt/gfs2
+#   gluster_up VOLUME          glusterd and a volume of two bricks (ext3 on
+#                              /dev/vda and /dev/vdb), profile on, mounted
+#                              at /mnt/gluster
 #   stats_snap NAME            GFS2's glstats and sbstats into
 #                              $SHARE/stats/$NAME-<node>.{glstats,sbstats}
+#   stats_snap_pair NAME       n1 only: the same of both nodes (n2's over ssh)
 # Owns nothing outside the guest but the share's files the job names.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 read -r -a words </proc/cmdline
@@ -62,11 +71,18 @@ wait_for() {
 	return 1
 }
 
-cluster_up() {
-	local id=${NAME#n} i
+node_up() {
+	local id=${NAME#n}
 	node_net "10.99.0.$id" || return 1
 	printf '10.99.0.%s n%s\n' 1 1 2 2 >>/etc/hosts
-	mkdir -p /etc/corosync /var/lib/corosync /var/log/cluster /run/sshd /dev/misc
+	mkdir -p /run/sshd
+	/usr/sbin/sshd -f "$SHARE/ssh/sshd_config" -o "ListenAddress=10.99.0.$id" -E "$SHARE/$NAME-sshd.log"
+}
+
+cluster_up() {
+	local i
+	node_up || return 1
+	mkdir -p /etc/corosync /var/lib/corosync /var/log/cluster /dev/misc
 	# corosync's parser takes one key a line, nothing after a "{"
 	cat >/etc/corosync/corosync.conf <<-CONF
 	totem {
@@ -75,6 +91,7 @@ cluster_up() {
 	transport: knet
 	crypto_cipher: none
 	crypto_hash: none
+	token: ${COROSYNC_TOKEN:-3000}
 	}
 	nodelist {
 	node {
@@ -116,10 +133,43 @@ cluster_up() {
 		sleep 0.2
 	done
 	dlm_tool status || return 1
-	/usr/sbin/sshd -f "$SHARE/ssh/sshd_config" -o "ListenAddress=10.99.0.$id" -E "$SHARE/$NAME-sshd.log" ||
-		return 1
 	mkdir -p /mnt/gfs2
 	mount -t gfs2 /dev/vda /mnt/gfs2
+}
+
+# One guest's GlusterFS: glusterd's state stays in the overlay, and its
+# port is the guest's own. Two bricks, ext3 on the guest's two disks, in a
+# distribute volume named so that pfsbench's probe finds it, profiling on.
+# (Across two guests, glusterd's peer probe hung for minutes under the
+# emulator; one guest keeps the comparison to what can be run.)
+gluster_up() {
+	local vol=$1 i
+	# under the emulator glusterd takes minutes where it takes seconds
+	g() { gluster --mode=script --timeout=600 "$@"; }
+	node_net 10.99.0.1 || return 1
+	echo "10.99.0.1 n1" >>/etc/hosts
+	mkdir -p /bricks/1 /bricks/2 /mnt/gluster /run/glusterd-state
+	mount -t ext3 /dev/vda /bricks/1 && mount -t ext3 /dev/vdb /bricks/2 &&
+		mkdir /bricks/1/b /bricks/2/b || return 1
+	# a state directory of its own: whatever the host's /var/lib/glusterd holds
+	cat >/run/glusterd.vol <<-VOL
+	volume management
+	type mgmt/glusterd
+	option working-directory /run/glusterd-state
+	option transport-type socket
+	option transport.socket.listen-port 24007
+	option ping-timeout 0
+	option event-threads 1
+	end-volume
+	VOL
+	glusterd -f /run/glusterd.vol -l "$SHARE/$NAME-glusterd.log" || return 1
+	for ((i = 0; i < 600; i++)); do
+		g volume info >/dev/null 2>&1 && break
+		sleep 1
+	done
+	g volume create "$vol" n1:/bricks/1/b n1:/bricks/2/b force && g volume start "$vol" &&
+		g volume profile "$vol" start || return 1
+	mount -t glusterfs -o "log-file=$SHARE/$NAME-mount.log" "n1:/$vol" /mnt/gluster
 }
 
 stats_snap() {
@@ -131,14 +181,29 @@ stats_snap() {
 	done
 }
 
+stats_snap_pair() {
+	stats_snap "$1"
+	# shellcheck disable=SC2016 # expanded on n2
+	ssh -F "$SHARE/ssh/ssh_config" n2 'cat /sys/kernel/debug/gfs2/*/sbstats' >"$SHARE/stats/$1-n2.sbstats"
+}
+
 pfs_run() {
-	local name=$1 dir=$2 -
+	local name=$1 dir=$2 cmd=() n opts=${MPIRUN_OPTS:---oversubscribe -np 2} -
 	shift 2
 	set +x # the job's trace is not the run's stderr
 	(cd "$dir" && find . | sort) >"$SHARE/$name.before"
+	if [ -n "${PFS_NAMES:-}" ]; then
+		opts=${MPIRUN_OPTS:---oversubscribe}
+		for n in $PFS_NAMES; do
+			[ ${#cmd[@]} -gt 0 ] && cmd+=(:)
+			cmd+=(-np 1 -x "PFSBENCH_NODENAME=$n" "$PFSBENCH" "$@")
+		done
+	else
+		cmd=("$PFSBENCH" "$@")
+	fi
 	# shellcheck disable=SC2086 # MPIRUN_OPTS is a list of words
-	(cd "$SHARE" && timeout -k 5 "${PFS_TIMEOUT:-400}" mpirun ${MPIRUN_OPTS:---oversubscribe -np 2} \
-		"$PFSBENCH" "$@") >"$SHARE/$name.out" 2>"$SHARE/$name.err"
+	(cd "$SHARE" && timeout -k 5 "${PFS_TIMEOUT:-400}" mpirun $opts "${cmd[@]}") \
+		>"$SHARE/$name.out" 2>"$SHARE/$name.err"
 	echo $? >"$SHARE/$name.rc"
 	(cd "$dir" && find . | sort) >"$SHARE/$name.after"
 }

@@ -18,17 +18,27 @@
 # check_create_unlink, check_tree, need_pkg, pfs_need_root, $SCRATCH):
 #   gfs2_begin NODES          root, packages (NODES 2: the cluster's too), the
 #                             lock, the kernel, the initramfs
-#   vm_start NAME ARGS...     boots VM NAME (QEMU ARGS added); pid in VM_PID[NAME]
+#   vm_start NAME ARGS...     boots VM NAME (QEMU ARGS added); pid in VM_PID[NAME];
+#                             VM_CPUS and VM_MEM (MiB) size it (default 1, 1024)
 #   vm_wait NAME SECONDS      waits for VM NAME to power off; 1 when it did not
 #   vm_kill NAME              kills VM NAME now (kill -9 of its QEMU)
 #   vm_disk FILE SIZE MKFS... a sparse raw image, made GFS2 by mkfs.gfs2 MKFS...;
 #                             $VM_DISK: the QEMU arguments that attach it
+#   vm_disk_ext3 FILE SIZE    the same, made ext3 by mkfs.ext3
 #   vm_result NAME            $OUT, $ERR, $RC of run NAME a guest made (guest.sh)
 #   vm_cluster_start          two VMs, n1 and n2, sharing a lock_dlm GFS2 and
 #                             a private link; ssh keys made for them
+#   vm_pair_start N1ARGS... -- N2ARGS...
+#                             the same two VMs with QEMU arguments of each's
+#                             own (disks) and no GFS2
 #   MPIRUN_2NODES             mpirun options for n1 to start ranks on both
+#   MPIRUN_HOSTS              the same without -np, for one app context a
+#                             rank (guest.sh's PFS_NAMES)
 #   vm_keep NAME FILE...      copies FILEs to $GFS2_KEEP/NAME, for reading later
 #   sb_deltas BEFORE AFTER    what changed between two sbstats files
+#   sb_sum BEFORE AFTER STAT  one statistic's change (dlm or queue), all types
+#   fs_steps FILE             each step of results FILE: what ran, and each
+#                             node's DLM requests and queued holders
 # A guest runs $SHARE/NAME.job (bash) as written by the test, with the
 # helpers of tests/gfs2/guest.sh, then powers off; its console is
 # $SCRATCH/NAME.console.
@@ -39,8 +49,10 @@ GFS2_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GFS2_CACHE=${GFS2_CACHE:-/var/cache/pfsbench-gfs2}
 # What the guest loads from the initramfs, dependencies first (modprobe
 # works them out). crc32c_generic before gfs2: libcrc32c will not load
-# without a crc32c.
-GFS2_MODULES=(virtio_pci virtio_blk virtio_net 9pnet_virtio 9p overlay crc32c_generic configfs dlm gfs2)
+# without a crc32c. ext4 (which mounts ext3) and fuse (GlusterFS's client)
+# for compare.sh's runs of other filesystems in the same guests.
+GFS2_MODULES=(virtio_pci virtio_blk virtio_net 9pnet_virtio 9p overlay crc32c_generic configfs dlm gfs2
+	ext4 fuse)
 SHARE=$SCRATCH/share
 declare -A VM_PID=()
 
@@ -160,13 +172,14 @@ INIT
 	(cd "$r" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) >"$SCRATCH/initramfs"
 }
 
-# vm_start NAME ARGS...: boots VM NAME, 1 GiB, 1 CPU, no network but what
-# ARGS add, running $SHARE/NAME.job; console to $SCRATCH/NAME.console.
+# vm_start NAME ARGS...: boots VM NAME, $VM_MEM MiB (1024), $VM_CPUS CPUs
+# (1; each an emulator thread of its own), no network but what ARGS add,
+# running $SHARE/NAME.job; console to $SCRATCH/NAME.console.
 vm_start() {
 	local name=$1
 	shift
-	qemu-system-x86_64 -accel tcg -nodefaults -no-user-config -display none -monitor none \
-		-no-reboot -m 1024 -smp 1 -name "pfsbench-$name" \
+	qemu-system-x86_64 -accel tcg,thread=multi -nodefaults -no-user-config -display none -monitor none \
+		-no-reboot -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-1}" -name "pfsbench-$name" \
 		-serial "file:$SCRATCH/$name.console" \
 		-kernel "$GFS2_KDIR/vmlinuz" -initrd "$SCRATCH/initramfs" \
 		-append "console=ttyS0 loglevel=4 panic=-1 pfs_guest=$GFS2_HERE/guest.sh pfs_share=$SHARE pfs_name=$name" \
@@ -182,8 +195,42 @@ vm_start() {
 # 127.0.0.1 that n1 listens on and n2 connects to. The ssh keys, made here,
 # serve only these guests; sshd listens on the private link only.
 vm_cluster_start() {
-	local port n i
 	vm_disk "$SCRATCH/gfs2.img" 1G -p lock_dlm -t pfsbench:gfs -j 2 -J 16
+	vm_pair_start "${VM_DISK[@]}" -- "${VM_DISK[@]}"
+}
+
+# vm_pair_start N1ARGS... -- N2ARGS...: boots n1 and n2 with their own QEMU
+# arguments (disks) and the private link, ssh keys made for them. The
+# guests join with guest.sh's node_up (cluster_up for GFS2).
+vm_pair_start() {
+	local port n i a n1=() n2=() side=1
+	for a in "$@"; do
+		if [ "$a" = -- ]; then side=2
+		elif [ $side = 1 ]; then n1+=("$a")
+		else n2+=("$a"); fi
+	done
+	# a second pair in the same test keeps the first one's keys
+	[ -d "$SHARE/ssh" ] || vm_pair_keys
+	# a free port: QEMU fails when it is taken, and another is tried
+	for ((n = 0; n < 20; n++)); do
+		port=$((20000 + RANDOM % 30000))
+		vm_start n1 "${n1[@]}" -netdev "socket,id=n0,listen=127.0.0.1:$port" \
+			-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:01
+		for ((i = 0; i < 50; i++)); do
+			ss -Hltn "sport = :$port" | grep -q . && break
+			kill -0 "${VM_PID[n1]}" 2>/dev/null || break
+			sleep 0.1
+		done
+		ss -Hltn "sport = :$port" | grep -q . && break
+		vm_kill n1
+	done
+	vm_start n2 "${n2[@]}" -netdev "socket,id=n0,connect=127.0.0.1:$port" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:02
+}
+
+# vm_pair_keys: $SHARE/ssh, the keys and configurations of sshd and ssh in
+# the pair's guests.
+vm_pair_keys() {
 	mkdir -m 700 "$SHARE/ssh"
 	ssh-keygen -q -t ed25519 -N '' -C pfsbench-gfs2-host -f "$SHARE/ssh/host_key"
 	ssh-keygen -q -t ed25519 -N '' -C pfsbench-gfs2-user -f "$SHARE/ssh/id"
@@ -206,28 +253,15 @@ vm_cluster_start() {
 	UserKnownHostsFile /dev/null
 	LogLevel ERROR
 	CONF
-	# a free port: QEMU fails when it is taken, and another is tried
-	for ((n = 0; n < 20; n++)); do
-		port=$((20000 + RANDOM % 30000))
-		vm_start n1 "${VM_DISK[@]}" -netdev "socket,id=n0,listen=127.0.0.1:$port" \
-			-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:01
-		for ((i = 0; i < 50; i++)); do
-			ss -Hltn "sport = :$port" | grep -q . && break
-			kill -0 "${VM_PID[n1]}" 2>/dev/null || break
-			sleep 0.1
-		done
-		ss -Hltn "sport = :$port" | grep -q . && break
-		vm_kill n1
-	done
-	vm_start n2 "${VM_DISK[@]}" -netdev "socket,id=n0,connect=127.0.0.1:$port" \
-		-device virtio-net-pci,netdev=n0,mac=52:54:00:99:00:02
 }
 
 # n1 starts one rank on each node over ssh, node order n1, n2; MPI and its
 # daemons use the private link only.
 # shellcheck disable=SC2034 # for the tests
-MPIRUN_2NODES="--host n1,n2 -np 2 --mca btl tcp,self --mca btl_tcp_if_include eth0
+MPIRUN_HOSTS="--host n1,n2 --mca btl tcp,self --mca btl_tcp_if_include eth0
 	--mca oob_tcp_if_include eth0 --mca plm_rsh_args -F$SHARE/ssh/ssh_config"
+# shellcheck disable=SC2034 # for the tests
+MPIRUN_2NODES="-np 2 $MPIRUN_HOSTS"
 
 # vm_wait NAME SECONDS: 0 when VM NAME powered off within SECONDS.
 vm_wait() {
@@ -260,9 +294,23 @@ vm_kill_all() {
 vm_disk() {
 	local img=$1 size=$2
 	shift 2
+	vm_image "$img" "$size" mkfs.gfs2 -O "$@"
+}
+
+# vm_disk_ext3 FILE SIZE: the same, ext3, attached the same way.
+vm_disk_ext3() {
+	vm_image "$1" "$2" mkfs.ext3 -q -F
+}
+
+# vm_image FILE SIZE MKFS...: FILE made by MKFS... FILE; $VM_DISK attaches it.
+vm_image() {
+	local img=$1 size=$2
+	shift 2
 	truncate -s "$size" "$img"
-	mkfs.gfs2 -O "$@" "$img" >"$img.mkfs" 2>&1 || { not_ok "mkfs.gfs2 $*: $(tail -1 "$img.mkfs")"; finish; }
-	# Two VMs write it at once: no host cache between them, no image lock.
+	"$@" "$img" >"$img.mkfs" 2>&1 || { not_ok "$*: $(tail -1 "$img.mkfs")"; finish; }
+	# Two VMs write a GFS2 at once: no host cache between them, no image
+	# lock. Every image is attached the same way, so that runs of
+	# different filesystems meet the same disk.
 	# shellcheck disable=SC2034,SC2054 # for the tests; QEMU's commas
 	VM_DISK=(-drive "file=$img,if=none,id=d0,format=raw,cache=none,file.locking=off"
 		-device virtio-blk-pci,drive=d0,share-rw=on)
@@ -301,6 +349,54 @@ sb_deltas() {
 		s = 0; for (i = 3; i <= NF; i++) s += $i
 		if (FNR == NR) b[$1 " " $2] = s; else if (s != b[$1 " " $2]) printf "%s %s %+d  ", $1, $2, s - b[$1 " " $2]
 	}' "$1" "$2"
+}
+
+# sb_sum BEFORE AFTER STAT: how much STAT (dlm or queue) grew between two
+# sbstats files, summed over glock types and CPUs.
+sb_sum() {
+	awk -v stat="$3:" '$2 == stat {
+		for (i = 3; i <= NF; i++) if (FNR == NR) b += $i; else a += $i
+	} END {print a - b}' "$1" "$2"
+}
+
+# fs_steps FILE: one line a step of results FILE, in the order the steps
+# ran, tab-separated: test, iteration, step, what ran ("Create on n2,
+# Unlink on n1"), then for each node in node order: its name, 1 when it ran
+# an op in the step, 1 when the step has counters of it (a node whose
+# counters did not move has none: zero deltas are not stored), its DLM
+# requests and its queued holders (`export --fs-stats`, summed over glock
+# types).
+fs_steps() {
+	awk -F, '
+	FNR == 1 {f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next}
+	f == 1 {
+		k = $c[1, "test"] SUBSEP $c[1, "iteration"] SUBSEP $c[1, "step"]
+		n = $c[1, "node_index"]
+		name[n] = $c[1, "node"]
+		if (n + 1 > nodes) nodes = n + 1
+		if (!(k in what)) {order[++steps] = k; what[k] = ""}
+		w = $c[1, "op"] " on " $c[1, "node"]
+		if (!((k, w) in did)) {did[k, w]; what[k] = what[k] (what[k] == "" ? "" : ", ") w}
+		ran[k, n] = 1
+		next
+	}
+	{
+		k = $c[2, "test"] SUBSEP $c[2, "iteration"] SUBSEP $c[2, "step"]
+		n = $c[2, "node_index"]
+		has[k, n] = 1
+		if ($c[2, "name"] ~ /\.dlm_requests$/) dlm[k, n] += $c[2, "value"]
+		if ($c[2, "name"] ~ /\.queued$/) queued[k, n] += $c[2, "value"]
+	}
+	END {
+		for (s = 1; s <= steps; s++) {
+			k = order[s]
+			split(k, p, SUBSEP)
+			line = p[1] "\t" p[2] "\t" p[3] "\t" what[k]
+			for (n = 0; n < nodes; n++)
+				line = line "\t" name[n] "\t" ((k, n) in ran) "\t" ((k, n) in has) "\t" dlm[k, n] + 0 "\t" queued[k, n] + 0
+			print line
+		}
+	}' <("$PFSBENCH" export "$1" --csv | tr -d '\r') <("$PFSBENCH" export "$1" --csv --fs-stats | tr -d '\r')
 }
 
 # vm_console NAME: the end of VM NAME's console and job log, for a failed check.
