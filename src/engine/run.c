@@ -386,6 +386,14 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	return 0;
 }
 
+/* Removes what the run created (rundir.c). A worker first learns what its
+ * reader (--shift) removed of its items: every item is removed exactly once. */
+static void remove_run(struct pfs_engine *e)
+{
+	pfs_peer_exchange(e);
+	pfs_rundir_remove(e);
+}
+
 static int run(struct pfs_engine *e, int argc, char **argv)
 {
 	struct pfs_fsinfo fs;
@@ -424,7 +432,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
 
 	if (start(e, &fs, argc, argv)) {
-		pfs_rundir_remove(e);
+		remove_run(e);
 		return PFS_EXIT_FAILED;
 	}
 	/* Tests outermost, iterations inside, as create_unlink_perf orders them. */
@@ -441,7 +449,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	if (e->rank == 0)
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
 			    abort_reason(e, status));
-	pfs_rundir_remove(e);
+	remove_run(e);
 	if (e->rank == 0)
 		say_results(e);
 	return status;

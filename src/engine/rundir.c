@@ -123,14 +123,12 @@ int pfs_rundir_make_worker(struct pfs_engine *e)
 /* Removes what the run created and nothing else: the workload removes its
  * own items, then each worker its empty directory, then rank 0 the run
  * directory. rmdir never removes a directory someone else filled. When the
- * run leaves its items for a later one (w->keep), all of it stays. */
+ * run leaves its items for a later one (w->keep), all of it stays. With
+ * --shift, call pfs_peer_exchange first (run.c's remove_run). */
 void pfs_rundir_remove(struct pfs_engine *e)
 {
 	struct pfs_worker *w = &e->w;
 
-	/* A worker learns what its reader removed of its items before it
-	 * removes the rest: every item is removed exactly once. */
-	pfs_peer_exchange(e);
 	if (e->setup_done && e->wl->cleanup(w))
 		pfs_warn("node %s worker %u: some files were left in '%s'", w->node_name, w->worker,
 			 w->dir);
