@@ -32,6 +32,9 @@ struct pfs_assign {
 #define PFS_STEP_KEEP_CACHE 1u /* no cache drop before it (bonnie's tests) */
 #define PFS_STEP_STONEWALL 2u  /* with --stonewall, its ops stop at the deadline
 				* and wear out to the busiest rank's count */
+#define PFS_STEP_UNTIMED 4u    /* it prepares and measures nothing (matrix's open
+				* and warm-up): no cache drop before it, and
+				* caches_dropped still holds for the timed steps */
 
 struct pfs_step {
 	unsigned nassign;

@@ -98,10 +98,10 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 
 	/* What the previous steps did to a peer's items, before this one. */
 	pfs_peer_exchange(e);
-	if (!(step->flags & PFS_STEP_KEEP_CACHE))
-		drop_caches(e);
-	else
+	if (step->flags & PFS_STEP_KEEP_CACHE)
 		note_cache_kept(e);
+	else if (!(step->flags & PFS_STEP_UNTIMED))
+		drop_caches(e);
 	probe_begin(e);
 	pfs_engine_barrier(e);
 	e->step_start_us = pfs_now_us();

@@ -286,7 +286,7 @@ static size_t plan_matrix(const void *opts, unsigned nnodes, struct pfs_step *st
 		return 0; /* validate refused these options already */
 	n = pfs_matrix_plan_steps(&p);
 	i = pfs_plan_put(steps, cap, i,
-			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_KEEP_CACHE));
+			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_UNTIMED));
 	while (i < n)
 		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_CELL));
 	return i;
