@@ -352,7 +352,7 @@ static int stream_cleanup(struct pfs_worker *w)
 
 /* ---- plans ------------------------------------------------------------------------- */
 
-/* Open and Prepare keep the cache (nothing is measured in them); the
+/* Open and Prepare are untimed (no cache drop; nothing is measured); the
  * stream and Check start cold. */
 static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
@@ -362,9 +362,9 @@ static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps
 	(void)nnodes;
 	if (pfs_stream_reading(o) && o->prepare)
 		i = pfs_plan_put(steps, cap, i,
-				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_PREPARE), PFS_STEP_KEEP_CACHE));
+				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_PREPARE), PFS_STEP_UNTIMED));
 	i = pfs_plan_put(steps, cap, i,
-			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_KEEP_CACHE));
+			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_UNTIMED));
 	i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_STREAM));
 	if (!pfs_stream_reading(o) && o->verify)
 		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_CHECK));
