@@ -40,6 +40,10 @@ check "export: 4 rows in bytes, unit bytes, op Read" \
 	test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["unit"] == "bytes" && $c["op"] == "Read" && $c["bytes"] == 1000000 && $c["items"] == 16' \
 		"$SCRATCH/rows.csv" | wc -l)" -eq 4
+# Open is untimed and keeps nothing from the stream: the stream itself
+# started with caches dropped, and the results file says so.
+check "results file: caches dropped before the stream" \
+	grep -qx 'caches_dropped,true' <("$PFSBENCH" export "$SCRATCH/2x2-file-w.h5" --csv --provenance | tr -d '\r')
 "$PFSBENCH" export "$SCRATCH/2x2-file-w.h5" --csv --progress | tr -d '\r' >"$SCRATCH/ticks.csv"
 check "export --progress: the timeline's header" \
 	test "$(head -1 "$SCRATCH/ticks.csv")" = "test,iteration,step,rank,time_us,items,bytes"
