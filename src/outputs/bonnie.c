@@ -1,5 +1,5 @@
 /* bonnie.c: the bonnie workload's report, in bonnie++'s own layout
- * (src/outputs/bonniefmt.c prints every line). For each iteration: the
+ * (src/bonniefmt.c prints every line). For each iteration: the
  * I/O table of all ranks together, its Concurrency the number of ranks,
  * then each node's pair of lines (figures, Latency) under it; the same for
  * the file table, where a node's line starts with its name; then the CSV

@@ -1,5 +1,5 @@
 /* stream.c: the report of `pfsbench stream`. For each iteration, in the
- * format --format chooses (src/outputs/ddfmt.c writes each tool's line
+ * format --format chooses (src/ddfmt.c writes each tool's line
  * exactly):
  *   dm (with -p only, as dm):  one line per rank, "NODE WORKER: " before
  *                              dm's "%.2f MB/sec (%llu B / %02ld:%02ld.%06ld)",
