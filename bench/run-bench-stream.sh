@@ -32,7 +32,6 @@ PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
 MPIRUN=${MPIRUN:-mpirun}
 REPS=${REPS:-9}
 MIB=${SIZE_MIB:-1024}
-BYTES=$((MIB * 1048576))
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 command -v fio >/dev/null || { echo "SKIP: no fio (Debian: apt-get install fio)"; exit 77; }
