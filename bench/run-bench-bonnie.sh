@@ -3,7 +3,7 @@
 # on the same tmpfs and on the same ext4 loop device, with the same sizes.
 # Method (bench/lib.sh): both on one CPU (BENCH_CPU), a warm-up run of
 # each side thrown away, then REPS rounds (default 9) of the four sides
-# (tmpfs and ext4, each tool), order rotating from round to round; for each
+# (tmpfs and ext4, each tool), in bench/lib.sh's balanced order; for each
 # test the median and p25-p75 of the rate bonnie++'s CSV line shows (its
 # %CPU too), the ratio of the medians (target >= 0.95, README says where
 # it is not met and why), and CPU time per unit, %CPU / 100 / rate.
