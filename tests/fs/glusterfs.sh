@@ -80,7 +80,7 @@ check "stream: results file: fstype FUSE.GLUSTERFS" \
 [ "$T_FAILED" -eq 0 ] || show_run
 
 # pfsbench matrix on the volume (tests/matrix/checks.sh): 2 simulated
-# nodes x 2 ranks, writes and reads of small lists, every cell's bytes, the
+# nodes x 2 ranks (then 1 rank and 2 ranks, 2 cells once), writes and reads of small lists, every cell's bytes, the
 # marks and the report from the rows, the slowest node against the median.
 # 4 cells, not checks.sh's 12: a step costs 1 to 3 s here whatever its size
 # (barriers, fsyncs through FUSE, the of= run's machine-wide cache drops);
@@ -95,6 +95,19 @@ check "matrix: results file: fstype FUSE.GLUSTERFS" \
 	test "$(prov "$SCRATCH/glusterfs-matrix-w.h5" fstype)" = FUSE.GLUSTERFS
 check "matrix: the slowest node per cell, against the median node" \
 	grep -qE "^Slowest node: node[12] in [0-9]+ cells?" "$OUT"
+# 1 rank and 2 ranks on one node: a write and a read of 2 cells, once.
+start=$SECONDS
+for n in 1 2; do
+	RUNNER=(pfs "$n")
+	for op in Write Read; do
+		run_matrix "--${op,,}" "$M" --req 64k --xfer 64k,256k -i 1 --no-drop-caches \
+			--results "$SCRATCH/glusterfs-matrix-$n-$op.h5"
+		matrix_ok "matrix $n rank(s) $op" "$n" "$op" "$SCRATCH/glusterfs-matrix-$n-$op.h5" \
+			64k 64k,256k 1
+	done
+	check "matrix $n rank(s): nothing left" dir_unchanged "$M"
+done
+echo "# matrix on 1 and 2 ranks took $((SECONDS - start)) s"
 [ "$T_FAILED" -eq 0 ] || show_run
 
 check "the bricks hold no pfsbench file" \

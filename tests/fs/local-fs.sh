@@ -162,15 +162,17 @@ if DEV=$(losetup --find --show "$raw"); then
 fi
 
 # ---- pfsbench matrix (tests/matrix/checks.sh) --------------------------------------
-# On ext4: 2 ranks, then 2 simulated nodes x 2, writes and reads of small
+# On ext4: 1 rank, 2 ranks, then 2 simulated nodes x 2, writes and reads of small
 # lists, every cell's bytes, the outlier rule's marks and the report from
 # the rows, nothing left; then writes with O_DIRECT on the filesystem.
 # shellcheck source=../matrix/checks.sh
 . "$(dirname "$0")/../matrix/checks.sh"
-RUNNER=(pfs 2)
 M=$SCRATCH/ext4
 if mountpoint -q "$M"; then
 	start=$SECONDS
+	RUNNER=(pfs 1)
+	matrix_cycle "$M" ext4-matrix-1 1
+	RUNNER=(pfs 2)
 	matrix_cycle "$M" ext4-matrix 2
 	check "ext4: matrix: results file: fstype EXT4" \
 		test "$(prov "$SCRATCH/ext4-matrix-w.h5" fstype)" = EXT4
