@@ -421,30 +421,39 @@ static int figures(FILE *out, const char *dir, const struct pfs_plot_script *s, 
 		   bool *used)
 {
 	size_t n = strlen(prefix);
-	bool any = false;
 
 	for (size_t p = 0; p < s->npics; p++) {
 		if (used[p] || strncmp(s->pics[p].name, prefix, n))
 			continue;
-		if (!any)
-			fputs("<h3>Pictures</h3>\n", out);
-		any = used[p] = true;
+		used[p] = true;
 		if (figure(out, dir, &s->pics[p]))
 			return -1;
 	}
 	return 0;
 }
 
+/* A run: what it is, its analysis, its pictures, its text report, its
+ * provenance (folded: it is long). */
 static int run_section(FILE *out, struct input *in, size_t i, size_t n, const char *dir,
 		       const struct pfs_plot_script *s, bool *used, const char *gnuplot_note)
 {
-	char prefix[32] = "";
+	const struct pfs_archive *a = &in->a;
+	char prefix[32] = "", *report = NULL, *analysis = NULL;
 	struct capture c;
-	char *text;
-	int rc;
+	int rc = -1;
 
 	if (n > 1)
 		snprintf(prefix, sizeof(prefix), "r%zu-", i + 1);
+	if (!in->is_matrix) {
+		if (capture_open(&c))
+			return -1;
+		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true));
+		if (!report || capture_open(&c))
+			goto out;
+		analysis = capture_close(&c, analysis_text(a, c.fp));
+		if (!analysis)
+			goto out;
+	}
 	fprintf(out, "<section id=\"run%zu\">\n<h2>", i + 1);
 	pfs_html_text(out, in->label);
 	fputs("</h2>\n<p>", out);
@@ -452,8 +461,6 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, const ch
 	if (in->is_matrix) {
 		fputs(": a perf_matrix output.</p>\n", out);
 	} else {
-		const struct pfs_archive *a = &in->a;
-
 		fputs(": ", out);
 		pfs_html_text(out, pfs_archive_get(a, "workload"));
 		fputs(" on ", out);
@@ -462,30 +469,25 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, const ch
 		pfs_html_text(out, pfs_archive_get(a, "mount_point"));
 		fprintf(out, ", %u node%s, %s.</p>\n", a->nnodes, a->nnodes == 1 ? "" : "s",
 			a->status == PFS_RUN_COMPLETE ? "complete" : "aborted");
-		provenance(out, a);
-		if (capture_open(&c))
-			return -1;
-		text = capture_close(&c, pfs_show_report(c.fp, &in->a, true));
-		if (!text)
-			return -1;
-		fputs("<h3>Report</h3>\n", out);
-		pfs_html_pre(out, text);
-		free(text);
-		if (capture_open(&c))
-			return -1;
-		text = capture_close(&c, analysis_text(a, c.fp));
-		if (!text)
-			return -1;
-		if (text[0]) {
+		if (analysis[0]) {
 			fputs("<h3>Analysis</h3>\n", out);
-			pfs_html_pre(out, text);
+			pfs_html_pre(out, analysis);
 		}
-		free(text);
 	}
 	if (gnuplot_note)
 		fprintf(out, "<p class=\"note\">%s</p>\n", gnuplot_note);
-	rc = figures(out, dir, s, prefix, used);
+	if (figures(out, dir, s, prefix, used))
+		goto out;
+	if (!in->is_matrix) {
+		fputs("<h3>Report</h3>\n", out);
+		pfs_html_pre(out, report);
+		provenance(out, a);
+	}
 	fputs("</section>\n", out);
+	rc = 0;
+out:
+	free(report);
+	free(analysis);
 	return rc;
 }
 

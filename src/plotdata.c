@@ -70,6 +70,8 @@ struct rs {
 	size_t test;        /* index of the test's first row */
 	uint32_t iteration, step, rank, node_index, worker;
 	uint64_t start_us, end_us, amount;
+	uint64_t busy_end_us; /* start + the sum of its rows' times: the latest the
+			       * op can have ended (uc's rows time one kind each) */
 	enum pfs_unit unit;
 	size_t first;       /* its first row */
 	char op[PFS_PLOT_OPS_MAX];
@@ -132,7 +134,7 @@ static int rank_steps(const struct pfs_row *rows, size_t nrows, struct rs **out,
 		e[i] = (struct rs){ .test = test_order(rows, i), .iteration = r->iteration,
 				    .step = r->step, .rank = r->rank, .node_index = r->node_index,
 				    .worker = r->worker, .start_us = r->start_us, .end_us = row_end(r),
-				    .unit = pfs_row_unit(r), .first = i };
+				    .busy_end_us = row_end(r), .unit = pfs_row_unit(r), .first = i };
 		e[i].amount = pfs_unit_amount(e[i].unit, r->items, r->bytes);
 		pfs_row_set_text(e[i].op, sizeof(e[i].op), r->op);
 	}
@@ -147,6 +149,11 @@ static int rank_steps(const struct pfs_row *rows, size_t nrows, struct rs **out,
 
 			last->start_us = e[i].start_us < last->start_us ? e[i].start_us : last->start_us;
 			last->end_us = e[i].end_us > last->end_us ? e[i].end_us : last->end_us;
+			last->busy_end_us = last->busy_end_us + r->elapsed_us < last->busy_end_us
+						    ? UINT64_MAX
+						    : last->busy_end_us + r->elapsed_us;
+			if (last->busy_end_us < last->end_us)
+				last->busy_end_us = last->end_us;
 			last->amount = amount > last->amount ? amount : last->amount;
 			add_op(last->op, sizeof(last->op), r->op);
 		} else {
@@ -392,7 +399,7 @@ int pfs_plot_progress(const struct pfs_row *rows, size_t nrows, const struct pfs
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		t0 = e[i].start_us < t0 ? e[i].start_us : t0;
-		t1 = e[i].end_us > t1 ? e[i].end_us : t1;
+		t1 = e[i].busy_end_us > t1 ? e[i].busy_end_us : t1;
 		any |= e[i].unit == unit && e[i].node_index < nnodes;
 	}
 	rc = -ENOENT;
@@ -425,11 +432,15 @@ int pfs_plot_progress(const struct pfs_row *rows, size_t nrows, const struct pfs
 		pfs_row_set_text(key.test, sizeof(key.test), r->test);
 		lo = lower_bound(tk, nticks, k);
 		/* uc's rows time each kind of item alone, so the op can end after
-		 * its rows say: its last tick is then the later end. */
+		 * its rows say: its last tick is then the later end, up to the
+		 * sum of its rows' times. */
 		for (size_t j = lo; j < nticks && same_tick(tk[j], r->test, s); j++)
 			end = tk[j]->time_us > end ? tk[j]->time_us : end;
-		for (size_t b = (size_t)((s->start_us - t0) / out->bin_us);
-		     b < out->nbins && t0 + b * out->bin_us <= end; b++)
+		end = end < s->busy_end_us ? end : s->busy_end_us;
+		/* The bins the op overlaps (a zero-length op: its start's). */
+		for (size_t b = (size_t)((s->start_us - t0) / out->bin_us),
+			    z = (size_t)(((end > s->start_us ? end - 1 : end) - t0) / out->bin_us);
+		     b <= z && b < out->nbins; b++)
 			act[b] = true;
 		for (size_t j = lo; j < nticks && same_tick(tk[j], r->test, s); j++) {
 			const struct pfs_tick *x = tk[j];

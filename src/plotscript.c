@@ -58,7 +58,7 @@ void pfs_plot_safe(char *dst, size_t len, const char *src)
 
 		dst[n++] = ok ? (char)c : '?';
 	}
-	if (*src && max >= 3)
+	if (*src && max > 6)
 		memcpy(dst + max - 3, "...", 3);
 	dst[n] = 0;
 }
