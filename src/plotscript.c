@@ -525,7 +525,7 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 			"%s$d%zu_%zu using 1:2:($1-%f):($1+%f):(1):2 with boxxyerror fs solid 0.8 "
 			"noborder lc rgb '#%06x' title \"%s\", "
 			"$d%zu_%zu using 1:2:3:4 with yerrorbars pt 0 lc rgb '#000000' notitle, "
-			"$d%zu_%zu using 1:($5?($2>1?$2*1.25:$2/1.25):NaN):('*') with labels "
+			"$d%zu_%zu using 1:($5>0?($2>1?$2*1.25:$2/1.25):NaN):('*') with labels "
 			"font ',16' notitle",
 			r > 1 ? ", " : "", s->npics, r, w * 0.45, w * 0.45, palette[(r - 1) % NPALETTE],
 			test, s->npics, r, s->npics, r);
