@@ -484,24 +484,26 @@ int pfs_plot_cdf(const struct pfs_hist *h, struct pfs_plot_cdf *out)
 	uint64_t cum = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->x_us = malloc((k + 1) * sizeof(*out->x_us));
-	out->y = malloc((k + 1) * sizeof(*out->y));
+	out->x_us = malloc((2 * k + 1) * sizeof(*out->x_us));
+	out->y = malloc((2 * k + 1) * sizeof(*out->y));
 	if (!cells || !out->x_us || !out->y) {
 		free(cells);
 		pfs_plot_cdf_free(out);
 		return -ENOMEM;
 	}
 	pfs_hist_cells(h, cells, k);
-	if (k && h->n) {
-		out->x_us[n] = (double)h->min_ns / 1000.0;
-		out->y[n++] = 0;
-	}
 	for (size_t i = 0; i < k && h->n; i++) {
 		uint64_t lo, hi;
 
 		pfs_hist_bucket_range(cells[i].bucket, &lo, &hi);
+		lo = lo > h->min_ns ? lo : h->min_ns;
 		hi = hi < h->max_ns ? hi : h->max_ns;
-		hi = hi > h->min_ns ? hi : h->min_ns;
+		hi = hi > lo ? hi : lo;
+		/* Flat over the empty buckets before this one. */
+		if (!n || (double)lo / 1000.0 > out->x_us[n - 1]) {
+			out->x_us[n] = (double)lo / 1000.0;
+			out->y[n++] = (double)cum / (double)h->n;
+		}
 		cum += cells[i].count;
 		out->x_us[n] = (double)hi / 1000.0;
 		out->y[n++] = (double)cum / (double)h->n;

@@ -17,8 +17,11 @@
  *     op's start, each progress tick's count at the tick's time, the row's
  *     amount at its end, linear in between;
  *   latency CDF of a (test, op): its histogram merged over all iterations
- *     and ranks; at each nonzero bucket's top (clamped to the exact max) the
- *     fraction of items at or below it, from (min, 0).
+ *     and ranks; at each nonzero bucket's bottom (clamped to the exact
+ *     min) the fraction of items below it, at its top (clamped to the exact
+ *     max) the fraction at or below it; joined by straight lines, the curve
+ *     rises only inside buckets that hold items and is flat across empty
+ *     ones.
  * Pure: no MPI, no HDF5, no I/O. */
 #ifndef PFSBENCH_PLOTDATA_H
 #define PFSBENCH_PLOTDATA_H
@@ -134,8 +137,8 @@ struct pfs_plot_cdf {
 	double *y;     /* fraction of items at or below x, 0..1 */
 };
 
-/* The points of one histogram (at most one per nonzero bucket, and the
- * first). An empty histogram gives none. Returns 0 or -ENOMEM. */
+/* The points of one histogram (at most two per nonzero bucket). An empty
+ * histogram gives none. Returns 0 or -ENOMEM. */
 int pfs_plot_cdf(const struct pfs_hist *h, struct pfs_plot_cdf *out);
 void pfs_plot_cdf_free(struct pfs_plot_cdf *c);
 

@@ -202,11 +202,12 @@ static void test_progress_hostile_ticks(void **state)
 }
 
 /* 1 item of 100 ns and 3 of 1000 ns: from (min, 0), a quarter at 100 ns,
- * all at the max. */
+ * flat to the bottom of 1000 ns's bucket, all at the max. */
 static void test_cdf_points(void **state)
 {
 	struct pfs_hist *h = malloc(sizeof(*h));
 	struct pfs_plot_cdf c;
+	uint64_t lo, hi;
 
 	(void)state;
 	assert_non_null(h);
@@ -218,13 +219,17 @@ static void test_cdf_points(void **state)
 	for (int i = 0; i < 3; i++)
 		pfs_hist_add(h, 1000);
 	assert_int_equal(pfs_plot_cdf(h, &c), 0);
-	assert_int_equal(c.n, 3);
+	pfs_hist_bucket_range(pfs_hist_bucket(1000), &lo, &hi);
+	assert_true(lo > 100 && lo <= 1000 && hi >= 1000);
+	assert_int_equal(c.n, 4);
 	assert_float_equal(c.x_us[0], 0.1, 1e-12);
 	assert_float_equal(c.y[0], 0, 0);
 	assert_float_equal(c.x_us[1], 0.1, 1e-12);
 	assert_float_equal(c.y[1], 0.25, 1e-12);
-	assert_float_equal(c.x_us[2], 1.0, 1e-12);
-	assert_float_equal(c.y[2], 1.0, 1e-12);
+	assert_float_equal(c.x_us[2], (double)lo / 1000.0, 1e-12);
+	assert_float_equal(c.y[2], 0.25, 1e-12);
+	assert_float_equal(c.x_us[3], 1.0, 1e-12);
+	assert_float_equal(c.y[3], 1.0, 1e-12);
 	pfs_plot_cdf_free(&c);
 	free(h);
 }
