@@ -158,11 +158,13 @@ static bool node_late(const struct pfs_plot_flag *flags, size_t nflags, uint32_t
 
 /* "set Xtics ("n1 w1" 0, ...)": every lane, or each node's first when
  * there are too many to read. */
-static void lane_tics(FILE *fp, const char *axis, const struct pfs_plot_lane *lanes, size_t nlanes,
-		      const struct pfs_plot_flag *flags, size_t nflags)
+/* Returns the length of the longest label written. */
+static size_t lane_tics(FILE *fp, const char *axis, const struct pfs_plot_lane *lanes,
+			size_t nlanes, const struct pfs_plot_flag *flags, size_t nflags)
 {
-	char node[PFS_PLOT_LABEL_MAX];
+	char node[PFS_PLOT_LABEL_MAX], label[PFS_PLOT_LABEL_MAX + 32];
 	bool first = true;
+	size_t longest = 0;
 
 	fprintf(fp, "set %s (", axis);
 	for (size_t l = 0; l < nlanes; l++) {
@@ -171,11 +173,14 @@ static void lane_tics(FILE *fp, const char *axis, const struct pfs_plot_lane *la
 		if (nlanes > LANE_LABELS_MAX && !node_first)
 			continue;
 		pfs_plot_safe(node, sizeof(node), lanes[l].node);
-		fprintf(fp, "%s\"%s w%u%s\" %zu", first ? "" : ", ", node, lanes[l].worker,
-			node_late(flags, nflags, lanes[l].node_index) ? " (late)" : "", l);
+		snprintf(label, sizeof(label), "%s w%u%s", node, lanes[l].worker,
+			 node_late(flags, nflags, lanes[l].node_index) ? " (late)" : "");
+		fprintf(fp, "%s\"%s\" %zu", first ? "" : ", ", label, l);
+		longest = strlen(label) > longest ? strlen(label) : longest;
 		first = false;
 	}
 	fputs(")\n", fp);
+	return longest;
 }
 
 /* The index of s among names (the first nnames), added when new. */
@@ -199,6 +204,7 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	size_t nops = 0, npanels = 0;
 	char blk[32], label[PFS_PLOT_LABEL_MAX];
 	struct body b;
+	double lm;
 	int rc;
 
 	if (!ops)
@@ -218,9 +224,14 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	fprintf(b.fp,
 		"set multiplot layout %zu,1\n"
 		"set xlabel 'seconds since the run began (one clock for all nodes)'\n"
-		"set yrange [%f:-0.6]\nset grid xtics\nset key outside right top\n",
+		"set yrange [%f:-0.6]\nset grid xtics\n"
+		"set key outside top right horizontal samplen 2\nset rmargin at screen 0.97\n",
 		npanels, (double)nlanes - 0.4);
-	lane_tics(b.fp, "ytics", lanes, nlanes, flags, nflags);
+	/* The key above each panel and one left margin for all, wide enough
+	 * for the longest lane label (about 7 pixels a character of the 1000),
+	 * so the lanes line up from test to test. */
+	lm = (7.0 * (double)lane_tics(b.fp, "ytics", lanes, nlanes, flags, nflags) + 20.0) / 1000.0;
+	fprintf(b.fp, "set lmargin at screen %.3f\n", lm < 0.06 ? 0.06 : lm > 0.4 ? 0.4 : lm);
 	for (size_t i = 0, j, panel = 0; i < nbars; i = j, panel++) {
 		bool waits = false;
 
@@ -273,7 +284,7 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	rc = body_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, 1000,
-			     (unsigned)(npanels * (90 + 22 * (nlanes < 60 ? nlanes : 60))), b.buf);
+			     (unsigned)(npanels * (110 + 22 * (nlanes < 60 ? nlanes : 60))), b.buf);
 	free(b.buf);
 	free(ops);
 	return rc;
