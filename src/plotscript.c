@@ -607,7 +607,7 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 	}
 	fprintf(b.fp,
 		")\nplot %s using 1:2:3 with image notitle, "
-		"%s using 1:2:(sprintf('%%.0f',$3)) with labels font ',8' notitle\n",
+		"%s using 1:2:(valid(3) ? sprintf('%%.0f',$3) : '') with labels font ',8' notitle\n",
 		blk, blk);
 	rc = body_close(&b);
 	if (!rc)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # pfsbench plot and report on real runs (3 simulated nodes on this host):
 # every kind of picture as SVG (XML with an <svg> root) and PNG (a plot
-# area that is not empty), the files listed on stdout; a second run and
+# area that is not empty), the files listed on stdout; the same of the
+# real runs kept in docs/runs; a second run and
 # the comparison; perf_matrix's seed as a heatmap; the report, one page
 # with every picture inline and nothing left in TMPDIR. Refusals: gnuplot
 # missing (exit 2, the package named, nothing made), pictures that exist
@@ -39,6 +40,12 @@ check "the rates have a panel per test and op" \
 	test "$(grep -c -E '>(se|pa|ua) (Create|Write|Read|Unlink)<' "$P/rates.svg")" -eq 10
 check "the latency CDFs are on a log axis" grep -q 'latency (us, log scale)' "$P/latency.svg"
 
+# The real runs kept in docs/runs (tmpfs, ext3 on a loop device, GlusterFS),
+# drawn as docs/plot.md shows them.
+for f in "$SRCDIR"/docs/runs/*.h5; do
+	plot_run "$f" "$SCRATCH/docs-$(basename "$f" .h5)"
+done
+
 # Pictures that exist are not overwritten without --force.
 sum=$(cat "$P"/* | cksum)
 "$PFSBENCH" plot "$SCRATCH/a.h5" -o "$P" >"$SCRATCH/out" 2>"$SCRATCH/err"
@@ -69,6 +76,7 @@ check "a perf_matrix output: exit 0" test $? -eq 0
 check "the heatmap is an SVG document" svg_ok "$SCRATCH/m/matrix.svg"
 check "the heatmap is a PNG with a plot area that is not empty" png_ok "$SCRATCH/m/matrix.png"
 check "the heatmap labels the sizes" grep -q '>4MiB<' "$SCRATCH/m/matrix.svg"
+check "the heatmap leaves the seed's empty cells blank" test -z "$(grep '>NaN<' "$SCRATCH/m/matrix.svg")"
 
 # Two runs: each one's pictures, and the comparison.
 real_run b -f 300 -F 6 -s 16k -i 1 -t se,pa,ua
