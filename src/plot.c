@@ -447,7 +447,9 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, const ch
 	if (!in->is_matrix) {
 		if (capture_open(&c))
 			return -1;
-		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true));
+		/* What show --latency prints, and --fs-stats where the run
+		 * recorded the filesystem's own counters. */
+		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true, in->a.nfsstats > 0));
 		if (!report || capture_open(&c))
 			goto out;
 		analysis = capture_close(&c, analysis_text(a, c.fp));

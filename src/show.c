@@ -204,7 +204,7 @@ static int print_analysis(FILE *out, const struct pfs_archive *a)
 	return rc ? pfs_error("cannot write the analysis to standard output") : 0;
 }
 
-int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency)
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats)
 {
 	const struct pfs_workload *wl = pfs_workload_find(pfs_archive_get(a, "workload"));
 	struct pfs_output o = { .ops = &pfs_output_table, .fp = out };
@@ -219,7 +219,8 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency)
 		a->ri.workload = wl;
 		a->ri.opts = opts;
 	}
-	struct pfs_block b = { a->rows, a->nrows, a->lat, a->nlat, a->ticks, a->nticks, a->fsstats, a->nfsstats };
+	struct pfs_block b = { a->rows, a->nrows, a->lat, a->nlat, a->ticks, a->nticks,
+			       a->fsstats, a->nfsstats };
 
 	rc = o.ops->begin(&o, &a->ri);
 	if (!rc && a->nrows)
@@ -229,11 +230,13 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency)
 	if (!rc && a->status != PFS_RUN_COMPLETE)
 		rc = fprintf(out, "Status: aborted: %s\n", a->reason) < 0 ? -1 : 0;
 	if (fflush(out) || rc)
-		rc = pfs_error("cannot write the report");
+		rc = pfs_error("cannot write the report to standard output");
 	else if (latency && print_latency(out, a))
 		rc = -1;
+	else if (fsstats && print_fsstats(out, a))
+		rc = pfs_error("out of memory");
 	else if (fflush(out) || ferror(out))
-		rc = pfs_error("cannot write the report");
+		rc = pfs_error("cannot write the report to standard output");
 	a->ri.workload = NULL;
 	a->ri.opts = NULL;
 	free(opts);
@@ -269,10 +272,8 @@ static int show_main(int argc, char **argv)
 	}
 	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
-	rc = pfs_show_report(stdout, &a, latency);
-	if (!rc && fsstats && print_fsstats(stdout, &a))
-		rc = pfs_error("out of memory");
-	else if (!rc && analyze && print_analysis(stdout, &a))
+	rc = pfs_show_report(stdout, &a, latency, fsstats);
+	if (!rc && analyze && print_analysis(stdout, &a))
 		rc = -1;
 	else if (!rc && (fflush(stdout) || ferror(stdout)))
 		rc = pfs_error("cannot write the report to standard output");

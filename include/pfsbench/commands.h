@@ -23,10 +23,11 @@ extern const struct pfs_command pfs_command_plot;
 extern const struct pfs_command pfs_command_report;
 
 /* show's report of a loaded results file on out: the run's own report,
- * byte for byte, its status when aborted, and with latency each op's
- * percentiles (src/show.c; report embeds it). */
+ * byte for byte, its status when aborted, with latency each op's
+ * percentiles, with fsstats the filesystem's counters per step (src/show.c;
+ * report embeds it). */
 struct pfs_archive;
-int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency);
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats);
 
 /* NULL-terminated (src/commands.c). */
 extern const struct pfs_command *const pfs_commands[];
