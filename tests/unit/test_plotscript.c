@@ -3,7 +3,8 @@
  * test and op names (quotes, newlines, gnuplot's system(), a data block's
  * end marker, macros) leave no unbalanced quote and no line of their own;
  * bad picture names are refused; the heatmap of the seed's perf_matrix
- * blanks the cells that were not run. */
+ * blanks the cells that were not run; the comparison places each run's
+ * ratio and interval. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/matrixfmt.h"
@@ -150,6 +151,51 @@ static void test_heatmap_of_the_seed(void **state)
 	pfs_plot_script_free(&s);
 }
 
+/* Three runs of two lines, against the first: run 2 is half as fast in
+ * line 0, with compare's interval [40, 62.5] and called out, and as fast
+ * in line 1 without an interval; run 3 lacks line 0 and is 4x in line 1.
+ * Each run's bar sits in its slot of the line (width 0.8 / 2 runs). */
+static void test_compare_intervals(void **state)
+{
+	static const char *const labels[] = { "a.h5", "b\"c.h5", "d.h5" };
+	struct pfs_plot_script s;
+	struct pfs_plot_cmp c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(fp);
+	assert_int_equal(pfs_plot_cmp_init(&c, 2, 3), 0);
+	snprintf(c.lines[0].test, sizeof(c.lines[0].test), "se");
+	snprintf(c.lines[0].op, sizeof(c.lines[0].op), "Create");
+	snprintf(c.lines[1].test, sizeof(c.lines[1].test), "pa");
+	snprintf(c.lines[1].op, sizeof(c.lines[1].op), "Unlink");
+	c.cells[0] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 100 };
+	c.cells[1] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50, .interval = true,
+						 .low = 40, .high = 62.5, .called_out = true };
+	c.cells[3] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50 };
+	c.cells[4] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50 };
+	c.cells[5] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 200 };
+	assert_int_equal(pfs_plot_script_begin(&s, fp, PFS_PLOT_SVG), 0);
+	assert_int_equal(pfs_plot_compare_script(&s, "compare", "c", &c, labels), 0);
+	c.nruns = 1;
+	assert_int_equal(pfs_plot_compare_script(&s, "compare", "c", &c, labels), -EINVAL);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "$d0_1 << EOD\n-0.200000 0.5 0.4 0.625 1\n0.800000 1 NaN NaN 0\nEOD\n"));
+	assert_non_null(strstr(buf, "$d0_2 << EOD\n1.200000 4 NaN NaN 0\nEOD\n"));
+	assert_non_null(strstr(buf, "with yerrorbars"));
+	/* The call-out test is a comparison: gnuplot's ?: wants an integer. */
+	assert_non_null(strstr(buf, "($5>0?"));
+	assert_non_null(strstr(buf, "rate / rate of a.h5"));
+	assert_non_null(strstr(buf, "title \"b?c.h5\""));
+	assert_non_null(strstr(buf, "\"se Create\" 0, \"pa Unlink\" 1"));
+	assert_script_safe(buf, labels, 0);
+	pfs_plot_cmp_free(&c);
+	free(buf);
+	pfs_plot_script_free(&s);
+}
+
 static void test_size_text(void **state)
 {
 	char b[32];
@@ -171,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_timeline_and_rates_hostile_names),
 		cmocka_unit_test(test_heatmap_of_the_seed),
+		cmocka_unit_test(test_compare_intervals),
 		cmocka_unit_test(test_size_text),
 	};
 
