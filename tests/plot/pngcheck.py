@@ -3,17 +3,21 @@
 the standard library only (8-bit, non-interlaced: what gnuplot's pngcairo
 and Chromium write).
 
-Usage: pngcheck.py FILE.png [MIN_INK]
-Prints "WIDTH HEIGHT COLOURS COMMONEST_SHARE INK_SHARE", INK_SHARE being the
-share of the middle of the picture (the central 60 % each way, where the
-plot area is) that is not the background; exits 1 when the file is not
-such a PNG, or when MIN_INK is given and the middle has less ink.
+Usage: pngcheck.py FILE.png
+Prints "WIDTH HEIGHT COLOURS COMMONEST_SHARE INK_SHARE DATA_SHARE" about the
+middle of the picture (the central 60 % each way, where the plot area is):
+INK_SHARE is the share that is not the background, DATA_SHARE the share in
+colour (a chroma, max - min of R, G and B, of 48 or more). Axes, tics,
+grid, titles and labels are black or grey, the data pictures draw (bars,
+lines, cells) are coloured, so an empty plot area has a DATA_SHARE of 0
+whatever its size. Exits 1 when the file is not such a PNG.
 """
 import struct
 import sys
 import zlib
 
 CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+CHROMA = 48
 
 
 def decode(data):
@@ -78,20 +82,22 @@ def summary(data, step=3):
 
 
 def ink(data):
-    """The share of the middle 60 % of the picture that is not the
-    picture's commonest colour (its background)."""
+    """The shares of the middle 60 % of the picture that are not the
+    picture's commonest colour (its background), and that are in colour
+    (the data)."""
     w, h, rows = decode(data)
     counts = {}
     for row in rows:
         for p in row[::2]:
             counts[p] = counts.get(p, 0) + 1
     bg = max(counts, key=counts.get)
-    inked = total = 0
+    inked = coloured = total = 0
     for y in range(h // 5, h - h // 5):
         for p in rows[y][w // 5:w - w // 5]:
             total += 1
             inked += p != bg
-    return inked / total if total else 0.0
+            coloured += max(p[:3]) - min(p[:3]) >= CHROMA
+    return (inked / total, coloured / total) if total else (0.0, 0.0)
 
 
 def main():
@@ -99,13 +105,11 @@ def main():
         data = f.read()
     try:
         w, h, colours, share = summary(data)
-        middle = ink(data)
+        middle, coloured = ink(data)
     except (ValueError, zlib.error, struct.error) as e:
         print("%s: %s" % (sys.argv[1], e))
         return 1
-    print("%d %d %d %.4f %.4f" % (w, h, colours, share, middle))
-    if len(sys.argv) > 2 and middle < float(sys.argv[2]):
-        return 1
+    print("%d %d %d %.4f %.4f %.4f" % (w, h, colours, share, middle, coloured))
     return 0
 
 
