@@ -1,13 +1,16 @@
 /* pictures.c: from loaded runs to a gnuplot script of their pictures; see
  * include/pfsbench/pictures.h. The arithmetic is plotdata.c's and the
  * drawing plotscript.c's; this file chooses what to draw and brings in
- * other modules' answers at its extension points (the end of the file). */
+ * other modules' answers, never recomputed (the end of the file). */
 #include "pfsbench/pictures.h"
 #include "pfsbench/archive.h"
 #include "pfsbench/compare.h"
 #include "pfsbench/histogram.h"
 #include "pfsbench/latency.h"
+#include "pfsbench/matrix_plan.h"
+#include "pfsbench/matrixdiff.h"
 #include "pfsbench/matrixfmt.h"
+#include "pfsbench/slownode.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 
@@ -38,8 +41,9 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 	struct pfs_plot_bar *bars = NULL;
 	struct pfs_plot_rate *rates = NULL;
 	struct pfs_plot_flag *flags = NULL;
-	size_t nlanes, nbars, nrates, nflags = 0;
+	size_t nlanes, nbars, nrates, nflags = 0, slow_ops = 0;
 	char name[PFS_PLOT_NAME_MAX], caption[PFS_PLOT_CAPTION_MAX];
+	bool late = false;
 	int rc = -ENOMEM;
 
 	if (pfs_plot_lanes(a->rows, a->nrows, &lanes, &nlanes) ||
@@ -47,11 +51,16 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 	    pfs_plot_timeline(a->rows, a->nrows, lanes, nlanes, &bars, &nbars) ||
 	    pfs_plot_rates(a->rows, a->nrows, lanes, nlanes, flags, nflags, &rates, &nrates))
 		goto out;
+	for (size_t i = 0; i < nflags; i++) {
+		late |= !flags[i].op[0];
+		slow_ops += flags[i].op[0] != 0;
+	}
 	pic_name(name, sizeof(name), prefix, "rates");
 	snprintf(caption, sizeof(caption),
 		 "%s. Each op's rate per node and worker: its amount over all iterations / "
 		 "the sum of its times%s.",
-		 words, nflags ? "; red: a slow node, by how much slower than the median node" : "");
+		 words, slow_ops ? "; red: a slow node, by how much slower than the median node"
+				 : "");
 	rc = pfs_plot_rates_script(s, name, caption, lanes, nlanes, rates, nrates);
 	if (rc)
 		goto out;
@@ -59,8 +68,8 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 	snprintf(caption, sizeof(caption),
 		 "%s. Timeline: a lane per node and worker, a bar per step from its start to its "
 		 "end, on one clock for all nodes; shaded: the wait at the barrier until the "
-		 "step's last rank was done.",
-		 words);
+		 "step's last rank was done%s.",
+		 words, late ? "; (late): a node that leaves the barriers late" : "");
 	rc = pfs_plot_timeline_script(s, name, caption, lanes, nlanes, bars, nbars, flags, nflags);
 out:
 	free(lanes);
@@ -205,13 +214,19 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 {
 	char words[PFS_PLOT_CAPTION_MAX / 2];
 	struct pfs_matrix m;
+	char err[256];
 	int rc;
 
 	run_words(words, sizeof(words), a, label);
 	if (!a->nrows)
 		return 0; /* a run that measured nothing has nothing to draw */
-	if (!pfs_pictures_matrix(a, &m))
+	rc = pfs_pictures_matrix(a, &m, err, sizeof(err));
+	if (!rc)
 		return pfs_pictures_heatmap(s, &m, prefix, words);
+	if (rc == -EINVAL)
+		pfs_error("%s: its rows are no matrix of its parameters: %s", label, err);
+	if (rc != -ENOENT)
+		return rc;
 	rc = timeline_and_rates(s, a, prefix, words);
 	if (!rc)
 		rc = progress(s, a, prefix, words);
@@ -245,88 +260,133 @@ int pfs_pictures_compare(struct pfs_plot_script *s, const struct pfs_archive *ru
 	if (rc)
 		return rc;
 	snprintf(caption, sizeof(caption),
-		 "Each op's rate in every run against %s's (the line at 1x), on a log axis; "
-		 "whiskers: the interval compare gives the rate, where it gives one; *: a change "
-		 "compare calls out.",
-		 labels[0]);
+		 "Each op's rate in every run against %s's (the line at 1x), on a log axis, as "
+		 "compare judges it: whiskers, the interval of the ratio (%.0f %% for the table), "
+		 "where the runs measured their noise; *: a change compare calls out.",
+		 labels[0], 100 * (1 - PFS_CMP_ALPHA));
 	rc = pfs_plot_compare_script(s, "compare", caption, &c, labels);
 	pfs_plot_cmp_free(&c);
 	return rc;
 }
 
-/* ---- extension points --------------------------------------------------------- */
+/* ---- other modules' answers ----------------------------------------------------- */
 
-/* The slow-node analysis (issue 11's `show --analyze`) is not on this
- * branch's main yet: no node is flagged. Its wiring: pfs_analyze(a->rows,
- * a->nrows, a->nodes, a->nnodes, &an), then for each node verdict v[i], one
- * flag per v[i].ops[k] (node i, its test, op and factor), and one with an
- * empty op when v[i].late. */
+/* The nodes show --analyze names (pfs_node_is_slow): a flag for each
+ * (test, op) it is slow in, and one with an empty op when it leaves the
+ * barriers late. */
 int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags, size_t *n)
 {
-	(void)a;
+	struct pfs_analysis an;
+	struct pfs_plot_flag *f = NULL;
+	size_t k = 0, cap = 0;
+	int rc;
+
 	*flags = NULL;
 	*n = 0;
+	rc = pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; an.compared && i < an.nnodes; i++)
+		if (pfs_node_is_slow(&an.nodes[i]))
+			cap += an.nodes[i].nops + 1;
+	if (cap && !(f = calloc(cap, sizeof(*f)))) {
+		pfs_analysis_free(&an);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; cap && i < an.nnodes; i++) {
+		const struct pfs_node_verdict *v = &an.nodes[i];
+
+		if (!pfs_node_is_slow(v))
+			continue;
+		for (size_t o = 0; o < v->nops; o++) {
+			f[k].node_index = i;
+			pfs_row_set_text(f[k].test, sizeof(f[k].test), v->ops[o].test);
+			pfs_row_set_text(f[k].op, sizeof(f[k].op), v->ops[o].op);
+			f[k++].factor = v->ops[o].factor;
+		}
+		if (v->late)
+			f[k++].node_index = i; /* empty test and op: late */
+	}
+	pfs_analysis_free(&an);
+	*flags = f;
+	*n = k;
 	return 0;
 }
 
-/* compare's statistics: each run's rate of each (test, op) of the first
- * run, and whether compare calls its change out. The interval of a rate
- * comes with issue 11's compare (pfs_compare_judge: the interval of the
- * ratio [low, high] times the base rate); until then there is none. */
+/* compare's table of the runs: the (test, op)s every run has, in the
+ * first run's order, each run's verdict against the first at the error
+ * compare gives each line of that table, so the picture shows what
+ * `pfsbench compare` prints. */
 int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_cmp *out)
 {
 	struct pfs_cmp_run *st = calloc(n, sizeof(*st));
-	size_t shared = 0;
+	const struct pfs_cmp_line **shared = NULL;
+	size_t nshared = 0, unshared;
+	double alpha;
 	int rc = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
 	if (!st)
 		return -ENOMEM;
-	for (size_t r = 0; r < n; r++)
-		if (pfs_compare_stats(&runs[r], &st[r]))
+	for (size_t r = 0; r < n; r++) {
+		rc = pfs_compare_stats(&runs[r], &st[r]);
+		if (rc) {
+			if (rc == -EINVAL)
+				pfs_error("the latency histograms of a file are damaged");
 			goto out;
-	if (pfs_plot_cmp_init(out, st[0].n, n))
+		}
+	}
+	rc = -ENOMEM;
+	shared = malloc((st[0].n ? st[0].n : 1) * sizeof(*shared));
+	if (!shared)
 		goto out;
-	for (size_t l = 0; l < st[0].n; l++) {
-		const struct pfs_cmp_line *base = &st[0].lines[l];
-		bool elsewhere = false;
+	nshared = pfs_compare_shared(st, n, shared, &unshared);
+	alpha = pfs_compare_alpha(nshared);
+	rc = -ENOENT;
+	if (!nshared)
+		goto out;
+	rc = pfs_plot_cmp_init(out, nshared, n);
+	if (rc)
+		goto out;
+	for (size_t l = 0; l < nshared; l++) {
+		const struct pfs_cmp_line *base = shared[l];
 
 		pfs_row_set_text(out->lines[l].test, sizeof(out->lines[l].test), base->test);
 		pfs_row_set_text(out->lines[l].op, sizeof(out->lines[l].op), base->op);
 		out->lines[l].unit = base->unit;
-		for (size_t r = 0; r < n; r++)
-			for (size_t k = 0; k < st[r].n; k++) {
-				const struct pfs_cmp_line *x = &st[r].lines[k];
-				struct pfs_plot_cmp_cell *cell = &out->cells[l * n + r];
-				double change;
+		out->cells[l * n] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
+		for (size_t r = 1; r < n; r++) {
+			const struct pfs_cmp_line *x = pfs_compare_find(&st[r], base->test, base->op);
+			struct pfs_cmp_verdict v;
 
-				if (strcmp(x->test, base->test) || strcmp(x->op, base->op) ||
-				    x->unit != base->unit)
-					continue;
-				cell->present = true;
-				cell->rate = pfs_rate_display(x->unit, x->rate);
-				cell->called_out = r && pfs_compare_called_out(base, x, &change);
-				elsewhere |= r > 0;
-			}
-		shared += elsewhere;
+			pfs_compare_judge(base, x, alpha, &v);
+			out->cells[l * n + r] = (struct pfs_plot_cmp_cell){
+				.present = true, .ratio = v.ratio, .interval = v.interval,
+				.low = v.low, .high = v.high, .called_out = v.called_out };
+		}
 	}
-	rc = shared ? 0 : -ENOENT;
 out:
 	for (size_t r = 0; r < n; r++)
 		pfs_compare_run_free(&st[r]);
 	free(st);
+	free(shared);
 	if (rc)
 		pfs_plot_cmp_free(out);
 	return rc;
 }
 
-/* A matrix run's cells come with issue 13's matrix workload (its rows per
- * cell, kept and discarded repetitions); until then no results file is
- * one. perf_matrix's own text outputs are drawn through
- * pfs_pictures_heatmap. */
-int pfs_pictures_matrix(const struct pfs_archive *a, struct pfs_matrix *m)
+/* A `pfsbench matrix` run's cells, as its report and compare's diff
+ * reduce them. */
+int pfs_pictures_matrix(const struct pfs_archive *a, struct pfs_matrix *m, char *err,
+			size_t errlen)
 {
-	(void)a;
-	(void)m;
-	return -ENOENT;
+	struct pfs_matrix_result *res = malloc(sizeof(*res));
+	int rc = res ? pfs_matrixdiff_reduce(a, res, err, errlen) : -ENOMEM;
+
+	if (!rc)
+		*m = res->m;
+	if (rc == -EINVAL && errlen && !err[0])
+		snprintf(err, errlen, "bad values");
+	free(res);
+	return rc;
 }

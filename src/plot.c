@@ -14,6 +14,7 @@
 #include "pfsbench/html.h"
 #include "pfsbench/matrixfmt.h"
 #include "pfsbench/pictures.h"
+#include "pfsbench/slownode.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 
@@ -34,7 +35,8 @@
 struct input {
 	const char *path;
 	char label[PFS_PLOT_LABEL_MAX * 2];
-	bool is_matrix;
+	bool is_matrix;  /* a perf_matrix text output */
+	bool compared;   /* a results file the comparison takes: not a matrix run */
 	struct pfs_archive a;
 	struct pfs_matrix m;
 };
@@ -79,10 +81,13 @@ static int load_input(struct input *in, const char *path)
 	if (is_hdf5(path) || access(path, R_OK)) {
 		if (pfs_archive_load(path, &in->a))
 			return -1;
-		/* --label, where the run was given one (issue 11), else the file. */
+		/* --label, where the run was given one, else the file. */
 		snprintf(in->label, sizeof(in->label), "%s",
 			 pfs_archive_get(&in->a, "label")[0] ? pfs_archive_get(&in->a, "label")
 							     : base_name(path));
+		/* Matrix runs are compared cell by cell (compare's diff), and
+		 * drawn as heatmaps; compare's table would be one line. */
+		in->compared = strcmp(in->a.ri.workload_name, "matrix") != 0;
 		return 0;
 	}
 	fp = fopen(path, "r");
@@ -143,8 +148,10 @@ static int build_script(struct input *in, size_t n, unsigned formats, struct pfs
 			continue;
 		}
 		rc = pfs_pictures_run(s, &in[i].a, prefix, in[i].label);
-		runs[nruns] = in[i].a;
-		labels[nruns++] = in[i].label;
+		if (in[i].compared) {
+			runs[nruns] = in[i].a;
+			labels[nruns++] = in[i].label;
+		}
 	}
 	if (!rc && nruns > 1)
 		rc = pfs_pictures_compare(s, runs, nruns, labels);
@@ -330,14 +337,18 @@ out:
 
 /* ---- the report command ---------------------------------------------------------- */
 
-/* The slow-node analysis, the lines `show --analyze` prints, comes with
- * issue 11 (pfs_analyze and pfs_analysis_print into out); until then a
- * report has none. */
+/* What `show --analyze` prints after the report: the slow nodes, the
+ * imbalance and the waiting (src/slownode.c). */
 static int analysis_text(const struct pfs_archive *a, FILE *out)
 {
-	(void)a;
-	(void)out;
-	return 0;
+	struct pfs_analysis an;
+	int rc = pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an);
+
+	if (rc)
+		return pfs_error("out of memory");
+	rc = pfs_analysis_print(out, &an);
+	pfs_analysis_free(&an);
+	return rc;
 }
 
 /* What a command wrote to a FILE *, as a string (free() it); NULL when out
@@ -508,7 +519,7 @@ static int compare_section(FILE *out, struct input *in, size_t n, const char *di
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!in[i].is_matrix) {
+		if (in[i].compared) {
 			runs[nruns] = in[i].a;
 			paths[nruns++] = in[i].path;
 		}
@@ -518,7 +529,7 @@ static int compare_section(FILE *out, struct input *in, size_t n, const char *di
 	rc = -1;
 	if (capture_open(&c))
 		goto out;
-	text = capture_close(&c, pfs_compare_print(c.fp, runs, paths, nruns, false));
+	text = capture_close(&c, pfs_compare_print(c.fp, runs, paths, nruns, PFS_CMP_TEXT, false));
 	if (!text)
 		goto out;
 	fputs("<section id=\"compare\">\n<h2>Comparison</h2>\n", out);
@@ -537,10 +548,13 @@ static int write_page(FILE *out, struct input *in, size_t n, const char *dir,
 {
 	bool *used = calloc(s->npics ? s->npics : 1, sizeof(*used));
 	char title[256];
+	size_t compared = 0;
 	int rc = 0;
 
 	if (!used)
 		return pfs_error("out of memory");
+	for (size_t i = 0; i < n; i++)
+		compared += in[i].compared;
 	snprintf(title, sizeof(title), "pfsbench report: %s%s", in[0].label,
 		 n > 1 ? " and more" : "");
 	pfs_html_begin(out, title);
@@ -550,12 +564,12 @@ static int write_page(FILE *out, struct input *in, size_t n, const char *dir,
 		pfs_html_text(out, in[i].label);
 		fputs("</a></li>\n", out);
 	}
-	if (n > 1)
+	if (compared > 1)
 		fputs("<li><a href=\"#compare\">Comparison</a></li>\n", out);
 	fputs("</ul></nav></header>\n", out);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = run_section(out, &in[i], i, n, dir, s, used, gnuplot_note);
-	if (!rc && n > 1)
+	if (!rc && compared > 1)
 		rc = compare_section(out, in, n, dir, s, used);
 	fprintf(out, "<footer><p>Written by pfsbench %s (docs/plot.md).</p></footer>\n",
 		PACKAGE_VERSION);

@@ -542,12 +542,3 @@ void pfs_plot_cmp_free(struct pfs_plot_cmp *c)
 	free(c->cells);
 	memset(c, 0, sizeof(*c));
 }
-
-double pfs_plot_cmp_ratio(const struct pfs_plot_cmp *c, size_t line, double value)
-{
-	const struct pfs_plot_cmp_cell *base = &c->cells[line * c->nruns];
-
-	if (!base->present || !(base->rate > 0) || !(value > 0))
-		return 0;
-	return value / base->rate;
-}

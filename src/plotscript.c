@@ -17,6 +17,8 @@ static const unsigned palette[] = { 0x1f77b4, 0xff7f0e, 0x2ca02c, 0x9467bd, 0x8c
 				    0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f, 0xaec7e8 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 #define SLOW_COLOUR 0xd62728u
+/* The factor of a node that stalled (infinitely slower), as the data say it. */
+#define STALLED 1e300
 #define WAIT_COLOUR 0x999999u
 /* More lanes than this and a picture labels only each node's first. */
 #define LANE_LABELS_MAX 48
@@ -324,11 +326,14 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 			slow |= rates[j].slow > 0;
 		block_name(blk, sizeof(blk), s, g);
 		fprintf(s->fp, "%s << EOD\n", blk);
+		/* A node that stalled is slower by an infinite factor: written as
+		 * a number gnuplot reads, and labelled "stalled" as show
+		 * --analyze says it. */
 		for (size_t k = i; k < j; k++)
 			fprintf(s->fp, "%zu %.9g %u %.6g\n", rates[k].lane, rates[k].rate,
 				rates[k].slow > 0 ? SLOW_COLOUR
 						  : palette[lanes[rates[k].lane].node_index % NPALETTE],
-				rates[k].slow);
+				isfinite(rates[k].slow) ? rates[k].slow : STALLED);
 		fputs("EOD\n", s->fp);
 		pfs_plot_safe(test, sizeof(test), rates[i].test);
 		pfs_plot_safe(op, sizeof(op), rates[i].op);
@@ -338,9 +343,10 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 			test, op, pfs_unit_rate_label(rates[i].unit), blk);
 		if (slow)
 			fprintf(b.fp,
-				", %s using 1:($4>0?$2:NaN):(sprintf('%%.1fx slower',$4)) with labels "
-				"offset 0,0.8 tc rgb '#%06x' notitle",
-				blk, SLOW_COLOUR);
+				", %s using 1:($4>0?$2:NaN):($4>=%g?'stalled':sprintf($4<10?'%%.1fx "
+				"slower':'%%.0fx slower',$4)) with labels offset 0,0.8 tc rgb '#%06x' "
+				"notitle",
+				blk, STALLED, SLOW_COLOUR);
 		fputc('\n', b.fp);
 	}
 	fputs("unset multiplot\n", b.fp);
@@ -501,17 +507,16 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 		fprintf(s->fp, "%s << EOD\n", blk);
 		for (size_t l = 0; l < c->nlines; l++) {
 			const struct pfs_plot_cmp_cell *cell = &c->cells[l * c->nruns + r];
-			double ratio = cell->present ? pfs_plot_cmp_ratio(c, l, cell->rate) : 0;
 			double x = (double)l - 0.4 + w * ((double)r - 0.5);
 
-			if (!(ratio > 0))
+			if (!cell->present || !(cell->ratio > 0) || !isfinite(cell->ratio))
 				continue;
-			if (cell->interval && pfs_plot_cmp_ratio(c, l, cell->low) > 0)
-				fprintf(s->fp, "%.6f %.9g %.9g %.9g %d\n", x, ratio,
-					pfs_plot_cmp_ratio(c, l, cell->low),
-					pfs_plot_cmp_ratio(c, l, cell->high), cell->called_out);
+			if (cell->interval && cell->low > 0 && isfinite(cell->high))
+				fprintf(s->fp, "%.6f %.9g %.9g %.9g %d\n", x, cell->ratio, cell->low,
+					cell->high, cell->called_out);
 			else
-				fprintf(s->fp, "%.6f %.9g NaN NaN %d\n", x, ratio, cell->called_out);
+				fprintf(s->fp, "%.6f %.9g NaN NaN %d\n", x, cell->ratio,
+					cell->called_out);
 		}
 		fputs("EOD\n", s->fp);
 	}

@@ -1,11 +1,13 @@
 /* pictures.h: which pictures a results file gets, and from what
  * (src/pictures.c), for `pfsbench plot` and `pfsbench report`. It turns
  * loaded runs into the numbers of include/pfsbench/plotdata.h and those
- * into a gnuplot script (include/pfsbench/plotscript.h). The places where
- * other modules' answers come in are its extension points:
- *   pfs_pictures_flags     the slow nodes (the slow-node analysis);
- *   pfs_pictures_cmp       each run's rate and interval (compare);
- *   pfs_pictures_matrix    a matrix run's cells (the matrix workload);
+ * into a gnuplot script (include/pfsbench/plotscript.h). Other modules'
+ * answers come in, never recomputed, through:
+ *   pfs_pictures_flags     the slow nodes (src/slownode.c's pfs_analyze);
+ *   pfs_pictures_cmp       each run's ratio, interval and call-out
+ *                          (src/compare.c's pfs_compare_judge);
+ *   pfs_pictures_matrix    a matrix run's cells (src/matrix_plan.c's
+ *                          reduction, through src/matrixdiff.c);
  *   a stream run's MiB/s over time is the bytes picture of the progress.
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_PICTURES_H
@@ -35,19 +37,25 @@ int pfs_pictures_compare(struct pfs_plot_script *s, const struct pfs_archive *ru
 int pfs_pictures_heatmap(struct pfs_plot_script *s, const struct pfs_matrix *m, const char *prefix,
 			 const char *label);
 
-/* ---- extension points --------------------------------------------------------- */
+/* ---- other modules' answers --------------------------------------------------- */
 
-/* The slow nodes of a run, as flags for the bars and lanes (an empty op:
- * leaves barriers late), into a new array (free() it). Returns 0 or
- * -ENOMEM. */
+/* The slow nodes of a run, as `show --analyze` names them (pfs_analyze,
+ * include/pfsbench/slownode.h): a flag per (test, op) a named node is slow
+ * in, and one with an empty op for a node that leaves barriers late, into
+ * a new array (free() it). Returns 0 or -ENOMEM. */
 int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags, size_t *n);
 
-/* Each (test, op) of the first run and its rate, interval and verdict in
- * every run. Returns 0, -ENOMEM, or -ENOENT when the runs share no op. */
+/* compare's table of n >= 2 runs: the (test, op)s every run has, in the
+ * first run's order, and each run's verdict against the first
+ * (pfs_compare_judge at pfs_compare_alpha of the table). Returns 0,
+ * -ENOMEM, -EINVAL for damaged latency histograms (after a message), or
+ * -ENOENT when the runs share no op. */
 int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_cmp *out);
 
-/* The cells of a matrix run. Returns 0, or -ENOENT for a run that is not
- * one. */
-int pfs_pictures_matrix(const struct pfs_archive *a, struct pfs_matrix *m);
+/* The cells of a `pfsbench matrix` run (pfs_matrixdiff_reduce). Returns 0,
+ * -ENOENT for a run of another workload, -EINVAL with the reason in err,
+ * or -ENOMEM. */
+int pfs_pictures_matrix(const struct pfs_archive *a, struct pfs_matrix *m, char *err,
+			size_t errlen);
 
 #endif

@@ -144,14 +144,15 @@ void pfs_plot_cdf_free(struct pfs_plot_cdf *c);
 
 /* ---- several runs: each op's rate with its interval ---------------------------- */
 
-/* A (test, op) of run r against the base run (the first). The interval is
- * of this run's rate, as compare computes it; the picture draws
- * rate / base rate on a log axis, so "318x slower" is a bar at 1/318. */
+/* A (test, op) of run r against the base run (the first), as compare
+ * judges it (pfs_compare_judge, include/pfsbench/compare.h): the ratio of
+ * the rates, its interval, its verdict. The picture draws the ratio on a
+ * log axis, so "318x slower" is a bar at 1/318. */
 struct pfs_plot_cmp_cell {
 	bool present;      /* the run has the op */
-	double rate;       /* per second, display scale */
+	double ratio;      /* rate / the base's rate; 0 when a rate is 0 */
 	bool interval;     /* low and high are known */
-	double low, high;  /* the interval of rate */
+	double low, high;  /* the interval of ratio */
 	bool called_out;   /* compare calls the change out */
 };
 
@@ -168,9 +169,5 @@ struct pfs_plot_cmp {
 /* An empty comparison of nlines x nruns (cells not present). 0 or -ENOMEM. */
 int pfs_plot_cmp_init(struct pfs_plot_cmp *c, size_t nlines, size_t nruns);
 void pfs_plot_cmp_free(struct pfs_plot_cmp *c);
-
-/* The ratio of a cell's value to its line's base rate; 0 when either is
- * missing or not positive. */
-double pfs_plot_cmp_ratio(const struct pfs_plot_cmp *c, size_t line, double value);
 
 #endif

@@ -37,7 +37,8 @@ p = P()
 p.feed(open(sys.argv[1], encoding="utf-8", errors="strict").read())
 t = p.tags
 print("# tags:", sorted(t.items()))
-sys.exit(0 if t.get("section") == 3 and t.get("img") == 9 and "script" not in t and t.get("pre") == 3 else 1)
+# pre: each run's report and analysis, and the comparison
+sys.exit(0 if t.get("section") == 3 and t.get("img") == 9 and "script" not in t and t.get("pre") == 5 else 1)
 PY
 made=$(find "$SCRATCH" -mindepth 1 -maxdepth 1 -newer "$SCRATCH/h.h5" ! -name out ! -name err ! -name p ! -name h.html ! -name t)
 echo "# made in the working directory: ${made:-nothing else}"

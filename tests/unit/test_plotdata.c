@@ -1,7 +1,7 @@
 /* test_plotdata.c: the arithmetic behind the pictures on rows made by hand:
  * lanes, timeline bars and barrier waits (also uc's two rows a step), rates
  * per worker over iterations and their flags, bin widths, rate over time
- * from ticks (exact values, gaps, hostile ticks), CDF points, ratios. */
+ * from ticks (exact values, gaps, hostile ticks), CDF points. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/histogram.h"
@@ -234,20 +234,6 @@ static void test_cdf_points(void **state)
 	free(h);
 }
 
-static void test_cmp_ratio(void **state)
-{
-	struct pfs_plot_cmp c;
-
-	(void)state;
-	assert_int_equal(pfs_plot_cmp_init(&c, 2, 2), 0);
-	c.cells[0] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 64135 };
-	c.cells[1] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 201.6777 };
-	assert_float_equal(1 / pfs_plot_cmp_ratio(&c, 0, c.cells[1].rate), 318.0, 0.01);
-	assert_float_equal(pfs_plot_cmp_ratio(&c, 1, 5), 0, 0); /* no base */
-	assert_float_equal(pfs_plot_cmp_ratio(&c, 0, 0), 0, 0);
-	pfs_plot_cmp_free(&c);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,7 +244,6 @@ int main(void)
 		cmocka_unit_test(test_progress_from_ticks),
 		cmocka_unit_test(test_progress_hostile_ticks),
 		cmocka_unit_test(test_cdf_points),
-		cmocka_unit_test(test_cmp_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * results file reach the script only through pfs_plot_safe: hostile node,
  * test and op names (quotes, newlines, gnuplot's system(), a data block's
  * end marker, macros) leave no unbalanced quote and no line of their own;
- * bad picture names are refused; the heatmap of the seed's perf_matrix
+ * bad picture names are refused; a slow node's bars are red with show
+ * --analyze's words for the factor; the heatmap of the seed's perf_matrix
  * blanks the cells that were not run; the comparison places each run's
  * ratio and interval. */
 #include "cmocka_prelude.h"
@@ -11,6 +12,7 @@
 #include "pfsbench/plotscript.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +122,46 @@ static void test_timeline_and_rates_hostile_names(void **state)
 	pfs_plot_script_free(&s);
 }
 
+/* Flagged bars: red, with show --analyze's words for the factor (one
+ * decimal below 10x, none from 10x, "stalled" for a node that stopped);
+ * an infinite factor is written as a number gnuplot reads. */
+static void test_rates_flags(void **state)
+{
+	struct pfs_plot_lane lanes[4] = { { 0, 1, "n1" }, { 1, 1, "n2" }, { 2, 1, "n3" },
+					  { 3, 1, "n4" } };
+	struct pfs_plot_rate rates[4];
+	static const double slow[4] = { 0, 3.94, 12.3, INFINITY };
+	struct pfs_plot_script s;
+	char *buf = NULL, line[64];
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	memset(rates, 0, sizeof(rates));
+	for (int i = 0; i < 4; i++) {
+		snprintf(rates[i].test, sizeof(rates[i].test), "pa");
+		snprintf(rates[i].op, sizeof(rates[i].op), "Create");
+		rates[i].lane = (size_t)i;
+		rates[i].rate = 1000 - 100 * i;
+		rates[i].slow = slow[i];
+	}
+	assert_non_null(fp);
+	assert_int_equal(pfs_plot_script_begin(&s, fp, PFS_PLOT_SVG), 0);
+	assert_int_equal(pfs_plot_rates_script(&s, "rates", "c", lanes, 4, rates, 4), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "0 1000 2062260 0\n")); /* not flagged: its node's colour */
+	snprintf(line, sizeof(line), "1 900 %u 3.94\n", 0xd62728u);
+	assert_non_null(strstr(buf, line));
+	snprintf(line, sizeof(line), "2 800 %u 12.3\n", 0xd62728u);
+	assert_non_null(strstr(buf, line));
+	snprintf(line, sizeof(line), "3 700 %u 1e+300\n", 0xd62728u);
+	assert_non_null(strstr(buf, line));
+	assert_non_null(strstr(buf, "($4>=1e+300?'stalled':sprintf($4<10?'%.1fx slower':'%.0fx "
+				    "slower',$4))"));
+	free(buf);
+	pfs_plot_script_free(&s);
+}
+
 static void test_heatmap_of_the_seed(void **state)
 {
 	struct pfs_matrix m;
@@ -152,8 +194,9 @@ static void test_heatmap_of_the_seed(void **state)
 }
 
 /* Three runs of two lines, against the first: run 2 is half as fast in
- * line 0, with compare's interval [40, 62.5] and called out, and as fast
- * in line 1 without an interval; run 3 lacks line 0 and is 4x in line 1.
+ * line 0, with compare's interval of the ratio [0.4, 0.625] and called
+ * out, and as fast in line 1 without an interval; run 3 lacks line 0 and
+ * is 4x in line 1.
  * Each run's bar sits in its slot of the line (width 0.8 / 2 runs). */
 static void test_compare_intervals(void **state)
 {
@@ -171,12 +214,12 @@ static void test_compare_intervals(void **state)
 	snprintf(c.lines[0].op, sizeof(c.lines[0].op), "Create");
 	snprintf(c.lines[1].test, sizeof(c.lines[1].test), "pa");
 	snprintf(c.lines[1].op, sizeof(c.lines[1].op), "Unlink");
-	c.cells[0] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 100 };
-	c.cells[1] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50, .interval = true,
-						 .low = 40, .high = 62.5, .called_out = true };
-	c.cells[3] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50 };
-	c.cells[4] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50 };
-	c.cells[5] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 200 };
+	c.cells[0] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
+	c.cells[1] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 0.5, .interval = true,
+						 .low = 0.4, .high = 0.625, .called_out = true };
+	c.cells[3] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
+	c.cells[4] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
+	c.cells[5] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 4 };
 	assert_int_equal(pfs_plot_script_begin(&s, fp, PFS_PLOT_SVG), 0);
 	assert_int_equal(pfs_plot_compare_script(&s, "compare", "c", &c, labels), 0);
 	c.nruns = 1;
@@ -216,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_timeline_and_rates_hostile_names),
+		cmocka_unit_test(test_rates_flags),
 		cmocka_unit_test(test_heatmap_of_the_seed),
 		cmocka_unit_test(test_compare_intervals),
 		cmocka_unit_test(test_size_text),
