@@ -524,7 +524,7 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 		return -ENOMEM;
 	pfs_plot_safe(test, sizeof(test), labels[0]);
 	fprintf(b.fp,
-		"set logscale y 2\nset xrange [-0.6:%f]\nset grid ytics\nset key outside right top\n"
+		"set logscale y 10\nset xrange [-0.6:%f]\nset grid ytics\nset key outside right top\n"
 		"set ylabel \"rate / rate of %s (log scale)\"\nset xtics rotate by 45 right\n"
 		"set format y '%%gx'\nset arrow from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 "
 		"lc rgb '#000000'\nset offsets 0,0,graph 0.1,graph 0.1\nset xtics (",

@@ -40,11 +40,17 @@ check "the rates have a panel per test and op" \
 	test "$(grep -c -E '>(se|pa|ua) (Create|Write|Read|Unlink)<' "$P/rates.svg")" -eq 10
 check "the latency CDFs are on a log axis" grep -q 'latency (us, log scale)' "$P/latency.svg"
 
-# The real runs kept in docs/runs (tmpfs, ext3 on a loop device, GlusterFS),
-# drawn as docs/plot.md shows them.
-for f in "$SRCDIR"/docs/runs/*.h5; do
-	plot_run "$f" "$SCRATCH/docs-$(basename "$f" .h5)"
+# The real runs kept in docs/runs (tmpfs, ext3 on a loop device, GlusterFS,
+# tmpfs with a slow node; a matrix and a stream run on tmpfs), drawn as
+# docs/plot.md shows them.
+for f in tmpfs ext3 glusterfs tmpfs-slow; do
+	plot_run "$SRCDIR/docs/runs/$f.h5" "$SCRATCH/docs-$f"
 done
+check "docs' slow run: node2's bars are flagged" grep -q '>[0-9.]*x slower<' "$SCRATCH/docs-tmpfs-slow/rates.svg"
+"$PFSBENCH" plot "$SRCDIR/docs/runs/matrix-tmpfs.h5" -o "$SCRATCH/docs-matrix" >"$SCRATCH/out" 2>&1
+check "docs' matrix run: its heatmap" png_ok "$SCRATCH/docs-matrix/matrix.png"
+"$PFSBENCH" plot "$SRCDIR/docs/runs/stream-tmpfs.h5" -o "$SCRATCH/docs-stream" >"$SCRATCH/out" 2>&1
+check "docs' stream run: its MiB/s over time" png_ok "$SCRATCH/docs-stream/progress-bytes.png"
 
 # Pictures that exist are not overwritten without --force.
 sum=$(cat "$P"/* | cksum)
