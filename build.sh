@@ -14,12 +14,15 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev)
 # What only the tests use: h5py reads results files as a foreign client;
 # namespaces, Slurm, loop filesystems, GlusterFS and GFS2 in virtual
-# machines are the test systems.
+# machines are the test systems; gnuplot-nox draws plot's and report's
+# pictures (pfsbench builds and runs without it) and chromium opens the
+# report in the browser test.
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
-	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client)
+	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
+	gnuplot-nox chromium)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).

@@ -9,6 +9,8 @@ const struct pfs_command *const pfs_commands[] = {
 	&pfs_command_show,
 	&pfs_command_compare,
 	&pfs_command_export,
+	&pfs_command_plot,
+	&pfs_command_report,
 	NULL,
 };
 

@@ -190,6 +190,45 @@ void pfs_compare_run_free(struct pfs_cmp_run *run)
 	run->n = 0;
 }
 
+const struct pfs_cmp_line *pfs_compare_find(const struct pfs_cmp_run *run, const char *test,
+					    const char *op)
+{
+	for (size_t i = 0; i < run->n; i++)
+		if (!strcmp(run->lines[i].test, test) && !strcmp(run->lines[i].op, op))
+			return &run->lines[i];
+	return NULL;
+}
+
+size_t pfs_compare_shared(const struct pfs_cmp_run *st, size_t n,
+			  const struct pfs_cmp_line **shared, size_t *unshared)
+{
+	size_t nshared = 0;
+
+	*unshared = 0;
+	for (size_t i = 0; i < st[0].n; i++) {
+		const struct pfs_cmp_line *base = &st[0].lines[i];
+		bool every = true;
+
+		for (size_t r = 1; r < n && every; r++)
+			every = pfs_compare_find(&st[r], base->test, base->op) != NULL;
+		if (every)
+			shared[nshared++] = base;
+		else
+			(*unshared)++;
+	}
+	for (size_t r = 1; r < n; r++)
+		for (size_t i = 0; i < st[r].n; i++)
+			*unshared += pfs_compare_find(&st[0], st[r].lines[i].test,
+						      st[r].lines[i].op) == NULL;
+	return nshared;
+}
+
+double pfs_compare_alpha(size_t nshared)
+{
+	/* Bonferroni: the table's lines share the family-wise error. */
+	return PFS_CMP_ALPHA / (double)(nshared ? nshared : 1);
+}
+
 /* ---- the verdict ----------------------------------------------------------------- */
 
 /* The squared standard error of a run's log rate, the median of n

@@ -37,15 +37,6 @@ struct report {
 	double alpha;                 /* per line: PFS_CMP_ALPHA / nshared */
 };
 
-static const struct pfs_cmp_line *find_line(const struct pfs_cmp_run *run, const char *test,
-					    const char *op)
-{
-	for (size_t i = 0; i < run->n; i++)
-		if (!strcmp(run->lines[i].test, test) && !strcmp(run->lines[i].op, op))
-			return &run->lines[i];
-	return NULL;
-}
-
 /* Text from a file, for a terminal: control characters become '?', and
  * what does not fit in buf is cut. */
 static void printable(char *buf, size_t len, const char *s)
@@ -130,7 +121,7 @@ static void text_columns(const struct report *rp)
 		"[1] rate", "p99 us", "[2] rate", "p99 us", "change", "interval", "verdict");
 	for (size_t i = 0; i < rp->nshared; i++) {
 		const struct pfs_cmp_line *a = rp->shared[i];
-		const struct pfs_cmp_line *b = find_line(&rp->st[1], a->test, a->op);
+		const struct pfs_cmp_line *b = pfs_compare_find(&rp->st[1], a->test, a->op);
 		char ra[48], rb[48], pa[32], pb[32];
 
 		rate_text(ra, sizeof(ra), a);
@@ -155,7 +146,8 @@ static void text_rows(const struct report *rp)
 		const struct pfs_cmp_line *a = rp->shared[i];
 
 		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l = r ? find_line(&rp->st[r], a->test, a->op) : a;
+			const struct pfs_cmp_line *l =
+				r ? pfs_compare_find(&rp->st[r], a->test, a->op) : a;
 			char run[32], rate[48], noise[16] = "-", p99[32];
 
 			snprintf(run, sizeof(run), "[%zu]", r + 1);
@@ -308,7 +300,7 @@ static void text_report(const struct report *rp)
 	for (size_t i = 0; i < rp->nshared; i++)
 		for (size_t r = 0; r < rp->n; r++) {
 			const struct pfs_cmp_line *l =
-				find_line(&rp->st[r], rp->shared[i]->test, rp->shared[i]->op);
+				pfs_compare_find(&rp->st[r], rp->shared[i]->test, rp->shared[i]->op);
 			struct pfs_cmp_verdict v;
 
 			any_short |= is_short(l);
@@ -358,7 +350,7 @@ static void csv_report(const struct report *rp)
 		const struct pfs_cmp_line *a = rp->shared[i];
 
 		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l = find_line(&rp->st[r], a->test, a->op);
+			const struct pfs_cmp_line *l = pfs_compare_find(&rp->st[r], a->test, a->op);
 			struct pfs_cmp_verdict v = { 1, 1, 1, false, false };
 			char change[48] = "";
 
@@ -466,7 +458,7 @@ static void json_report(const struct report *rp)
 		pfs_json_string(out, a->op);
 		fprintf(out, ", \"unit\": \"%s\", \"runs\": [", pfs_unit_rate_label(a->unit));
 		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l = find_line(&rp->st[r], a->test, a->op);
+			const struct pfs_cmp_line *l = pfs_compare_find(&rp->st[r], a->test, a->op);
 			struct pfs_cmp_verdict v;
 			char change[48];
 
@@ -526,23 +518,8 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 	if (!rp.shared)
 		goto out;
 	/* The ops every run has, in the first run's order. */
-	for (size_t i = 0; i < rp.st[0].n; i++) {
-		const struct pfs_cmp_line *base = &rp.st[0].lines[i];
-		bool shared = true;
-
-		for (size_t r = 1; r < n && shared; r++)
-			shared = find_line(&rp.st[r], base->test, base->op) != NULL;
-		if (shared)
-			rp.shared[rp.nshared++] = base;
-		else
-			rp.unshared++;
-	}
-	for (size_t r = 1; r < n; r++)
-		for (size_t i = 0; i < rp.st[r].n; i++)
-			rp.unshared += find_line(&rp.st[0], rp.st[r].lines[i].test,
-						 rp.st[r].lines[i].op) == NULL;
-	/* Bonferroni: the table's lines share the family-wise error. */
-	rp.alpha = PFS_CMP_ALPHA / (double)(rp.nshared ? rp.nshared : 1);
+	rp.nshared = pfs_compare_shared(rp.st, n, rp.shared, &rp.unshared);
+	rp.alpha = pfs_compare_alpha(rp.nshared);
 	if (format == PFS_CMP_CSV)
 		csv_report(&rp);
 	else if (format == PFS_CMP_JSON)

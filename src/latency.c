@@ -60,12 +60,19 @@ static void summarize(const struct pfs_hist *h, const struct pfs_row *first, enu
 	s->max_ns = h->max_ns;
 }
 
-int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
-		   size_t ncells, enum pfs_lat_by by, struct pfs_lat_summary **out, size_t *nout)
+void pfs_lat_hists_free(struct pfs_lat_hist *h, size_t n)
+{
+	for (size_t g = 0; h && g < n; g++)
+		free(h[g].hist);
+	free(h);
+}
+
+int pfs_lat_hists(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
+		  size_t ncells, enum pfs_lat_by by, struct pfs_lat_hist **out, size_t *nout)
 {
 	long *group = malloc((nrows ? nrows : 1) * sizeof(*group));
-	size_t *first = malloc((nrows ? nrows : 1) * sizeof(*first)), ngroups;
-	struct pfs_hist **hist = NULL;
+	size_t *first = malloc((nrows ? nrows : 1) * sizeof(*first)), ngroups = 0;
+	struct pfs_lat_hist *h = NULL;
 	uint64_t *min = NULL, *max = NULL;
 	int rc = -ENOMEM;
 
@@ -74,17 +81,17 @@ int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_la
 	if (!group || !first)
 		goto out;
 	ngroups = number_groups(rows, nrows, by, group, first);
-	hist = calloc(ngroups ? ngroups : 1, sizeof(*hist));
+	h = calloc(ngroups ? ngroups : 1, sizeof(*h));
 	min = malloc((ngroups ? ngroups : 1) * sizeof(*min));
 	max = calloc(ngroups ? ngroups : 1, sizeof(*max));
-	*out = calloc(ngroups ? ngroups : 1, sizeof(**out));
-	if (!hist || !min || !max || !*out)
+	if (!h || !min || !max)
 		goto out;
 	for (size_t g = 0; g < ngroups; g++) {
-		hist[g] = malloc(sizeof(*hist[g]));
-		if (!hist[g])
+		h[g].first = first[g];
+		h[g].hist = malloc(sizeof(*h[g].hist));
+		if (!h[g].hist)
 			goto out;
-		pfs_hist_init(hist[g]);
+		pfs_hist_init(h[g].hist);
 		min[g] = UINT64_MAX;
 	}
 	rc = -EINVAL;
@@ -98,29 +105,46 @@ int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_la
 	for (size_t c = 0; c < ncells; c++) {
 		if (cells[c].row >= nrows || group[cells[c].row] < 0)
 			goto out;
-		if (pfs_hist_add_cell(hist[group[cells[c].row]], cells[c].bucket, cells[c].count))
+		if (pfs_hist_add_cell(h[group[cells[c].row]].hist, cells[c].bucket, cells[c].count))
 			goto out;
 	}
-	for (size_t g = 0; g < ngroups; g++) {
-		if (!hist[g]->n || pfs_hist_set_extremes(hist[g], min[g], max[g]))
+	for (size_t g = 0; g < ngroups; g++)
+		if (!h[g].hist->n || pfs_hist_set_extremes(h[g].hist, min[g], max[g]))
 			goto out;
-		summarize(hist[g], &rows[first[g]], by, &(*out)[g]);
-	}
+	*out = h;
 	*nout = ngroups;
+	h = NULL;
 	rc = 0;
 out:
-	for (size_t g = 0; hist && g < ngroups; g++)
-		free(hist[g]);
-	free(hist);
+	pfs_lat_hists_free(h, ngroups);
 	free(min);
 	free(max);
 	free(group);
 	free(first);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-	}
 	return rc;
+}
+
+int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
+		   size_t ncells, enum pfs_lat_by by, struct pfs_lat_summary **out, size_t *nout)
+{
+	struct pfs_lat_hist *h;
+	size_t n;
+	int rc = pfs_lat_hists(rows, nrows, cells, ncells, by, &h, &n);
+
+	*out = NULL;
+	*nout = 0;
+	if (rc)
+		return rc;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out) {
+		pfs_lat_hists_free(h, n);
+		return -ENOMEM;
+	}
+	for (size_t g = 0; g < n; g++)
+		summarize(h[g].hist, &rows[h[g].first], by, &(*out)[g]);
+	*nout = n;
+	pfs_lat_hists_free(h, n);
+	return 0;
 }
 
 const struct pfs_lat_summary *pfs_lat_find(const struct pfs_lat_summary *s, size_t n,

@@ -149,23 +149,37 @@ static int read_text(struct side *s, const struct side *like)
 
 /* ---- pfsbench matrix runs -------------------------------------------------------------- */
 
-/* The run's matrix, rounded as its report printed it, and each cell's noise. */
-static int reduce_run(struct side *s, const struct pfs_archive *a)
+int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result *res, char *err,
+			  size_t errlen)
 {
 	const struct pfs_workload *wl = pfs_workload_find("matrix");
-	struct pfs_matrix_opts *o = wl ? pfs_archive_opts(a, wl) : NULL;
-	struct pfs_matrix_result *res = malloc(sizeof(*res));
+	struct pfs_matrix_opts *o;
 	struct pfs_matrix_plan plan;
-	char err[256] = "";
-	int rc = o && res ? 0 : -ENOMEM;
+	int rc;
 
-	if (!rc && pfs_matrix_plan_init(&plan, o, err, sizeof(err)))
-		rc = -EINVAL;
+	if (errlen)
+		err[0] = 0;
+	if (!wl || strcmp(a->ri.workload_name, "matrix"))
+		return -ENOENT;
+	o = pfs_archive_opts(a, wl);
+	if (!o)
+		return -ENOMEM;
+	rc = pfs_matrix_plan_init(&plan, o, err, errlen) ? -EINVAL : 0;
 	if (!rc)
 		rc = pfs_matrix_reduce(
 			&plan, pfs_matrix_reading(o) ? PFS_MATRIX_OP_READ : PFS_MATRIX_OP_WRITE,
-			a->rows, a->nrows, (unsigned)a->ri.nranks, a->nnodes, res, err,
-			sizeof(err));
+			a->rows, a->nrows, (unsigned)a->ri.nranks, a->nnodes, res, err, errlen);
+	free(o);
+	return rc;
+}
+
+/* The run's matrix, rounded as its report printed it, and each cell's noise. */
+static int reduce_run(struct side *s, const struct pfs_archive *a)
+{
+	struct pfs_matrix_result *res = malloc(sizeof(*res));
+	char err[256] = "";
+	int rc = res ? pfs_matrixdiff_reduce(a, res, err, sizeof(err)) : -ENOMEM;
+
 	if (!rc) {
 		s->m = res->m;
 		s->sizes_known = true;
@@ -180,7 +194,6 @@ static int reduce_run(struct side *s, const struct pfs_archive *a)
 	else if (rc)
 		pfs_error("cannot read '%s': its rows are no matrix of its parameters: %s", s->path,
 			  err[0] ? err : "bad values");
-	free(o);
 	free(res);
 	return rc;
 }

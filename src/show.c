@@ -204,14 +204,50 @@ static int print_analysis(FILE *out, const struct pfs_archive *a)
 	return rc ? pfs_error("cannot write the analysis to standard output") : 0;
 }
 
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats)
+{
+	const struct pfs_workload *wl = pfs_workload_find(pfs_archive_get(a, "workload"));
+	struct pfs_output o = { .ops = &pfs_output_table, .fp = out };
+	void *opts = NULL;
+	int rc;
+
+	if (wl && wl->report) {
+		opts = pfs_archive_opts(a, wl);
+		if (!opts)
+			return pfs_error("out of memory");
+		o.ops = wl->report;
+		a->ri.workload = wl;
+		a->ri.opts = opts;
+	}
+	struct pfs_block b = { a->rows, a->nrows, a->lat, a->nlat, a->ticks, a->nticks,
+			       a->fsstats, a->nfsstats };
+
+	rc = o.ops->begin(&o, &a->ri);
+	if (!rc && a->nrows)
+		rc = o.ops->block(&o, &a->ri, &b);
+	if (!rc)
+		rc = o.ops->end(&o, &a->ri, a->status, a->reason);
+	if (!rc && a->status != PFS_RUN_COMPLETE)
+		rc = fprintf(out, "Status: aborted: %s\n", a->reason) < 0 ? -1 : 0;
+	if (fflush(out) || rc)
+		rc = pfs_error("cannot write the report to standard output");
+	else if (latency && print_latency(out, a))
+		rc = -1;
+	else if (fsstats && print_fsstats(out, a))
+		rc = pfs_error("out of memory");
+	else if (fflush(out) || ferror(out))
+		rc = pfs_error("cannot write the report to standard output");
+	a->ri.workload = NULL;
+	a->ri.opts = NULL;
+	free(opts);
+	return rc;
+}
+
 static int show_main(int argc, char **argv)
 {
-	const struct pfs_workload *wl;
-	struct pfs_output o = { .ops = &pfs_output_table, .fp = stdout };
 	struct pfs_archive a;
 	const char *path = NULL;
 	bool latency = false, fsstats = false, analyze = false, bad = false;
-	void *opts = NULL;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -236,39 +272,12 @@ static int show_main(int argc, char **argv)
 	}
 	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
-	wl = pfs_workload_find(pfs_archive_get(&a, "workload"));
-	if (wl && wl->report) {
-		opts = pfs_archive_opts(&a, wl);
-		if (!opts) {
-			pfs_error("out of memory");
-			pfs_archive_free(&a);
-			return PFS_EXIT_FAILED;
-		}
-		o.ops = wl->report;
-		a.ri.workload = wl;
-		a.ri.opts = opts;
-	}
-	struct pfs_block b = { a.rows, a.nrows, a.lat, a.nlat, a.ticks, a.nticks, a.fsstats, a.nfsstats };
-
-	rc = o.ops->begin(&o, &a.ri);
-	if (!rc && a.nrows)
-		rc = o.ops->block(&o, &a.ri, &b);
-	if (!rc)
-		rc = o.ops->end(&o, &a.ri, a.status, a.reason);
-	if (!rc && a.status != PFS_RUN_COMPLETE)
-		rc = printf("Status: aborted: %s\n", a.reason) < 0 ? -1 : 0;
-	if (fflush(stdout) || rc)
-		rc = pfs_error("cannot write the report to standard output");
-	else if (latency && print_latency(stdout, &a))
+	rc = pfs_show_report(stdout, &a, latency, fsstats);
+	if (!rc && analyze && print_analysis(stdout, &a))
 		rc = -1;
-	else if (fsstats && print_fsstats(stdout, &a))
-		rc = pfs_error("out of memory");
-	else if (analyze && print_analysis(stdout, &a))
-		rc = -1;
-	else if (fflush(stdout) || ferror(stdout))
+	else if (!rc && (fflush(stdout) || ferror(stdout)))
 		rc = pfs_error("cannot write the report to standard output");
 	pfs_archive_free(&a);
-	free(opts);
 	return rc ? PFS_EXIT_FAILED : PFS_EXIT_OK;
 }
 

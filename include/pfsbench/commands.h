@@ -1,7 +1,11 @@
-/* commands.h: subcommands that read result files (show, compare, export).
+/* commands.h: subcommands that read result files (show, compare, export,
+ * plot, report).
  * They run in one process, without MPI. */
 #ifndef PFSBENCH_COMMANDS_H
 #define PFSBENCH_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
 
 struct pfs_command {
 	const char *name;
@@ -14,6 +18,16 @@ struct pfs_command {
 extern const struct pfs_command pfs_command_show;
 extern const struct pfs_command pfs_command_compare;
 extern const struct pfs_command pfs_command_export;
+/* src/plot.c: pictures of results files, and the HTML report */
+extern const struct pfs_command pfs_command_plot;
+extern const struct pfs_command pfs_command_report;
+
+/* show's report of a loaded results file on out: the run's own report,
+ * byte for byte, its status when aborted, with latency each op's
+ * percentiles, with fsstats the filesystem's counters per step (src/show.c;
+ * report embeds it). */
+struct pfs_archive;
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats);
 
 /* NULL-terminated (src/commands.c). */
 extern const struct pfs_command *const pfs_commands[];

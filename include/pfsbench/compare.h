@@ -61,6 +61,20 @@ struct pfs_cmp_run {
 int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out);
 void pfs_compare_run_free(struct pfs_cmp_run *run);
 
+/* The line of (test, op) in run, or NULL. */
+const struct pfs_cmp_line *pfs_compare_find(const struct pfs_cmp_run *run, const char *test,
+					    const char *op);
+
+/* The table of n runs, st[0] the base: its lines that every run has, in
+ * its order, into shared (room for st[0].n); *unshared counts the (test,
+ * op)s of any run that are not in every run. Returns how many are shared. */
+size_t pfs_compare_shared(const struct pfs_cmp_run *st, size_t n,
+			  const struct pfs_cmp_line **shared, size_t *unshared);
+
+/* The error each line of a table of nshared lines is judged at:
+ * PFS_CMP_ALPHA / nshared (Bonferroni). */
+double pfs_compare_alpha(size_t nshared);
+
 /* The verdict on b against a. */
 struct pfs_cmp_verdict {
 	double ratio;        /* rate_b / rate_a; 0 when a rate is 0 */

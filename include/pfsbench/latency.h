@@ -37,6 +37,19 @@ struct pfs_lat_summary {
 int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
 		   size_t ncells, enum pfs_lat_by by, struct pfs_lat_summary **out, size_t *nout);
 
+/* The merged histogram of each group that recorded latency, in the same
+ * order as pfs_lat_groups, and the index of each group's first row: for
+ * pictures, which need the whole distribution. Free with
+ * pfs_lat_hists_free. Same returns as pfs_lat_groups. */
+struct pfs_hist;
+struct pfs_lat_hist {
+	size_t first;          /* index in rows of the group's first row */
+	struct pfs_hist *hist; /* all its rows' items */
+};
+int pfs_lat_hists(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
+		  size_t ncells, enum pfs_lat_by by, struct pfs_lat_hist **out, size_t *nout);
+void pfs_lat_hists_free(struct pfs_lat_hist *h, size_t n);
+
 /* The summary of (test, op) among summaries grouped BY_OP, or NULL. */
 const struct pfs_lat_summary *pfs_lat_find(const struct pfs_lat_summary *s, size_t n,
 					   const char *test, const char *op);

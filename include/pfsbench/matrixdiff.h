@@ -21,6 +21,7 @@
 #define PFSBENCH_MATRIXDIFF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define PFS_MATRIXDIFF_FLOOR 1.10 /* a ratio within 1/1.10 to 1.10 is never marked */
@@ -28,6 +29,17 @@
 
 /* A cell's change is beyond the noise (see above); noise < 0: unmeasured. */
 bool pfs_matrixdiff_beyond_noise(double a, double b, double noise_a, double noise_b);
+
+struct pfs_archive;
+struct pfs_matrix_result;
+
+/* The matrix of a `pfsbench matrix` results file, its cells' noise and
+ * slowest nodes, reduced from its rows by its own parameters as its report
+ * does (include/pfsbench/matrix_plan.h); for compare's diff and plot's
+ * heatmap. 0; -ENOENT for a run of another workload; -EINVAL with the
+ * reason in err for rows that are no matrix of its parameters; -ENOMEM. */
+int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result *res, char *err,
+			  size_t errlen);
 
 /* For `pfsbench compare`: when argv (argv[0] the command) names two files
  * and at least one of them is no HDF5 file or both are matrix runs, does

@@ -2,7 +2,8 @@
  * ratio from two runs' noise (Welch's df, the median's standard error), a
  * run without noise borrowing the other's, the 10 % floor, the symmetry of
  * slower and faster, and the words: "318x slower", "1.25x faster", "no
- * change", the interval in the change's own direction. */
+ * change", the interval in the change's own direction; the table of
+ * several runs: its shared lines and their error. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/compare.h"
@@ -168,6 +169,35 @@ static void test_words(void **state)
 	assert_string_equal(pfs_compare_interval_text(buf, sizeof(buf), &w), "(0.85-1.30)");
 }
 
+/* The table of three runs: the base's lines every run has, in the base's
+ * order; the others counted once per run that has them alone or lacks
+ * them; each shared line judged at 5 % / their number. */
+static void test_shared_table(void **state)
+{
+	struct pfs_cmp_line a[3] = { line(1, 0, 3), line(2, 0, 3), line(3, 0, 3) };
+	struct pfs_cmp_line b[3] = { line(1, 0, 3), line(2, 0, 3), line(9, 0, 3) };
+	struct pfs_cmp_line c[2] = { line(1, 0, 3), line(2, 0, 3) };
+	struct pfs_cmp_run st[3] = { { a, 3 }, { b, 3 }, { c, 2 } };
+	const struct pfs_cmp_line *shared[3];
+	size_t unshared = 99;
+
+	(void)state;
+	strcpy(a[1].op, "Read");
+	strcpy(a[2].op, "Unlink");
+	strcpy(b[0].op, "Read");
+	strcpy(b[2].op, "Write");
+	strcpy(c[1].op, "Read");
+	/* a: Create Read Unlink; b: Read Create Write; c: Create Read. */
+	assert_int_equal(pfs_compare_shared(st, 3, shared, &unshared), 2);
+	assert_ptr_equal(shared[0], &a[0]);
+	assert_ptr_equal(shared[1], &a[1]);
+	assert_int_equal(unshared, 2); /* a's Unlink; b's Write */
+	assert_ptr_equal(pfs_compare_find(&st[1], "pa", "Read"), &b[0]);
+	assert_null(pfs_compare_find(&st[2], "pa", "Unlink"));
+	assert_true(near(pfs_compare_alpha(2), PFS_CMP_ALPHA / 2));
+	assert_true(near(pfs_compare_alpha(0), PFS_CMP_ALPHA));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_noise_decides),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_shared_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,682 @@
+/* plot.c: the commands that draw. `pfsbench plot RUN.h5 [MORE.h5 ...] -o
+ * DIR` writes each run's pictures (and, for several runs, their
+ * comparison) as SVG and PNG into DIR; `pfsbench report RUN.h5 [MORE.h5
+ * ...] -o report.html` writes one self-contained HTML page: provenance,
+ * the text report, the pictures inline, and for several runs the
+ * comparison. Both read results files (and perf_matrix's text outputs,
+ * drawn as heatmaps) and run gnuplot as a child process on a script of
+ * numbers and sanitised names (src/plotscript.c); neither uses MPI. See
+ * docs/plot.md. */
+#include "pfsbench/archive.h"
+#include "pfsbench/commands.h"
+#include "pfsbench/compare.h"
+#include "pfsbench/gnuplot.h"
+#include "pfsbench/html.h"
+#include "pfsbench/matrixfmt.h"
+#include "pfsbench/pictures.h"
+#include "pfsbench/slownode.h"
+#include "pfsbench/topology.h"
+#include "pfsbench/util.h"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+/* One input: a results file, or a perf_matrix text output. */
+struct input {
+	const char *path;
+	char label[PFS_PLOT_LABEL_MAX * 2];
+	bool is_matrix;  /* a perf_matrix text output */
+	bool compared;   /* a results file the comparison takes: not a matrix run */
+	struct pfs_archive a;
+	struct pfs_matrix m;
+};
+
+struct args {
+	const char **paths;
+	size_t npaths;
+	const char *out;
+	bool force;
+	unsigned formats;
+};
+
+/* HDF5's signature at the start of the file (a results file has no user
+ * block). */
+static bool is_hdf5(const char *path)
+{
+	static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+	unsigned char buf[8];
+	FILE *fp = fopen(path, "rb");
+	bool yes = fp && fread(buf, 1, sizeof(buf), fp) == sizeof(buf) && !memcmp(buf, sig, 8);
+
+	if (fp)
+		fclose(fp);
+	return yes;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static int load_input(struct input *in, const char *path)
+{
+	char err[256];
+	FILE *fp;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	if (is_hdf5(path) || access(path, R_OK)) {
+		if (pfs_archive_load(path, &in->a))
+			return -1;
+		/* --label, where the run was given one, else the file. */
+		snprintf(in->label, sizeof(in->label), "%s",
+			 pfs_archive_get(&in->a, "label")[0] ? pfs_archive_get(&in->a, "label")
+							     : base_name(path));
+		/* Matrix runs are compared cell by cell (compare's diff), and
+		 * drawn as heatmaps; compare's table would be one line. */
+		in->compared = strcmp(in->a.ri.workload_name, "matrix") != 0;
+		return 0;
+	}
+	fp = fopen(path, "r");
+	if (!fp)
+		return pfs_error("cannot open '%s': %s", path, strerror(errno));
+	pfs_matrixfmt_init_perf(&in->m);
+	rc = pfs_matrixfmt_read(fp, &in->m, err, sizeof(err));
+	fclose(fp);
+	if (rc)
+		return pfs_error("'%s' is neither a results file nor a perf_matrix output (%s)", path,
+				 err);
+	in->is_matrix = true;
+	snprintf(in->label, sizeof(in->label), "%s", base_name(path));
+	return 0;
+}
+
+static void free_inputs(struct input *in, size_t n)
+{
+	for (size_t i = 0; in && i < n; i++)
+		if (!in[i].is_matrix && in[i].path)
+			pfs_archive_free(&in[i].a);
+	free(in);
+}
+
+static int load_inputs(const struct args *args, struct input **out)
+{
+	struct input *in = calloc(args->npaths, sizeof(*in));
+
+	*out = in;
+	if (!in)
+		return pfs_error("out of memory");
+	for (size_t i = 0; i < args->npaths; i++)
+		if (load_input(&in[i], args->paths[i]))
+			return -1;
+	return 0;
+}
+
+/* The script of every picture of the inputs. */
+static int build_script(struct input *in, size_t n, unsigned formats, struct pfs_plot_script *s,
+			char **script, size_t *len)
+{
+	FILE *fp = open_memstream(script, len);
+	const char **labels = calloc(n, sizeof(*labels));
+	struct pfs_archive *runs = calloc(n, sizeof(*runs));
+	size_t nruns = 0;
+	int rc = -ENOMEM;
+
+	if (!fp || !labels || !runs)
+		goto out;
+	rc = pfs_plot_script_begin(s, fp, formats);
+	for (size_t i = 0; i < n && !rc; i++) {
+		char prefix[32] = "";
+
+		if (n > 1)
+			snprintf(prefix, sizeof(prefix), "r%zu-", i + 1);
+		if (in[i].is_matrix) {
+			rc = pfs_pictures_heatmap(s, &in[i].m, prefix, in[i].label);
+			continue;
+		}
+		rc = pfs_pictures_run(s, &in[i].a, prefix, in[i].label);
+		if (in[i].compared) {
+			runs[nruns] = in[i].a;
+			labels[nruns++] = in[i].label;
+		}
+	}
+	if (!rc && nruns > 1)
+		rc = pfs_pictures_compare(s, runs, nruns, labels);
+	if (rc == -ENOMEM)
+		pfs_error("out of memory");
+	else if (rc && rc != -EINVAL)
+		pfs_error("cannot write the pictures' script: %s", strerror(-rc));
+out:
+	if (fp && fclose(fp) && !rc)
+		rc = pfs_error("out of memory");
+	free(labels);
+	free(runs);
+	return rc ? -1 : 0;
+}
+
+/* ---- gnuplot's files ------------------------------------------------------- */
+
+static const char *const exts[] = { "svg", "png" };
+
+/* Which of the pictures' files exist already in dir. */
+static bool existing(const char *dir, const struct pfs_plot_script *s, bool *had, bool say)
+{
+	char path[PATH_MAX];
+	bool any = false;
+
+	for (size_t p = 0; p < s->npics; p++)
+		for (unsigned e = 0; e < 2; e++) {
+			struct stat st;
+			bool *h = &had[p * 2 + e];
+
+			*h = false;
+			if (!(s->formats & (1u << e)) ||
+			    pfs_format(path, sizeof(path), "%s/%s.%s", dir, s->pics[p].name, exts[e]))
+				continue;
+			*h = !lstat(path, &st);
+			if (*h && say && !any)
+				pfs_error("'%s' exists: remove it, choose another -o, or overwrite with "
+					  "--force", path);
+			any |= *h;
+		}
+	return any;
+}
+
+/* After gnuplot failed: the files it made that were not there before. */
+static void remove_new(const char *dir, const struct pfs_plot_script *s, const bool *had)
+{
+	char path[PATH_MAX];
+
+	for (size_t p = 0; p < s->npics; p++)
+		for (unsigned e = 0; e < 2; e++)
+			if ((s->formats & (1u << e)) && !had[p * 2 + e] &&
+			    !pfs_format(path, sizeof(path), "%s/%s.%s", dir, s->pics[p].name, exts[e]))
+				unlink(path);
+}
+
+/* ---- the plot command ------------------------------------------------------------ */
+
+static void plot_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: pfsbench plot RUN.h5 [MORE.h5 ...] -o DIR [--svg | --png] [--force]\n"
+		"Draw the pictures of results files with gnuplot, as SVG and PNG files in DIR:\n"
+		"each op's rate per node and worker, the timeline of the steps with the barrier\n"
+		"waits, the rate over time, the latency CDFs, and for several runs their\n"
+		"comparison. A perf_matrix text output is drawn as a heatmap (docs/plot.md).\n"
+		"  -o DIR   where the pictures go (made when missing)\n"
+		"  --svg    SVG only;  --png  PNG only\n"
+		"  --force  overwrite pictures of the same names in DIR\n");
+}
+
+static void report_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: pfsbench report RUN.h5 [MORE.h5 ...] -o FILE.html [--force]\n"
+		"Write one self-contained HTML page (no network, pictures inline): each run's\n"
+		"provenance, text report and pictures, and for several runs the comparison.\n"
+		"  -o FILE  the page (an existing file is overwritten only with --force)\n");
+}
+
+/* Returns -1 after a usage message, 1 for --help, 0 when args are good. */
+static int parse(int argc, char **argv, struct args *a, bool plot)
+{
+	void (*usage)(FILE *) = plot ? plot_usage : report_usage;
+	bool bad = false;
+
+	memset(a, 0, sizeof(*a));
+	a->paths = calloc((size_t)argc, sizeof(*a->paths));
+	if (!a->paths)
+		return pfs_error("out of memory");
+	a->formats = plot ? PFS_PLOT_SVG | PFS_PLOT_PNG : PFS_PLOT_SVG;
+	for (int i = 1; i < argc; i++) {
+		const char *v = argv[i];
+
+		if (!strcmp(v, "-h") || !strcmp(v, "--help")) {
+			usage(stdout);
+			return 1;
+		}
+		if (!strcmp(v, "-o") && i + 1 < argc && !a->out)
+			a->out = argv[++i];
+		else if (!strcmp(v, "--force") && !a->force)
+			a->force = true;
+		else if (plot && !strcmp(v, "--svg") && a->formats == (PFS_PLOT_SVG | PFS_PLOT_PNG))
+			a->formats = PFS_PLOT_SVG;
+		else if (plot && !strcmp(v, "--png") && a->formats == (PFS_PLOT_SVG | PFS_PLOT_PNG))
+			a->formats = PFS_PLOT_PNG;
+		else if (v[0] != '-' || !v[1])
+			a->paths[a->npaths++] = v;
+		else
+			bad = true;
+	}
+	if (bad || !a->npaths || !a->out || !a->out[0]) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int plot_main(int argc, char **argv)
+{
+	struct pfs_plot_script s = { 0 };
+	struct input *in = NULL;
+	struct args args;
+	char gnuplot[PATH_MAX], *script = NULL;
+	size_t len = 0;
+	bool *had = NULL, made_dir = false;
+	struct stat st;
+	int rc = parse(argc, argv, &args, true), status = PFS_EXIT_FAILED;
+
+	if (rc) {
+		free(args.paths);
+		return rc > 0 ? PFS_EXIT_OK : PFS_EXIT_USAGE;
+	}
+	status = PFS_EXIT_USAGE;
+	if (pfs_gnuplot_find(gnuplot, sizeof(gnuplot))) {
+		pfs_gnuplot_missing("plot");
+		goto out;
+	}
+	if (!stat(args.out, &st) && !S_ISDIR(st.st_mode)) {
+		pfs_error("'%s' is not a directory", args.out);
+		goto out;
+	}
+	status = PFS_EXIT_FAILED;
+	if (load_inputs(&args, &in) || build_script(in, args.npaths, args.formats, &s, &script, &len))
+		goto out;
+	if (!s.npics) {
+		pfs_error("nothing to draw: the files hold no rows");
+		goto out;
+	}
+	had = calloc(s.npics * 2, sizeof(*had));
+	if (!had) {
+		pfs_error("out of memory");
+		goto out;
+	}
+	if (existing(args.out, &s, had, !args.force) && !args.force) {
+		status = PFS_EXIT_USAGE;
+		goto out;
+	}
+	if (!mkdir(args.out, 0777))
+		made_dir = true;
+	else if (errno != EEXIST) {
+		pfs_error("cannot create '%s': %s", args.out, strerror(errno));
+		goto out;
+	}
+	if (pfs_gnuplot_run(gnuplot, script, len, args.out)) {
+		remove_new(args.out, &s, had);
+		if (made_dir)
+			rmdir(args.out);
+		goto out;
+	}
+	for (size_t p = 0; p < s.npics; p++)
+		for (unsigned e = 0; e < 2; e++)
+			if (s.formats & (1u << e))
+				printf("%s/%s.%s\n", args.out, s.pics[p].name, exts[e]);
+	status = fflush(stdout) ? PFS_EXIT_FAILED : PFS_EXIT_OK;
+out:
+	free_inputs(in, args.npaths);
+	pfs_plot_script_free(&s);
+	free(script);
+	free(had);
+	free(args.paths);
+	return status;
+}
+
+/* ---- the report command ---------------------------------------------------------- */
+
+/* What `show --analyze` prints after the report: the slow nodes, the
+ * imbalance and the waiting (src/slownode.c). */
+static int analysis_text(const struct pfs_archive *a, FILE *out)
+{
+	struct pfs_analysis an;
+	int rc = pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an);
+
+	if (rc)
+		return pfs_error("out of memory");
+	rc = pfs_analysis_print(out, &an);
+	pfs_analysis_free(&an);
+	return rc;
+}
+
+/* What a command wrote to a FILE *, as a string (free() it); NULL when out
+ * of memory or when it failed. */
+struct capture {
+	char *buf;
+	size_t len;
+	FILE *fp;
+};
+
+static int capture_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->fp = open_memstream(&c->buf, &c->len);
+	return c->fp ? 0 : pfs_error("out of memory");
+}
+
+static char *capture_close(struct capture *c, int rc)
+{
+	if (fclose(c->fp) || rc) {
+		free(c->buf);
+		return NULL;
+	}
+	return c->buf;
+}
+
+static void provenance(FILE *out, const struct pfs_archive *a)
+{
+	fputs("<details><summary>Provenance: what was measured, on what, with what</summary>\n"
+	      "<table>\n",
+	      out);
+	for (size_t i = 0; i < a->nprov; i++) {
+		fputs("<tr><th>", out);
+		pfs_html_text(out, a->prov[i].key);
+		fputs("</th><td>", out);
+		pfs_html_text(out, a->prov[i].value);
+		fputs("</td></tr>\n", out);
+	}
+	for (size_t i = 0; i < a->nparams; i++) {
+		fputs("<tr><th>parameter ", out);
+		pfs_html_text(out, a->params[i].key);
+		fputs("</th><td>", out);
+		pfs_html_text(out, a->params[i].value);
+		fputs("</td></tr>\n", out);
+	}
+	for (unsigned n = 0; n < a->nnodes; n++) {
+		char mem[32];
+
+		snprintf(mem, sizeof(mem), "%.1f GiB", (double)a->nodes[n].mem_bytes / 1073741824.0);
+		fprintf(out, "<tr><th>node %u</th><td>", n + 1);
+		pfs_html_text(out, a->nodes[n].name);
+		fputs(" (", out);
+		pfs_html_text(out, a->nodes[n].addr);
+		fprintf(out, ", %u workers, %s, kernel ", a->nodes[n].nworkers, mem);
+		pfs_html_text(out, a->nodes[n].kernel);
+		fputs(")</td></tr>\n", out);
+	}
+	fputs("</table></details>\n", out);
+}
+
+/* The SVG gnuplot wrote, inline, then removed (the report made it). */
+static int figure(FILE *out, const char *dir, const struct pfs_plot_picture *p)
+{
+	char path[PATH_MAX], *svg = NULL;
+	int rc;
+
+	if (pfs_format(path, sizeof(path), "%s/%s.svg", dir, p->name))
+		return pfs_error("temporary path too long");
+	rc = pfs_read_text(path, &svg);
+	unlink(path);
+	if (rc)
+		return pfs_error("cannot read '%s' that gnuplot wrote: %s", path, strerror(-rc));
+	pfs_html_figure(out, "image/svg+xml", svg, strlen(svg), p->caption);
+	free(svg);
+	return 0;
+}
+
+/* The pictures of the prefix (a run's, or the comparison). */
+static int figures(FILE *out, const char *dir, const struct pfs_plot_script *s, const char *prefix,
+		   bool *used)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t p = 0; p < s->npics; p++) {
+		if (used[p] || strncmp(s->pics[p].name, prefix, n))
+			continue;
+		used[p] = true;
+		if (figure(out, dir, &s->pics[p]))
+			return -1;
+	}
+	return 0;
+}
+
+/* A run: what it is, its analysis, its pictures, its text report, its
+ * provenance (folded: it is long). */
+static int run_section(FILE *out, struct input *in, size_t i, size_t n, const char *dir,
+		       const struct pfs_plot_script *s, bool *used, const char *gnuplot_note)
+{
+	const struct pfs_archive *a = &in->a;
+	char prefix[32] = "", *report = NULL, *analysis = NULL;
+	struct capture c;
+	int rc = -1;
+
+	if (n > 1)
+		snprintf(prefix, sizeof(prefix), "r%zu-", i + 1);
+	if (!in->is_matrix) {
+		if (capture_open(&c))
+			return -1;
+		/* What show --latency prints, and --fs-stats where the run
+		 * recorded the filesystem's own counters. */
+		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true, in->a.nfsstats > 0));
+		if (!report || capture_open(&c))
+			goto out;
+		analysis = capture_close(&c, analysis_text(a, c.fp));
+		if (!analysis)
+			goto out;
+	}
+	fprintf(out, "<section id=\"run%zu\">\n<h2>", i + 1);
+	pfs_html_text(out, in->label);
+	fputs("</h2>\n<p>", out);
+	pfs_html_text(out, in->path);
+	if (in->is_matrix) {
+		fputs(": a perf_matrix output.</p>\n", out);
+	} else {
+		fputs(": ", out);
+		pfs_html_text(out, pfs_archive_get(a, "workload"));
+		fputs(" on ", out);
+		pfs_html_text(out, pfs_archive_get(a, "fstype"));
+		fputs(" ", out);
+		pfs_html_text(out, pfs_archive_get(a, "mount_point"));
+		fprintf(out, ", %u node%s, %s.</p>\n", a->nnodes, a->nnodes == 1 ? "" : "s",
+			a->status == PFS_RUN_COMPLETE ? "complete" : "aborted");
+		if (analysis[0]) {
+			fputs("<h3>Analysis</h3>\n", out);
+			pfs_html_pre(out, analysis);
+		}
+	}
+	if (gnuplot_note)
+		fprintf(out, "<p class=\"note\">%s</p>\n", gnuplot_note);
+	if (figures(out, dir, s, prefix, used))
+		goto out;
+	if (!in->is_matrix) {
+		fputs("<h3>Report</h3>\n", out);
+		pfs_html_pre(out, report);
+		provenance(out, a);
+	}
+	fputs("</section>\n", out);
+	rc = 0;
+out:
+	free(report);
+	free(analysis);
+	return rc;
+}
+
+static int compare_section(FILE *out, struct input *in, size_t n, const char *dir,
+			   const struct pfs_plot_script *s, bool *used)
+{
+	struct pfs_archive *runs = calloc(n, sizeof(*runs));
+	const char **paths = calloc(n, sizeof(*paths));
+	size_t nruns = 0;
+	struct capture c;
+	char *text = NULL;
+	int rc = -1;
+
+	if (!runs || !paths) {
+		pfs_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (in[i].compared) {
+			runs[nruns] = in[i].a;
+			paths[nruns++] = in[i].path;
+		}
+	rc = 0;
+	if (nruns < 2)
+		goto out;
+	rc = -1;
+	if (capture_open(&c))
+		goto out;
+	text = capture_close(&c, pfs_compare_print(c.fp, runs, paths, nruns, PFS_CMP_TEXT, false));
+	if (!text)
+		goto out;
+	fputs("<section id=\"compare\">\n<h2>Comparison</h2>\n", out);
+	pfs_html_pre(out, text);
+	rc = figures(out, dir, s, "compare", used);
+	fputs("</section>\n", out);
+out:
+	free(text);
+	free(runs);
+	free(paths);
+	return rc;
+}
+
+static int write_page(FILE *out, struct input *in, size_t n, const char *dir,
+		      const struct pfs_plot_script *s, const char *gnuplot_note)
+{
+	bool *used = calloc(s->npics ? s->npics : 1, sizeof(*used));
+	char title[256];
+	size_t compared = 0;
+	int rc = 0;
+
+	if (!used)
+		return pfs_error("out of memory");
+	for (size_t i = 0; i < n; i++)
+		compared += in[i].compared;
+	snprintf(title, sizeof(title), "pfsbench report: %s%s", in[0].label,
+		 n > 1 ? " and more" : "");
+	pfs_html_begin(out, title);
+	fputs("<header><h1>pfsbench report</h1>\n<nav><ul>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<li><a href=\"#run%zu\">", i + 1);
+		pfs_html_text(out, in[i].label);
+		fputs("</a></li>\n", out);
+	}
+	if (compared > 1)
+		fputs("<li><a href=\"#compare\">Comparison</a></li>\n", out);
+	fputs("</ul></nav></header>\n", out);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = run_section(out, &in[i], i, n, dir, s, used, gnuplot_note);
+	if (!rc && compared > 1)
+		rc = compare_section(out, in, n, dir, s, used);
+	fprintf(out, "<footer><p>Written by pfsbench %s (docs/plot.md).</p></footer>\n",
+		PACKAGE_VERSION);
+	pfs_html_end(out);
+	free(used);
+	return rc;
+}
+
+static int report_main(int argc, char **argv)
+{
+	struct pfs_plot_script s = { 0 };
+	struct input *in = NULL;
+	struct args args;
+	char gnuplot[PATH_MAX], dir[PATH_MAX] = "", tmp[PATH_MAX] = "", *script = NULL;
+	const char *note = NULL, *tmpdir = getenv("TMPDIR");
+	size_t len = 0;
+	FILE *out = NULL;
+	struct stat st;
+	int rc = parse(argc, argv, &args, false), status;
+
+	if (rc) {
+		free(args.paths);
+		return rc > 0 ? PFS_EXIT_OK : PFS_EXIT_USAGE;
+	}
+	status = PFS_EXIT_USAGE;
+	if (!args.force && !lstat(args.out, &st)) {
+		pfs_error("'%s' exists: remove it, choose another -o, or overwrite with --force",
+			  args.out);
+		goto out;
+	}
+	status = PFS_EXIT_FAILED;
+	if (load_inputs(&args, &in) || build_script(in, args.npaths, PFS_PLOT_SVG, &s, &script, &len))
+		goto out;
+	if (pfs_gnuplot_find(gnuplot, sizeof(gnuplot))) {
+		/* The page is still worth having: the text says the most. */
+		pfs_warn("report: gnuplot is not installed, so the page has no pictures: install "
+			 "Debian's %s (apt-get install %s)",
+			 PFS_GNUPLOT_PACKAGE, PFS_GNUPLOT_PACKAGE);
+		note = "No pictures: gnuplot was not installed where this report was written "
+		       "(Debian's gnuplot-nox).";
+		s.npics = 0;
+	} else if (s.npics) {
+		if (pfs_format(dir, sizeof(dir), "%s/pfsbench-report.XXXXXX",
+			       tmpdir && *tmpdir ? tmpdir : "/tmp") || !mkdtemp(dir)) {
+			pfs_error("cannot make a temporary directory for the pictures: %s",
+				  strerror(errno));
+			dir[0] = 0;
+			goto out;
+		}
+		if (pfs_gnuplot_run(gnuplot, script, len, dir))
+			goto out;
+	}
+	if (pfs_format(tmp, sizeof(tmp), "%s.%ld.tmp", args.out, (long)getpid())) {
+		pfs_error("'%s': path too long", args.out);
+		goto out;
+	}
+	out = fopen(tmp, "wx");
+	if (!out) {
+		pfs_error("cannot create '%s': %s", tmp, strerror(errno));
+		tmp[0] = 0;
+		goto out;
+	}
+	rc = write_page(out, in, args.npaths, dir, &s, note);
+	if (ferror(out) | fclose(out) || rc) {
+		out = NULL;
+		if (!rc)
+			pfs_error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	out = NULL;
+	if (rename(tmp, args.out)) {
+		pfs_error("cannot rename '%s' to '%s': %s", tmp, args.out, strerror(errno));
+		goto out;
+	}
+	tmp[0] = 0;
+	printf("%s\n", args.out);
+	status = fflush(stdout) ? PFS_EXIT_FAILED : PFS_EXIT_OK;
+out:
+	if (out)
+		fclose(out);
+	if (tmp[0])
+		unlink(tmp);
+	if (dir[0]) {
+		/* Pictures a failure left unread; only the report's own names. */
+		for (size_t p = 0; p < s.npics; p++) {
+			char path[PATH_MAX];
+
+			if (!pfs_format(path, sizeof(path), "%s/%s.svg", dir, s.pics[p].name))
+				unlink(path);
+		}
+		rmdir(dir);
+	}
+	free_inputs(in, args.npaths);
+	pfs_plot_script_free(&s);
+	free(script);
+	free(args.paths);
+	return status;
+}
+
+const struct pfs_command pfs_command_plot = {
+	.name = "plot",
+	.summary = "draw the pictures of results files (gnuplot): SVG and PNG",
+	.main = plot_main,
+};
+
+const struct pfs_command pfs_command_report = {
+	.name = "report",
+	.summary = "write a self-contained HTML report of results files",
+	.main = report_main,
+};
