@@ -7,6 +7,8 @@
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +96,18 @@ void *pfs_archive_opts(const struct pfs_archive *a, const struct pfs_workload *w
 	for (size_t i = 0; i < a->nparams; i++)
 		(void)pfs_opts_from_kv(wl->options, opts, a->params[i].key, a->params[i].value);
 	return opts;
+}
+
+int pfs_archive_is_hdf5(const char *path)
+{
+	static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+	unsigned char head[8];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return n == sizeof(head) && !memcmp(head, sig, sizeof(sig));
 }

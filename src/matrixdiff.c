@@ -43,22 +43,6 @@ struct side {
 
 /* ---- perf_matrix text outputs -------------------------------------------------------- */
 
-/* HDF5's signature at the start of a file (pfsbench writes no user
- * block). 1 for HDF5, 0 for anything else, -errno when unreadable. */
-static int is_hdf5(const char *path)
-{
-	static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-	unsigned char head[8];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return n == sizeof(head) && !memcmp(head, sig, sizeof(sig));
-}
-
 /* The shape of the lines before the first empty one: lines, and numbers
  * on the first (the strict reader checks every line after). */
 static void text_shape(const char *text, size_t len, unsigned *rows, unsigned *cols)
@@ -317,7 +301,7 @@ int pfs_matrixdiff_compare(int argc, char **argv)
 	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
 		return -1;
 	for (int i = 0; i < 2; i++) {
-		kind[i] = is_hdf5(argv[i + 1]);
+		kind[i] = pfs_archive_is_hdf5(argv[i + 1]);
 		if (kind[i] < 0)
 			return -1; /* compare says why it cannot read it */
 	}

@@ -49,20 +49,6 @@ struct args {
 	unsigned formats;
 };
 
-/* HDF5's signature at the start of the file (a results file has no user
- * block). */
-static bool is_hdf5(const char *path)
-{
-	static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
-	unsigned char buf[8];
-	FILE *fp = fopen(path, "rb");
-	bool yes = fp && fread(buf, 1, sizeof(buf), fp) == sizeof(buf) && !memcmp(buf, sig, 8);
-
-	if (fp)
-		fclose(fp);
-	return yes;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -78,7 +64,7 @@ static int load_input(struct input *in, const char *path)
 
 	memset(in, 0, sizeof(*in));
 	in->path = path;
-	if (is_hdf5(path) || access(path, R_OK)) {
+	if (pfs_archive_is_hdf5(path) != 0) { /* a results file, or unreadable: the loader says why */
 		if (pfs_archive_load(path, &in->a))
 			return -1;
 		/* --label, where the run was given one, else the file. */

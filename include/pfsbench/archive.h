@@ -44,6 +44,11 @@ struct pfs_archive {
  * file that is not a results file, -EPROTO for another schema version, -EIO
  * for a damaged one, -ENOMEM). src/archive_hdf5.c. */
 int pfs_archive_load(const char *path, struct pfs_archive *a);
+
+/* Whether path starts with HDF5's 8-byte signature (a results file, as
+ * opposed to a text output of another tool): 1, 0, or -errno when it
+ * cannot be opened (pfsbench writes no user block). Reads 8 bytes. */
+int pfs_archive_is_hdf5(const char *path);
 void pfs_archive_free(struct pfs_archive *a);
 
 /* The value of a provenance attribute; "" when the file lacks it. */
