@@ -14,7 +14,6 @@
 #include "pfsbench/html.h"
 #include "pfsbench/matrixfmt.h"
 #include "pfsbench/pictures.h"
-#include "pfsbench/slownode.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 
@@ -323,20 +322,6 @@ out:
 
 /* ---- the report command ---------------------------------------------------------- */
 
-/* What `show --analyze` prints after the report: the slow nodes, the
- * imbalance and the waiting (src/slownode.c). */
-static int analysis_text(const struct pfs_archive *a, FILE *out)
-{
-	struct pfs_analysis an;
-	int rc = pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an);
-
-	if (rc)
-		return pfs_error("out of memory");
-	rc = pfs_analysis_print(out, &an);
-	pfs_analysis_free(&an);
-	return rc;
-}
-
 /* What a command wrote to a FILE *, as a string (free() it); NULL when out
  * of memory or when it failed. */
 struct capture {
@@ -449,7 +434,7 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, const ch
 		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true, in->a.nfsstats > 0));
 		if (!report || capture_open(&c))
 			goto out;
-		analysis = capture_close(&c, analysis_text(a, c.fp));
+		analysis = capture_close(&c, pfs_show_analysis(c.fp, a));
 		if (!analysis)
 			goto out;
 	}

@@ -16,6 +16,7 @@
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,18 +191,28 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 	return 0;
 }
 
-/* After a blank line: slow nodes, imbalance, waiting. */
-static int print_analysis(FILE *out, const struct pfs_archive *a)
+int pfs_show_analysis(FILE *out, const struct pfs_archive *a)
 {
 	struct pfs_analysis an;
 	int rc;
 
-	if (pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an))
-		return pfs_error("out of memory");
-	fputc('\n', out);
+	if (pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an)) {
+		pfs_error("out of memory");
+		return -ENOMEM;
+	}
 	rc = pfs_analysis_print(out, &an);
 	pfs_analysis_free(&an);
-	return rc ? pfs_error("cannot write the analysis to standard output") : 0;
+	return rc ? -EIO : 0;
+}
+
+/* After a blank line: slow nodes, imbalance, waiting. */
+static int print_analysis(FILE *out, const struct pfs_archive *a)
+{
+	int rc;
+
+	fputc('\n', out);
+	rc = pfs_show_analysis(out, a);
+	return rc == -EIO ? pfs_error("cannot write the analysis to standard output") : rc;
 }
 
 int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats)

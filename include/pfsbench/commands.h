@@ -29,6 +29,11 @@ extern const struct pfs_command pfs_command_report;
 struct pfs_archive;
 int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats);
 
+/* What `show --analyze` adds after the report's blank line: slow nodes,
+ * imbalance, waiting (src/slownode.c). 0; -ENOMEM after saying so; -EIO
+ * when writing to out failed, left for the caller to say. */
+int pfs_show_analysis(FILE *out, const struct pfs_archive *a);
+
 /* NULL-terminated (src/commands.c). */
 extern const struct pfs_command *const pfs_commands[];
 const struct pfs_command *pfs_command_find(const char *name);
