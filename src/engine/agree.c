@@ -15,7 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#define TAG_STOP 4711
 /* A waiting rank sleeps between looks, from WAIT_MIN_NS doubling up to
  * WAIT_MAX_NS: it leaves a barrier at most that late, and costs a few
  * percent of a core instead of all of it. */

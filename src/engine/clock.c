@@ -8,7 +8,6 @@
 
 #include "pfsbench/util.h"
 
-#define TAG_CLOCK 4712
 #define CLOCK_ROUNDS 8
 
 void pfs_clock_sync(struct pfs_engine *e)

@@ -27,6 +27,18 @@
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
 
+/* Every point-to-point message of the engine on its communicator, one tag
+ * per kind, all here: rank 0 probes for progress from any source, so two
+ * kinds sharing a tag would hand it a peer's ledger as a progress message
+ * (MPI_ERR_TRUNCATE, and a run aborted mid-way). */
+enum pfs_mpi_tag {
+	TAG_STOP = 4711,   /* a rank failed or caught a signal (agree.c) */
+	TAG_CLOCK,         /* clock offsets, rank 0 and each other rank (clock.c) */
+	TAG_PROGRESS,      /* a rank's progress, to rank 0 (progress.c) */
+	TAG_TO_READER,     /* a ledger for the rank whose peer the sender is (peer.c) */
+	TAG_TO_PEER,       /* a ledger for the sender's peer (peer.c) */
+};
+
 struct pfs_progress_view; /* rank 0's picture of every rank's progress (progress.c) */
 
 struct pfs_engine {

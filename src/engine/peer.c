@@ -17,9 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAG_TO_READER 4712 /* a ledger for the rank whose peer the sender is */
-#define TAG_TO_PEER 4713   /* a ledger for the sender's peer */
-
 /* The rank of a node's worker (1-based), or -1. */
 static int rank_of(const struct pfs_engine *e, unsigned node, unsigned worker)
 {

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAG_PROGRESS 4713
 #define PROGRESS_AFTER_US 2000000u /* steps shorter than this draw nothing */
 #define DRAW_EVERY_TTY_US 500000u
 #define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
