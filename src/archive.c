@@ -102,7 +102,7 @@ int pfs_archive_is_hdf5(const char *path)
 {
 	static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
 	unsigned char head[8];
-	FILE *f = fopen(path, "rb");
+	FILE *f = pfs_fopen_regular(path, NULL);
 	size_t n;
 
 	if (!f)

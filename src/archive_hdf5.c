@@ -15,6 +15,17 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The longest fixed-length text attribute read: pfsbench's longest (the
+ * command line, the mount options) are a few KiB. */
+#define ATTR_TEXT_MAX (1u << 20)
+
+/* A table may claim at most this many times the file's own size in memory
+ * (pfsbench writes no compressed tables; another writer's gzip rarely
+ * gains 10x on rows), plus TABLE_SLACK: an 8 KB file claiming 10^8 rows
+ * is refused at once instead of taking gigabytes. */
+#define TABLE_PER_FILE_BYTE 64u
+#define TABLE_SLACK (1u << 20)
+
 static int read_string(hid_t attr, hid_t type, char **out)
 {
 	hid_t mt;
@@ -32,6 +43,8 @@ static int read_string(hid_t attr, hid_t type, char **out)
 	} else {
 		size_t n = H5Tget_size(type);
 
+		if (n == 0 || n > ATTR_TEXT_MAX)
+			return -1;
 		*out = calloc(1, n + 1);
 		mt = pfs_h5_str_type(n + 1);
 		if (*out && mt >= 0 && H5Aread(attr, mt, *out) >= 0)
@@ -46,6 +59,7 @@ static int read_string(hid_t attr, hid_t type, char **out)
 static int read_kv(hid_t loc, const char *name, struct pfs_kv *kv)
 {
 	hid_t attr = H5Aopen(loc, name, H5P_DEFAULT), type = H5I_INVALID_HID;
+	hid_t space = H5I_INVALID_HID;
 	char num[32];
 	int rc = -1;
 
@@ -53,8 +67,15 @@ static int read_kv(hid_t loc, const char *name, struct pfs_kv *kv)
 	if (attr < 0)
 		return -1;
 	type = H5Aget_type(attr);
-	if (H5Aget_storage_size(attr) == 0 || type < 0)
+	space = H5Aget_space(attr);
+	if (H5Aget_storage_size(attr) == 0 || type < 0 || space < 0)
 		goto out;
+	/* Every attribute pfsbench writes holds one value; an array (or an
+	 * empty or null dataspace) would be read into that one value's room. */
+	if (H5Sget_simple_extent_npoints(space) != 1) {
+		rc = 1;
+		goto out;
+	}
 	switch (H5Tget_class(type)) {
 	case H5T_STRING:
 		kv->kind = PFS_VALUE_STRING;
@@ -90,6 +111,7 @@ static int read_kv(hid_t loc, const char *name, struct pfs_kv *kv)
 		rc = kv->key ? 0 : -1;
 	}
 out:
+	pfs_h5_close_id(&space, H5Sclose);
 	pfs_h5_close_id(&type, H5Tclose);
 	pfs_h5_close_id(&attr, H5Aclose);
 	return rc;
@@ -150,11 +172,13 @@ static int read_group_kvs(hid_t file, const char *group, struct pfs_kv **kv, siz
 }
 
 /* A whole one-dimensional dataset of records described by fields into a
- * new array of elements of size bytes, reading the fields the file has. A
+ * new array of elements of size bytes, reading the fields the file has;
+ * one that would take more than room bytes is refused as damaged. A
  * missing dataset is an empty one when optional (what a schema-1 file
  * lacks), else an error. */
-static int read_table(hid_t file, const char *name, const struct pfs_field *fields,
-		      size_t nfields, size_t size, bool optional, void **out, size_t *n)
+static int read_table(hid_t file, uint64_t room, const char *name,
+		      const struct pfs_field *fields, size_t nfields, size_t size, bool optional,
+		      void **out, size_t *n)
 {
 	hid_t ds, space = H5I_INVALID_HID, ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
 	hsize_t dims = 0;
@@ -170,7 +194,8 @@ static int read_table(hid_t file, const char *name, const struct pfs_field *fiel
 	space = H5Dget_space(ds);
 	ft = H5Dget_type(ds);
 	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
-	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0)
+	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0 ||
+	    pfs_mul_sat_u64(dims, size) > room)
 		goto out;
 	mt = pfs_h5_record_type(fields, nfields, size, ft, false);
 	*out = calloc(dims ? (size_t)dims : 1, size);
@@ -206,7 +231,7 @@ static int check_schema(hid_t file, const char *path, unsigned *version)
 	if (read_kv(file, "schema", &name) || strcmp(name.value, PFS_SCHEMA_NAME)) {
 		rc = load_error(path, -EINVAL, "an HDF5 file, but not a pfsbench results file");
 	} else if (read_kv(file, "schema_version", &ver) || pfs_parse_u64(ver.value, &v)) {
-		rc = load_error(path, -EINVAL, "its schema version is missing");
+		rc = load_error(path, -EINVAL, "its schema version is missing or not one number");
 	} else if (v < 1 || v > PFS_SCHEMA_VERSION) {
 		pfs_error("cannot read '%s': results schema version %" PRIu64
 			  "; this pfsbench reads versions 1 to %u",
@@ -240,6 +265,9 @@ static const char *check_refs(const struct pfs_archive *a)
 int pfs_archive_load(const char *path, struct pfs_archive *a)
 {
 	hid_t file;
+	FILE *f;
+	off_t size;
+	uint64_t room;
 	void *nodes = NULL;
 	size_t nnodes = 0;
 	const char *bad;
@@ -247,12 +275,17 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 
 	memset(a, 0, sizeof(*a));
 	pfs_h5_quiet();
-	if (access(path, R_OK)) {
+	/* Opened and closed at once: a FIFO or a device would block HDF5's
+	 * open, and the size bounds what the tables may claim. */
+	f = pfs_fopen_regular(path, &size);
+	if (!f) {
 		int err = errno;
 
-		pfs_error("cannot open '%s': %s", path, strerror(err));
+		pfs_error("cannot open '%s': %s", path, pfs_strerror_regular(err));
 		return -err;
 	}
+	fclose(f);
+	room = pfs_mul_sat_u64((uint64_t)size, TABLE_PER_FILE_BYTE) + TABLE_SLACK;
 	if (H5Fis_hdf5(path) <= 0)
 		return load_error(path, -EINVAL, "not an HDF5 file");
 	file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -262,21 +295,21 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
 		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
 		rc = load_error(path, -EIO, "its provenance is damaged");
-	if (!rc && read_table(file, "nodes", pfs_node_fields, pfs_node_nfields,
+	if (!rc && read_table(file, room, "nodes", pfs_node_fields, pfs_node_nfields,
 			      sizeof(struct pfs_node), false, &nodes, &nnodes))
 		rc = load_error(path, -EIO, "its node list is damaged");
 	a->nodes = nodes;
 	a->nnodes = (unsigned)nnodes;
-	if (!rc && read_table(file, "rows", pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row),
-			      false, (void **)&a->rows, &a->nrows))
+	if (!rc && read_table(file, room, "rows", pfs_row_fields, pfs_row_nfields,
+			      sizeof(struct pfs_row), false, (void **)&a->rows, &a->nrows))
 		rc = load_error(path, -EIO, "its table of rows is truncated or damaged");
-	if (!rc && read_table(file, "latency", pfs_lat_cell_fields, pfs_lat_cell_nfields,
+	if (!rc && read_table(file, room, "latency", pfs_lat_cell_fields, pfs_lat_cell_nfields,
 			      sizeof(struct pfs_lat_cell), true, (void **)&a->lat, &a->nlat))
 		rc = load_error(path, -EIO, "its latency table is damaged");
-	if (!rc && read_table(file, "progress", pfs_tick_fields, pfs_tick_nfields,
+	if (!rc && read_table(file, room, "progress", pfs_tick_fields, pfs_tick_nfields,
 			      sizeof(struct pfs_tick), true, (void **)&a->ticks, &a->nticks))
 		rc = load_error(path, -EIO, "its progress timeline is damaged");
-	if (!rc && read_table(file, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
+	if (!rc && read_table(file, room, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
 			      sizeof(struct pfs_fsstat), true, (void **)&a->fsstats, &a->nfsstats))
 		rc = load_error(path, -EIO, "its filesystem counters are damaged");
 	if (!rc && (bad = check_refs(a)))

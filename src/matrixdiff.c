@@ -70,7 +70,7 @@ static int read_text(struct side *s, const struct side *like)
 {
 	char *buf = malloc(PFS_MATRIXFMT_TEXT_MAX + 1), err[160] = "";
 	const char *blank;
-	FILE *f = fopen(s->path, "rb");
+	FILE *f = pfs_fopen_regular(s->path, NULL);
 	size_t len = 0;
 	unsigned rows, cols;
 	int rc = -EINVAL;
@@ -81,7 +81,7 @@ static int read_text(struct side *s, const struct side *like)
 		free(buf);
 		if (f)
 			fclose(f);
-		pfs_error("cannot read '%s': %s", s->path, strerror(e));
+		pfs_error("cannot read '%s': %s", s->path, pfs_strerror_regular(e));
 		return -e;
 	}
 	len = fread(buf, 1, PFS_MATRIXFMT_TEXT_MAX + 1, f);

@@ -75,9 +75,9 @@ static int load_input(struct input *in, const char *path)
 		in->compared = strcmp(in->a.ri.workload_name, "matrix") != 0;
 		return 0;
 	}
-	fp = fopen(path, "r");
+	fp = pfs_fopen_regular(path, NULL);
 	if (!fp)
-		return pfs_error("cannot open '%s': %s", path, strerror(errno));
+		return pfs_error("cannot open '%s': %s", path, pfs_strerror_regular(errno));
 	pfs_matrixfmt_init_perf(&in->m);
 	rc = pfs_matrixfmt_read(fp, &in->m, err, sizeof(err));
 	fclose(fp);

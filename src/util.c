@@ -2,10 +2,13 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
@@ -187,6 +190,44 @@ uint64_t pfs_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+FILE *pfs_fopen_regular(const char *path, off_t *size)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), err;
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb))
+		err = errno;
+	else if (!S_ISREG(sb.st_mode))
+		err = EINVAL;
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		err = errno;
+	else
+		err = 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	if (size)
+		*size = sb.st_size;
+	return f;
+}
+
+const char *pfs_strerror_regular(int err)
+{
+	return err == EINVAL ? "not a regular file" : strerror(err);
 }
 
 int pfs_read_text(const char *path, char **out)

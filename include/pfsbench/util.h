@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* Exit statuses of the program, documented in pfsbench.1. */
@@ -76,6 +77,15 @@ uint64_t pfs_mul_sat_u64(uint64_t a, uint64_t b);
 /* The whole of a text file, also one whose size stat does not know (proc,
  * sysfs, debugfs), NUL-terminated in *out (free() it). Returns 0 or -errno. */
 int pfs_read_text(const char *path, char **out);
+
+/* A file a user named, opened for reading only when it is a regular file:
+ * a FIFO, a terminal or a device would block a reader or feed it without
+ * end, so opening never waits and anything else fails with EINVAL
+ * (pfs_strerror_regular names it). Returns the stream, or NULL and errno. */
+FILE *pfs_fopen_regular(const char *path, off_t *size);
+
+/* strerror(err), but "not a regular file" for pfs_fopen_regular's EINVAL. */
+const char *pfs_strerror_regular(int err);
 
 /* A buffer of len bytes (at least 1) of a fixed pattern for writing files:
  * not zeros, which some storage compresses or skips. NULL when out of

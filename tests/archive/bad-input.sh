@@ -59,6 +59,60 @@ grep -q "not a pfsbench results file" "$scratch/err" || fail "other schema: $(ca
 expect 1 export "$scratch/v3.h5" --json
 grep -q "results schema version 3; this pfsbench reads versions 1 to 2" "$scratch/err" || fail "v3: $(cat "$scratch/err")"
 
+# Crafted files (issue 10): attributes that hold arrays where pfsbench
+# writes one value, and tables that claim far more rows than the file
+# could hold, must be refused or ignored in one line, at once, never read
+# past a buffer or into gigabytes.
+"$PY" - "$scratch/good.h5" "$scratch" <<'PYEOF' || fail "h5py could not write the crafted files"
+import shutil, sys, h5py, numpy as np
+good, d = sys.argv[1], sys.argv[2]
+def crafted(name, change):
+    shutil.copy(good, f"{d}/{name}.h5")
+    with h5py.File(f"{d}/{name}.h5", "a") as f:
+        change(f)
+def array_attr(loc, key, value):
+    del loc.attrs[key]
+    loc.attrs[key] = value
+crafted("version-array", lambda f: array_attr(f, "schema_version", np.arange(1000, dtype=np.uint64)))
+crafted("schema-array", lambda f: array_attr(f, "schema", np.array([b"pfsbench-results"] * 1000)))
+crafted("ranks-array", lambda f: array_attr(f["provenance"], "ranks", np.arange(1000, dtype=np.uint64)))
+crafted("files-array", lambda f: array_attr(f["parameters"], "files", np.arange(1000, dtype=np.uint64)))
+crafted("rows-claim", lambda f: f["rows"].resize((10**8,)))
+crafted("nodes-claim", lambda f: f["nodes"].resize((10**8,)))
+PYEOF
+for f in version-array schema-array; do
+	expect 1 show "$scratch/$f.h5"
+	grep -q "not a pfsbench results file\|schema version is missing" "$scratch/err" || fail "$f: $(cat "$scratch/err")"
+done
+# An attribute of a shape pfsbench never writes is not shown; the rest is.
+for f in ranks-array files-array; do
+	"$PFSBENCH" show "$scratch/$f.h5" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	[ "$rc" = 0 ] || fail "$f: show exited $rc: $(cat "$scratch/err")"
+	grep -q "^Done\.$" "$scratch/out" || fail "$f: show did not print the report"
+done
+for f in rows-claim nodes-claim; do
+	start=$(date +%s)
+	for cmd in show "export --csv"; do
+		# shellcheck disable=SC2086
+		expect 1 $cmd "$scratch/$f.h5"
+		grep -q "is truncated or damaged\|is damaged" "$scratch/err" || fail "$f: $(cat "$scratch/err")"
+	done
+	[ $(($(date +%s) - start)) -le 5 ] || fail "$f: refusing it took $(($(date +%s) - start)) s"
+done
+
+# A FIFO (or any file that is not a regular file) is refused at once: HDF5
+# or a text reader would block on it forever.
+mkfifo "$scratch/fifo.h5"
+for cmd in show "export --json" "compare $scratch/good.h5" "plot -o $scratch/pics"; do
+	# shellcheck disable=SC2086
+	timeout 20 "$PFSBENCH" $cmd "$scratch/fifo.h5" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	[ "$rc" = 1 ] || fail "'$cmd' on a FIFO exited $rc (124: it blocked): $(cat "$scratch/err")"
+	grep -q "fifo.h5': not a regular file" "$scratch/err" || fail "'$cmd' on a FIFO: $(cat "$scratch/err")"
+done
+[ ! -e "$scratch/pics" ] || fail "plot made its directory for a FIFO"
+
 mkdir -p "$scratch/target"
 "$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" create-unlink -m "$scratch/target" -f 10 -F 1 \
 	--results "$scratch/target/in.h5" >"$scratch/out" 2>"$scratch/err"
@@ -69,4 +123,5 @@ grep -q "is inside the directory under test" "$scratch/err" || fail "$(cat "$scr
 	--results "$scratch/good.h5" >"$scratch/out" 2>"$scratch/err"
 [ $? = 2 ] || fail "an existing results file was not refused with exit 2"
 grep -q "exists; pfsbench does not overwrite" "$scratch/err" || fail "$(cat "$scratch/err")"
+
 echo "PASS"
