@@ -5,6 +5,7 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,44 @@ int pfs_results_path(char *buf, size_t len, const char *given, const char *workl
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	rc = pfs_format(buf, len, "pfsbench-%s-%s.h5", workload, stamp);
-	for (unsigned n = 2; !rc && n < 1000 && stat(buf, &st) == 0; n++)
+	for (unsigned n = 2; !rc && n < 1000 && lstat(buf, &st) == 0; n++)
 		rc = pfs_format(buf, len, "pfsbench-%s-%s-%u.h5", workload, stamp, n);
 	return rc;
+}
+
+int pfs_results_path_next(char *buf, size_t len, const char *workload)
+{
+	char stamp[32];
+	unsigned n = 1;
+	int end = 0;
+
+	/* pfsbench-<workload>-<stamp>[-<n>].h5, as pfs_results_path made it */
+	if (strncmp(buf, "pfsbench-", 9) || strncmp(buf + 9, workload, strlen(workload)) ||
+	    sscanf(buf + 9 + strlen(workload), "-%31[0-9TZ]%n", stamp, &end) != 1)
+		return -1;
+	if (sscanf(buf + 9 + strlen(workload) + end, "-%u.h5", &n) != 1)
+		n = 1;
+	if (n >= 1000)
+		return -1;
+	return pfs_format(buf, len, "pfsbench-%s-%s-%u.h5", workload, stamp, n + 1) ? -1 : 0;
+}
+
+int pfs_results_path_claim(char *buf, size_t len, const char *workload, char *why,
+			   size_t whylen)
+{
+	for (;;) {
+		int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		int err = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (err == EEXIST && workload && !pfs_results_path_next(buf, len, workload))
+			continue;
+		snprintf(why, whylen, "cannot create the results file '%s': %s", buf, strerror(err));
+		return -err;
+	}
 }
 
 /* The directory a path names a file in, resolved: "." for a bare name. */
@@ -89,9 +125,14 @@ int pfs_results_path_check(const char *path, const char *target_dir, char *why, 
 		if (rc)
 			return rc;
 	}
-	if (stat(path, &st) == 0) {
-		snprintf(why, whylen, "the results file '%s' exists; pfsbench does not overwrite results",
-			 path);
+	if (stat(parent, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "cannot write results to '%s': %s", path, strerror(ENOTDIR));
+		return -ENOTDIR;
+	}
+	/* lstat: a symlink, even a dangling one, is a name taken. */
+	if (lstat(path, &st) == 0) {
+		snprintf(why, whylen, "the results file '%s' exists%s; pfsbench does not overwrite results",
+			 path, S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
 		return -EEXIST;
 	}
 	if (access(parent, W_OK)) {

@@ -121,7 +121,9 @@ extern const struct pfs_output_ops pfs_output_bonnie;
 extern const struct pfs_output_ops pfs_output_matrix;
 
 /* The results file (src/outputs/hdf5.c): writes ri->results_path,
- * appending and flushing each block, so an interrupted run keeps its rows. */
+ * appending and flushing each block, so an interrupted run keeps its rows.
+ * Its begin writes the empty regular file the engine's preflight created
+ * (pfs_results_path_claim), and nothing else. */
 extern const struct pfs_output_ops pfs_output_hdf5;
 
 /* Pieces of the table, for reports that embed it (tree's per-node table). */

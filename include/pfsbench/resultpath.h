@@ -9,8 +9,21 @@
  * "pfsbench-<workload>-<UTC time>.h5" in the current directory. */
 int pfs_results_path(char *buf, size_t len, const char *given, const char *workload);
 
-/* Refuses a results file inside the directory under test, one that exists,
- * or one whose directory cannot be written. target_dir NULL: a run that
+/* The next default name after buf's, when another run took it in the
+ * same second: -2, -3, ... Returns 0, or -1 when there is none. */
+int pfs_results_path_next(char *buf, size_t len, const char *workload);
+
+/* Takes the name: creates buf as an empty file, exclusively and without
+ * following a symbolic link, before the run creates anything else. A
+ * default name (workload not NULL) that another run took first gives way
+ * to the next one, in buf. Returns 0, or a negative errno with a one-line
+ * reason in why. */
+int pfs_results_path_claim(char *buf, size_t len, const char *workload, char *why,
+			   size_t whylen);
+
+/* Refuses a results file inside the directory under test, one that exists
+ * (a dangling symlink too), or one whose directory is not a directory or
+ * cannot be written. target_dir NULL: a run that
  * makes nothing in a directory (a named file), so only the last two.
  * Returns 0, or a negative errno with a one-line reason in why. */
 int pfs_results_path_check(const char *path, const char *target_dir, char *why, size_t whylen);

@@ -215,9 +215,20 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 		}
 	struct pfs_block b = { rows, nrows, cells, ncells, ticks, nticks, fsstats, nfsstats };
 
-	for (size_t i = 0; i < e->noutputs; i++)
-		if (e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
-			rc = -EIO;
+	for (size_t i = 0; i < e->noutputs; i++) {
+		if (!e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
+			continue;
+		if (e->outputs[i].ops != &pfs_output_hdf5) {
+			pfs_warn("output %s failed to record test %s iteration %u",
+				 e->outputs[i].ops->name, e->test, e->iteration);
+			continue;
+		}
+		rc = -EIO;
+		if (!e->failure[0])
+			(void)pfs_format(e->failure, sizeof(e->failure),
+					 "cannot write test %s iteration %u to the results file '%s'",
+					 e->test, e->iteration, e->results_path);
+	}
 out:
 	free(perm);
 	free(place);

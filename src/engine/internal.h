@@ -135,7 +135,8 @@ struct pfs_engine {
 	struct pfs_run_info ri;
 	struct pfs_output outputs[PFS_MAX_OUTPUTS];
 	size_t noutputs;
-	bool results_made; /* the results file was created */
+	bool results_claimed; /* preflight created the results file, empty */
+	bool results_made;    /* the results output began writing it */
 	bool drop_failed;
 };
 

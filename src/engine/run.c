@@ -215,9 +215,19 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	if ((e->persist == PFS_PERSIST_LEAVE || e->persist == PFS_PERSIST_RESUME) &&
 	    pfs_rundir_check_persist(e))
 		return -1;
-	if (e->common->dry_run)
+	if (e->common->dry_run) {
 		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
 		       e->common->dir, fs->fstype, fs->bytes_free / 1024, fs->inodes_free);
+		return 0;
+	}
+	/* The last check, and the run's first creation: the results file's
+	 * name, taken exclusively, so that a run whose numbers would go
+	 * nowhere never starts, and two runs never share a file. */
+	if (pfs_results_path_claim(e->results_path, sizeof(e->results_path),
+				   e->common->results[0] ? NULL : e->wl->name,
+				   why, sizeof(why)))
+		return pfs_error("%s", why);
+	e->results_claimed = true;
 	return 0;
 }
 
@@ -290,17 +300,27 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 			 "caches were not dropped: --no-drop-caches");
 }
 
-/* The workload's report on stdout, then every registered output. */
-static void begin_outputs(struct pfs_engine *e)
+/* The workload's report on stdout, then every registered output. A run
+ * that cannot make its results file does not run: a benchmark whose
+ * numbers go nowhere was time lost. Returns 0 or -1. */
+static int begin_outputs(struct pfs_engine *e)
 {
 	e->outputs[e->noutputs++] = (struct pfs_output){ .ops = e->wl->report, .fp = stdout };
 	for (size_t i = 0; pfs_outputs[i] && e->noutputs < PFS_MAX_OUTPUTS; i++)
 		e->outputs[e->noutputs++] = (struct pfs_output){ .ops = pfs_outputs[i] };
-	for (size_t i = 0; i < e->noutputs; i++)
-		if (e->outputs[i].ops->begin(&e->outputs[i], &e->ri))
-			pfs_warn("output %s could not start", e->outputs[i].ops->name);
-		else if (e->outputs[i].ops == &pfs_output_hdf5)
-			e->results_made = true;
+	for (size_t i = 0; i < e->noutputs; i++) {
+		struct pfs_output *o = &e->outputs[i];
+
+		if (!o->ops->begin(o, &e->ri)) {
+			if (o->ops == &pfs_output_hdf5)
+				e->results_made = true;
+		} else if (o->ops == &pfs_output_hdf5) {
+			return -1;
+		} else {
+			pfs_warn("output %s could not start", o->ops->name);
+		}
+	}
+	return 0;
 }
 
 static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char *reason)
@@ -375,8 +395,10 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	open_probes(e);
 	if (e->rank == 0) {
 		describe_run(e, fs, argc, argv);
-		begin_outputs(e);
+		rc = begin_outputs(e);
 	}
+	if (pfs_agree(e, rc != 0))
+		return -1;
 	/* The run's clock starts here; start_us of every row counts from it. */
 	e->w.keep = false;
 	pfs_clock_sync(e);
@@ -433,6 +455,10 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 	if (start(e, &fs, argc, argv)) {
 		remove_run(e);
+		/* The empty file preflight made to take the name: nothing
+		 * was measured, so nothing is kept. */
+		if (e->rank == 0 && e->results_claimed && !e->results_made)
+			unlink(e->results_path);
 		return PFS_EXIT_FAILED;
 	}
 	/* Tests outermost, iterations inside, as create_unlink_perf orders them. */

@@ -159,7 +159,10 @@ int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)
 		failed = run_step(e, &steps[s]);
 	}
 	free(steps);
-	if (pfs_gather_block(e, t->order) && e->rank == 0)
-		pfs_warn("an output failed to record test %s iteration %u", t->name, it);
+	/* Rows the results file could not take (its filesystem full, say)
+	 * stop the run: measuring on would give numbers that go nowhere,
+	 * and a file that said "complete" would lie. */
+	if (pfs_agree(e, pfs_gather_block(e, t->order) != 0))
+		failed = true;
 	return failed ? -1 : 0;
 }

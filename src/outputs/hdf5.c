@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* 4096 rows of 208 bytes: a chunk fits HDF5's default 1 MiB chunk cache. */
@@ -323,8 +324,15 @@ static void h5_close(struct pfs_output *o)
 static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 {
 	struct h5out *h = calloc(1, sizeof(*h));
+	struct stat sb;
 	int err;
 
+	/* No HDF5 clean-up at exit: after a close that failed (the results
+	 * filesystem full), HDF5 1.10's exit-time clean-up closes the file
+	 * again and dies of SIGSEGV, turning a clear exit 1 into a crash.
+	 * Every object is closed explicitly before exit anyway. Only the
+	 * first HDF5 call of a process can ask this; a later one is ignored. */
+	(void)H5dont_atexit();
 	pfs_h5_quiet();
 	if (!h)
 		return pfs_error("cannot create '%s': %s", ri->results_path, strerror(ENOMEM));
@@ -332,8 +340,20 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	h->rows = h->lat = h->ticks = h->fsstats =
 		(struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0 };
 	o->priv = h;
+	/* The engine created it, empty (pfs_results_path_claim); HDF5's
+	 * truncating create follows a symbolic link, so it must still be an
+	 * empty regular file, not one swapped in since. A file that is not
+	 * there yet (a writer outside the engine) is created exclusively. */
 	errno = 0;
-	h->file = H5Fcreate(ri->results_path, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+	if (lstat(ri->results_path, &sb) ? errno != ENOENT
+					 : !S_ISREG(sb.st_mode) || sb.st_size != 0) {
+		err = errno ? errno : EEXIST;
+		h5_close(o);
+		return pfs_error("cannot create '%s': %s", ri->results_path,
+				 err == EEXIST ? "it changed since the run took its name" : strerror(err));
+	}
+	h->file = H5Fcreate(ri->results_path, errno == ENOENT ? H5F_ACC_EXCL : H5F_ACC_TRUNC,
+			    H5P_DEFAULT, H5P_DEFAULT);
 	err = errno;
 	if (h->file < 0) {
 		h5_close(o);
@@ -365,6 +385,9 @@ static int append(struct h5table *t, const void *records, size_t n)
 	    H5Dwrite(t->ds, t->mtype, mspace, fspace, H5P_DEFAULT, records) >= 0) {
 		t->n = total;
 		rc = 0;
+	} else {
+		/* No rows of zeros where the write failed. */
+		(void)H5Dset_extent(t->ds, &start);
 	}
 	pfs_h5_close_id(&fspace, H5Sclose);
 	pfs_h5_close_id(&mspace, H5Sclose);
@@ -395,12 +418,14 @@ static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const s
 	    append(&h->ticks, b->ticks, b->nticks) || append(&h->fsstats, b->fsstats, b->nfsstats))
 		goto out;
 	/* On disk now: a run killed after this keeps these rows. */
+	errno = 0;
 	if (H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
 		rc = 0;
 out:
 	free(cells);
 	if (rc)
-		pfs_error("cannot write rows to '%s'", ri->results_path);
+		pfs_error("cannot write rows to '%s'%s%s", ri->results_path, errno ? ": " : "",
+			  errno ? strerror(errno) : "");
 	return rc;
 }
 

@@ -124,4 +124,30 @@ grep -q "is inside the directory under test" "$scratch/err" || fail "$(cat "$scr
 [ $? = 2 ] || fail "an existing results file was not refused with exit 2"
 grep -q "exists; pfsbench does not overwrite" "$scratch/err" || fail "$(cat "$scratch/err")"
 
+# A results file that cannot be made is refused before anything else is
+# made (exit 2), never a run whose numbers go nowhere: a dangling symlink,
+# a path below a regular file, a path the kernel refuses (/proc).
+ln -s "$scratch/nowhere/r.h5" "$scratch/dangling.h5"
+for r in "$scratch/dangling.h5" "$scratch/good.h5/r.h5" /proc/pfsbench-test.h5; do
+	"$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" create-unlink -m "$scratch/target" -f 10 -F 1 \
+		--results "$r" >"$scratch/out" 2>"$scratch/err"
+	[ $? = 2 ] || fail "--results $r was not refused with exit 2: $(cat "$scratch/err")"
+	grep -q "symbolic link\|Not a directory\|cannot create the results file '$r'" "$scratch/err" ||
+		fail "$r: $(cat "$scratch/err")"
+	[ -z "$(ls -A "$scratch/target")" ] || fail "--results $r: the run created files in the target"
+done
+[ ! -e "$scratch/nowhere" ] || fail "the dangling symlink's target was created"
+[ ! -e /proc/pfsbench-test.h5 ] || fail "a file appeared in /proc"
+
+# Two runs started together in one directory, default names: each gets a
+# file of its own, whether or not they met in the same second.
+mkdir "$scratch/race"
+for i in 1 2; do
+	(cd "$scratch/race" && "$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" create-unlink \
+		-m "$scratch/target" -f 10 -F 1 --no-drop-caches >"$scratch/race$i.out" 2>&1) &
+done
+wait
+n=$(ls "$scratch/race" | grep -c '^pfsbench-create-unlink-.*\.h5$')
+[ "$n" = 2 ] || fail "two runs made $n results files: $(ls "$scratch/race"; cat "$scratch/race1.out" "$scratch/race2.out")"
+ls "$scratch/race" | grep -q -- '-2\.h5$' && echo "# the two runs met in one second: one took the -2 name"
 echo "PASS"

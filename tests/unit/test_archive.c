@@ -196,6 +196,48 @@ static void test_results_path_rules(void **state)
 	assert_int_equal(pfs_results_path_check(f->path, sub, why, sizeof(why)), -EEXIST);
 	snprintf(path, sizeof(path), "%s/no/such/dir/r.h5", f->dir);
 	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), -ENOENT);
+	/* A dangling symlink is a name taken; a file is no directory. */
+	snprintf(path, sizeof(path), "%s/dangling.h5", f->dir);
+	assert_int_equal(symlink("/nonexistent/pfsbench-test", path), 0);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), -EEXIST);
+	assert_non_null(strstr(why, "(a symbolic link)"));
+	snprintf(path, sizeof(path), "%s/r.h5", f->path);
+	assert_int_equal(pfs_results_path_check(path, sub, why, sizeof(why)), -ENOTDIR);
+	assert_non_null(strstr(why, "Not a directory"));
+
+	/* The next default name, for the loser of a race for one. */
+	snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
+	assert_int_equal(pfs_results_path_next(path, sizeof(path), "tree"), 0);
+	assert_string_equal(path, "pfsbench-tree-20261201T041500Z-2.h5");
+	assert_int_equal(pfs_results_path_next(path, sizeof(path), "tree"), 0);
+	assert_string_equal(path, "pfsbench-tree-20261201T041500Z-3.h5");
+	snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z-999.h5");
+	assert_int_equal(pfs_results_path_next(path, sizeof(path), "tree"), 0);
+	assert_int_equal(pfs_results_path_next(path, sizeof(path), "tree"), -1);
+	snprintf(path, sizeof(path), "mine.h5");
+	assert_int_equal(pfs_results_path_next(path, sizeof(path), "tree"), -1);
+
+	/* Taking a name: exclusive, never through a symlink; a default name
+	 * taken by another run gives way to the next. */
+	if (chdir(f->dir) == 0) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), "tree", why, sizeof(why)), 0);
+		assert_int_equal(lstat(path, &st), 0);
+		assert_true(S_ISREG(st.st_mode) && st.st_size == 0);
+		snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), "tree", why, sizeof(why)), 0);
+		assert_string_equal(path, "pfsbench-tree-20261201T041500Z-2.h5");
+		snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, why, sizeof(why)),
+				 -EEXIST);
+		snprintf(path, sizeof(path), "dangling.h5");
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, why, sizeof(why)),
+				 -EEXIST);
+		assert_int_equal(lstat("/nonexistent/pfsbench-test", &st), -1);
+		assert_int_equal(chdir("/"), 0);
+	}
 }
 
 /* Loads a synthetic run and gives its statistics. */
