@@ -15,12 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Makes the last component of path (a node name, a key) one safe name: a
- * '/' or a control character in it becomes '_', so a node name such as
- * "../x" cannot put a directory outside the run directory. */
-static void flatten_last(char *path)
+/* Makes what was appended to the directory dir of path (a name built of a
+ * node name or a key) one safe name: a '/' or a control character in it
+ * becomes '_', so a node name such as "../x" cannot put a directory
+ * outside the run directory. It starts after dir, not after the last
+ * '/': a '/' in the node name would be that last one. */
+static void flatten_after(char *path, const char *dir)
 {
-	for (char *p = strrchr(path, '/') + 1; *p; p++)
+	for (char *p = path + strlen(dir) + 1; *p; p++)
 		if (*p == '/' || (unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '_';
 }
@@ -38,7 +40,7 @@ int pfs_rundir_check_persist(struct pfs_engine *e)
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s", e->common->dir,
 		       e->wl->name, e->persist_key))
 		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
-	flatten_last(e->run_dir);
+	flatten_after(e->run_dir, e->common->dir);
 	there = !stat(e->run_dir, &st) && S_ISDIR(st.st_mode);
 	if (e->persist == PFS_PERSIST_LEAVE && there) {
 		pfs_error("'%s' exists: an earlier run with these options left it there; remove "
@@ -74,7 +76,7 @@ static int name_fresh_run_dir(struct pfs_engine *e)
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s.%s", e->common->dir,
 		       stamp, e->topo.nodes[0].name, job))
 		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
-	flatten_last(e->run_dir);
+	flatten_after(e->run_dir, e->common->dir);
 	return 0;
 }
 
@@ -99,7 +101,7 @@ int pfs_rundir_worker_path(const struct pfs_engine *e, const char *node_name, un
 {
 	if (pfs_format(path, len, "%s/%s.%u", e->run_dir, node_name, worker))
 		return -ENAMETOOLONG;
-	flatten_last(path);
+	flatten_after(path, e->run_dir);
 	return 0;
 }
 
