@@ -29,8 +29,8 @@ int pfs_results_path(char *buf, size_t len, const char *given, const char *workl
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	rc = pfs_format(buf, len, "pfsbench-%s-%s.h5", workload, stamp);
-	for (unsigned n = 2; !rc && n < 1000 && lstat(buf, &st) == 0; n++)
-		rc = pfs_format(buf, len, "pfsbench-%s-%s-%u.h5", workload, stamp, n);
+	while (!rc && lstat(buf, &st) == 0 && !pfs_results_path_next(buf, len, workload))
+		;
 	return rc;
 }
 

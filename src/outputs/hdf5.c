@@ -344,15 +344,15 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	 * truncating create follows a symbolic link, so it must still be an
 	 * empty regular file, not one swapped in since. A file that is not
 	 * there yet (a writer outside the engine) is created exclusively. */
-	errno = 0;
-	if (lstat(ri->results_path, &sb) ? errno != ENOENT
-					 : !S_ISREG(sb.st_mode) || sb.st_size != 0) {
-		err = errno ? errno : EEXIST;
+	err = lstat(ri->results_path, &sb) ? errno
+	      : !S_ISREG(sb.st_mode) || sb.st_size != 0 ? EEXIST : 0;
+	if (err && err != ENOENT) {
 		h5_close(o);
 		return pfs_error("cannot create '%s': %s", ri->results_path,
 				 err == EEXIST ? "it changed since the run took its name" : strerror(err));
 	}
-	h->file = H5Fcreate(ri->results_path, errno == ENOENT ? H5F_ACC_EXCL : H5F_ACC_TRUNC,
+	errno = 0;
+	h->file = H5Fcreate(ri->results_path, err == ENOENT ? H5F_ACC_EXCL : H5F_ACC_TRUNC,
 			    H5P_DEFAULT, H5P_DEFAULT);
 	err = errno;
 	if (h->file < 0) {
