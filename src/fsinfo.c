@@ -1,12 +1,15 @@
 /* fsinfo.c: the target's filesystem (type, mount, GFS2's locking, space) and
  * cache dropping. */
 #include "pfsbench/fsinfo.h"
+#include "pfsbench/interrupt.h"
 #include "pfsbench/util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Copies one space-separated mountinfo field, undoing its octal escapes
@@ -227,7 +231,7 @@ int pfs_check_dir(const char *dir, char *why, size_t whylen)
 	return 0;
 }
 
-int pfs_drop_caches(void)
+static int drop_now(void)
 {
 	int fd, rc = 0;
 
@@ -239,5 +243,87 @@ int pfs_drop_caches(void)
 		rc = -errno;
 	if (close(fd) && !rc)
 		rc = -errno;
+	return rc;
+}
+
+/* The drop runs in a thread of its own: sync(2) cannot be interrupted, and
+ * writing back gigabytes takes seconds to minutes. The caller waits with an
+ * eye on SIGINT and SIGTERM; when one comes it leaves the thread to end
+ * alone, so that the run's clean-up starts at once (and removing dirty
+ * files shortens that writeback). Whoever of the two is last frees the job. */
+struct drop_job {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool done, abandoned;
+	int rc;
+};
+
+static void drop_job_free(struct drop_job *job)
+{
+	pthread_cond_destroy(&job->cv);
+	pthread_mutex_destroy(&job->mu);
+	free(job);
+}
+
+static void *drop_thread(void *arg)
+{
+	struct drop_job *job = arg;
+	int rc = drop_now();
+	bool abandoned;
+
+	pthread_mutex_lock(&job->mu);
+	job->rc = rc;
+	job->done = true;
+	abandoned = job->abandoned;
+	pthread_cond_signal(&job->cv);
+	pthread_mutex_unlock(&job->mu);
+	if (abandoned)
+		drop_job_free(job);
+	return NULL;
+}
+
+/* How often the waiting caller looks at the signal flag. */
+#define DROP_POLL_NS 20000000L
+
+int pfs_drop_caches(void)
+{
+	struct drop_job *job = calloc(1, sizeof(*job));
+	pthread_condattr_t ca;
+	pthread_t tid;
+	int rc;
+
+	if (!job)
+		return drop_now();
+	pthread_mutex_init(&job->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&job->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&tid, NULL, drop_thread, job)) {
+		drop_job_free(job);
+		return drop_now();
+	}
+	pthread_mutex_lock(&job->mu);
+	while (!job->done && !pfs_interrupted()) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += DROP_POLL_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&job->cv, &job->mu, &until);
+	}
+	if (!job->done) {
+		job->abandoned = true;
+		pthread_mutex_unlock(&job->mu);
+		pthread_detach(tid);
+		return -ECANCELED;
+	}
+	rc = job->rc;
+	pthread_mutex_unlock(&job->mu);
+	pthread_join(tid, NULL);
+	drop_job_free(job);
 	return rc;
 }

@@ -37,7 +37,9 @@ int pfs_gfs2_lock_find(const char *sysfs_root, unsigned major, unsigned minor,
  * negative errno with a one-line reason in why. */
 int pfs_check_dir(const char *dir, char *why, size_t whylen);
 
-/* sync(), then writes 3 to /proc/sys/vm/drop_caches. Returns 0 or -errno. */
+/* sync(), then writes 3 to /proc/sys/vm/drop_caches. Returns 0, -errno, or
+ * -ECANCELED when SIGINT or SIGTERM came first (pfsbench/interrupt.h): the
+ * drop then ends on its own while the caller goes on. */
 int pfs_drop_caches(void);
 
 #endif

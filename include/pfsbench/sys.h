@@ -18,6 +18,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "pfsbench/interrupt.h"
+
 static inline int pfs_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
 	return (int)syscall(SYS_openat, dirfd, path, flags, mode);
@@ -69,8 +71,10 @@ static inline int pfs_fsync(int fd)
 }
 
 /* Writes bytes bytes to fd, buf (buflen bytes) again and again, retrying
- * after signals. Returns 0, or -errno (-EIO when write returns 0). Inline:
- * it runs once a file, and a call costs as much as the loop. */
+ * after signals. Returns 0, -ECANCELED when SIGINT or SIGTERM came between
+ * two chunks (a file of gigabytes must not hold up the stop), or -errno
+ * (-EIO when write returns 0). Inline: it runs once a file, and a call
+ * costs as much as the loop; a file of one chunk never looks at the flag. */
 static inline int pfs_write_all(int fd, const char *buf, size_t buflen, uint64_t bytes)
 {
 	while (bytes) {
@@ -82,6 +86,8 @@ static inline int pfs_write_all(int fd, const char *buf, size_t buflen, uint64_t
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		bytes -= (uint64_t)n;
+		if (bytes && pfs_interrupted())
+			return -ECANCELED;
 	}
 	return 0;
 }

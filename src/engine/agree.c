@@ -93,7 +93,11 @@ bool pfs_engine_poll(struct pfs_engine *e)
 	if (e->w.stopped)
 		return true;
 	if (pfs_interrupted()) {
+		/* The others hear of it at once (a rank given the signal
+		 * alone, as kill(1) or a batch system may do), not at the
+		 * step's end. */
 		e->w.stopped = true;
+		pfs_stop_send(e);
 		return true;
 	}
 	if (!e->stop_recv_done) {
@@ -140,6 +144,15 @@ int pfs_agree(struct pfs_engine *e, bool failed)
 void pfs_first_failure(struct pfs_engine *e)
 {
 	char *all = e->rank == 0 ? calloc((size_t)e->nranks, sizeof(e->failure)) : NULL;
+
+	/* A signal is this rank's reason when nothing failed before it. */
+	if (!e->failure[0] && pfs_interrupted()) {
+		char sig[128];
+
+		pfs_interrupt_describe(sig, sizeof(sig));
+		(void)pfs_format(e->failure, sizeof(e->failure), "node %s worker %u: interrupted by %s",
+				 e->w.node_name, e->w.worker, sig);
+	}
 
 	if (e->rank == 0 && !all) {
 		pfs_error("out of memory");

@@ -346,19 +346,35 @@ static void say_results(const struct pfs_engine *e)
 	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
 }
 
+/* After a signal, before the clean-up: mpirun kills the ranks soon after
+ * its SIGTERM (odls_base_sigkill_timeout, 1 s unless the launcher gives
+ * more; docs/cluster.md), and a large run's files take longer to remove.
+ * So the user learns now, not after the kill, where the files are and
+ * which command removes what is left. */
+static void say_removing(const struct pfs_engine *e, const char *why)
+{
+	char quoted[2 * PATH_MAX + 8];
+
+	if (!e->run_dir_made)
+		return;
+	if (pfs_shell_quote(quoted, sizeof(quoted), e->common->dir))
+		snprintf(quoted, sizeof(quoted), "%s", e->common->dir);
+	fprintf(stderr,
+		"pfsbench: %s; removing the run's files in '%s'; if the job is killed first, "
+		"remove what is left with: pfsbench clean %s\n",
+		why, e->run_dir, quoted);
+	fflush(stderr);
+}
+
+/* The lowest rank's failure or signal (pfs_first_failure). */
 static const char *abort_reason(const struct pfs_engine *e, int status)
 {
-	int sig = pfs_interrupted();
-
 	if (status == PFS_EXIT_OK)
 		return "";
-	if (sig == SIGINT)
-		return "interrupted by SIGINT";
-	if (sig == SIGTERM)
-		return "interrupted by SIGTERM";
-	if (e->interrupted_ranks)
-		return "interrupted by a signal to another rank";
-	return e->failure[0] ? e->failure : "a worker failed; see the messages above";
+	if (e->failure[0])
+		return e->failure;
+	return e->interrupted_ranks ? "interrupted by a signal"
+				    : "a worker failed; see the messages above";
 }
 
 /* ---- the whole run -------------------------------------------------------- */
@@ -475,6 +491,8 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	if (e->rank == 0)
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
 			    abort_reason(e, status));
+	if (e->rank == 0 && e->interrupted_ranks)
+		say_removing(e, abort_reason(e, status));
 	remove_run(e);
 	if (e->rank == 0)
 		say_results(e);

@@ -6,8 +6,10 @@
 #include "internal.h"
 
 #include "pfsbench/fsinfo.h"
+#include "pfsbench/interrupt.h"
 #include "pfsbench/util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,9 @@ static void drop_caches(struct pfs_engine *e)
 		return;
 	if (e->topo.nodes[e->w.node].leader_rank == e->rank)
 		rc = pfs_drop_caches();
+	/* A signal during the drop is no failure of it: the step ends. */
+	if (rc == -ECANCELED && pfs_interrupted())
+		rc = 0;
 	PFS_MPI(e, MPI_Iallreduce, (&rc, &worst, 1, MPI_INT, MPI_MIN, e->comm, &req));
 	pfs_engine_wait(e, &req);
 	if (worst) {
@@ -108,7 +113,8 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 	pfs_progress_begin_step(e);
 	pfs_worker_begin_step(e, step->flags & PFS_STEP_STONEWALL, op >= 0);
 	if (op >= 0) {
-		rc = e->wl->run_op(&e->w, (unsigned)op);
+		/* After a signal (in the cache drop, say) no op starts. */
+		rc = pfs_engine_poll(e) ? -ECANCELED : e->wl->run_op(&e->w, (unsigned)op);
 		rc = pfs_worker_end_op(e, (unsigned)op, rc);
 	}
 	pfs_worker_end_step(e);

@@ -11,6 +11,7 @@
  * counts: stonewall_items at the deadline, items after wear-out. */
 #include "internal.h"
 
+#include "pfsbench/interrupt.h"
 #include "pfsbench/util.h"
 
 #include <errno.h>
@@ -131,6 +132,12 @@ static int fail_with(struct pfs_worker *w, int err, const char *fmt, va_list ap)
 	struct pfs_engine *e = w->engine;
 	char what[sizeof(e->failure)];
 
+	/* An op cut short by SIGINT or SIGTERM (pfs_write_all) did not fail:
+	 * the run stops as for any signal, and the reason names the signal. */
+	if (err == ECANCELED && pfs_interrupted()) {
+		pfs_engine_poll(e);
+		return -err;
+	}
 	if (!w->failed) {
 		w->failed = true;
 		/* Cut when extreme: the message must still be printed. */
@@ -217,6 +224,11 @@ bool pfs_engine_tick(struct pfs_worker *w)
 	struct pfs_engine *e = w->engine;
 	uint64_t now = pfs_now_us(), dt = now - e->last_clock_us, left;
 
+	/* At every look at the clock, not only every tick: a signal stops the
+	 * op within a batch of items. */
+	if (pfs_interrupted())
+		pfs_engine_poll(e);
+
 	if (dt < CLOCK_EVERY_MIN_US && w->batch < BATCH_MAX)
 		w->batch *= 2;
 	else if (dt > CLOCK_EVERY_MAX_US && w->batch > 1)
@@ -264,7 +276,10 @@ int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 		if (emit(e, &e->pending[i], e->pending_start_us[i], cpu_us))
 			rc = -ENOMEM;
 	e->npending = 0;
-	if (rc < 0 && !w->failed && !(rc == -ECANCELED && w->stopped)) {
+	/* Told to stop, an op returns -ECANCELED; cut short by a signal
+	 * inside a helper (pfs_write_all), it may return what the helper's
+	 * failure path returns: neither is a failure. */
+	if (rc < 0 && !w->failed && !(w->stopped && (rc == -ECANCELED || pfs_interrupted()))) {
 		char what[64];
 		const char *name = e->op_name;
 

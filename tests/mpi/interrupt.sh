@@ -1,0 +1,146 @@
+#!/bin/bash
+# A signal stops a run promptly and it cleans up after itself:
+#  - SIGINT to the ranks themselves (as srun or kill(1) give it) during
+#    Create: the op loops stop within a fraction of a second, the results
+#    file says "aborted" with the true signal and its sender, stderr names
+#    the run directory and the command that removes what is left, and
+#    nothing of the run remains;
+#  - SIGUSR1 to mpirun, which forwards it at once and without a kill: the
+#    same, with SIGUSR1 from mpirun as the reason;
+#  - SIGINT to the create_unlink_perf launcher (a Ctrl-C): it passes it on
+#    as SIGUSR1 and says so, and the run ends the same way;
+#  - SIGTERM to mpirun, which SIGKILLs the ranks 1 s later: the results
+#    file still says aborted, with SIGTERM from mpirun.
+# The stop time is the time from the signal to pfsbench's "removing" line on
+# stderr; it is printed, and checked against a bound a loaded machine keeps.
+. "$(dirname "$0")/lib.sh"
+
+T=$SCRATCH/target
+mkdir "$T"
+echo keep >"$T/foreign"
+snapshot "$T"
+LAUNCHER=${CREATE_UNLINK_PERF:-$(dirname "$PFSBENCH")/create_unlink_perf}
+STOP_BOUND=1.5 # seconds; about 0.1 s on an idle machine
+
+# start NAME ARGS...: starts ARGS in the background, with job control so
+# that SIGINT is not ignored in it; stderr lines carry their arrival time.
+start() {
+	local name=$1
+	shift
+	ERR=$SCRATCH/$name.err OUT=$SCRATCH/$name.out
+	set -m
+	(cd "$SCRATCH" && exec "$@") >"$OUT" 2> >(while IFS= read -r l; do
+		printf '%s %s\n' "$EPOCHREALTIME" "$l"
+	done >"$ERR") &
+	PID=$!
+	set +m
+}
+
+# wait_files N: until the run directory holds N items of its workers, or 60 s.
+wait_files() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ "$(find "$T" -mindepth 3 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# finish_run: waits for the run (at most 120 s) and sets RC and STOP_S, the
+# seconds from $SENT to the "removing" line.
+finish_run() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$PID" 2>/dev/null
+	wait "$PID"
+	RC=$?
+	sleep 0.2 # the stderr reader's last lines
+	local at
+	at=$(awk '/removing the run.s files in/ {print $1; exit}' "$ERR")
+	STOP_S=$(awk -v a="${at:-0}" -v s="$SENT" 'BEGIN {printf "%.3f", a ? a - s : 999}')
+}
+
+reason() {
+	"$PFSBENCH" show "$1" | sed -n 's/^Status: //p'
+}
+
+PLAN=(create-unlink -m "$T" -t pa -f 2000000 -F 1 -s 1k)
+
+# ---- SIGINT to the ranks -------------------------------------------------
+start int timeout 300 "$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" "${PLAN[@]}" \
+	--results "$SCRATCH/int.h5"
+check "SIGINT: the run is creating" wait_files 2000
+mapfile -t ranks < <(pgrep -f "^$PFSBENCH create-unlink -m $T")
+SENT=$EPOCHREALTIME
+kill -INT "${ranks[@]}"
+finish_run
+echo "# SIGINT to ${#ranks[@]} ranks: removing line after ${STOP_S} s, exit $RC"
+check "SIGINT: two ranks were signalled" test "${#ranks[@]}" -eq 2
+check "SIGINT: exit 1" test "$RC" -eq 1
+check "SIGINT: the ranks stopped within $STOP_BOUND s (${STOP_S} s)" \
+	awk -v s="$STOP_S" -v b="$STOP_BOUND" 'BEGIN {exit !(s < b)}'
+check "SIGINT: the results file says aborted by SIGINT and who sent it" \
+	grep -Eq '^aborted: node .* worker [0-9]+: interrupted by SIGINT from .*\(pid [0-9]+' \
+	<(reason "$SCRATCH/int.h5")
+check "SIGINT: stderr names the run directory and pfsbench clean" \
+	grep -q "removing the run's files in '$T/pfsbench\.[^']*'; if the job is killed first, remove what is left with: pfsbench clean $T\$" "$ERR"
+check "SIGINT: nothing of the run is left" dir_unchanged "$T"
+[ "$T_FAILED" -eq 0 ] || cat "$ERR"
+
+# ---- SIGUSR1 to mpirun ---------------------------------------------------
+start usr1 timeout 300 "$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" "${PLAN[@]}" \
+	--results "$SCRATCH/usr1.h5"
+check "SIGUSR1: the run is creating" wait_files 2000
+SENT=$EPOCHREALTIME
+pkill -USR1 -x mpirun -P "$PID"
+finish_run
+echo "# SIGUSR1 to mpirun: removing line after ${STOP_S} s, exit $RC"
+check "SIGUSR1: exit 1" test "$RC" -eq 1
+check "SIGUSR1: stopped within $STOP_BOUND s (${STOP_S} s)" \
+	awk -v s="$STOP_S" -v b="$STOP_BOUND" 'BEGIN {exit !(s < b)}'
+check "SIGUSR1: the results file names SIGUSR1 from mpirun" \
+	grep -Eq '^aborted: .*interrupted by SIGUSR1 from mpirun \(pid [0-9]+, this process.s parent\)' \
+	<(reason "$SCRATCH/usr1.h5")
+check "SIGUSR1: nothing of the run is left" dir_unchanged "$T"
+
+# ---- Ctrl-C to the launcher ------------------------------------------------
+if [ -x "$LAUNCHER" ]; then
+	start launcher env PFSBENCH="$PFSBENCH" PFSBENCH_MPIRUN_ARGS=--oversubscribe \
+		"$LAUNCHER" -w 2 -m "$T" localhost -- -t pa -f 2000000 -F 1 -s 1k \
+		--results "$SCRATCH/launcher.h5"
+	check "launcher: the run is creating" wait_files 2000
+	SENT=$EPOCHREALTIME
+	kill -INT "$PID"
+	finish_run
+	echo "# SIGINT to create_unlink_perf: removing line after ${STOP_S} s, exit $RC"
+	check "launcher: exit 1" test "$RC" -eq 1
+	check "launcher: it says it passed SIGINT on as USR1" \
+		grep -q 'create_unlink_perf: SIGINT: pfsbench stops and removes its files (passed on as USR1); SIGINT again kills the job' "$ERR"
+	check "launcher: stopped within $STOP_BOUND s (${STOP_S} s)" \
+		awk -v s="$STOP_S" -v b="$STOP_BOUND" 'BEGIN {exit !(s < b)}'
+	check "launcher: the results file names SIGUSR1 from mpirun" \
+		grep -q 'interrupted by SIGUSR1 from mpirun' <(reason "$SCRATCH/launcher.h5")
+	check "launcher: nothing of the run is left" dir_unchanged "$T"
+else
+	echo "# no launcher at '$LAUNCHER': its case is not run"
+fi
+
+# ---- SIGTERM to mpirun (Open MPI's own kill follows) -----------------------
+start term "$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" "${PLAN[@]}" --results "$SCRATCH/term.h5"
+check "SIGTERM: the run is creating" wait_files 2000
+SENT=$EPOCHREALTIME
+kill -TERM "$PID"
+finish_run
+echo "# SIGTERM to mpirun: exit $RC; $(find "$T" -mindepth 3 | wc -l) items left"
+check "SIGTERM: exit is not 0" test "$RC" -ne 0
+check "SIGTERM: the results file names SIGTERM from mpirun" \
+	grep -Eq '^aborted: .*interrupted by SIGTERM from mpirun' <(reason "$SCRATCH/term.h5")
+check "SIGTERM: stderr names the command that removes what is left" \
+	grep -q "remove what is left with: pfsbench clean $T\$" "$ERR"
+# What the kill left is removed here, so that the scratch area goes.
+find "$T" -mindepth 1 -maxdepth 1 -name 'pfsbench.*' -exec rm -rf {} +
+[ "$T_FAILED" -eq 0 ] || for f in "$SCRATCH"/*.err; do echo "--- $f"; cat "$f"; done
+finish
