@@ -119,6 +119,7 @@ struct pfs_common_opts {
 	char label[PFS_LABEL_MAX];          /* --label: the run's name in compare, "" for none */
 	uint64_t iterations;
 	uint64_t stonewall_s;               /* --stonewall, 0 for none */
+	uint64_t phase_timeout_s;           /* --phase-timeout, 0 for none */
 	unsigned progress;                  /* enum pfs_progress_mode */
 	bool drop_caches;
 	bool latency;                       /* --latency: also in the hottest loops */
@@ -148,6 +149,10 @@ struct pfs_common_opts {
 		       "a live progress line on stderr (default auto: on a terminal)"),           \
 	PFS_OPT_FLAG(TYPE, common.force, "force", 0,                                            \
 		     "run even when the target lacks the space or inodes the plan needs"),      \
+	PFS_OPT_NUM(TYPE, common.phase_timeout_s, "phase-timeout", 0, PFS_OPT_UINT, 31536000,   \
+		    "SECONDS",                                                                    \
+		    "end the job when a step runs longer, naming the workers not done "           \
+		    "(default 0: never)"),                                                        \
 	PFS_OPT_STR(TYPE, common.label, "label", 0, "NAME",                                     \
 		    "a name for the run, kept in the results file: compare's heading for it",    \
 		    PFS_OPTF_NOT_PARAM | PFS_OPTF_PRINTABLE),                                     \

@@ -16,10 +16,14 @@
 #include <time.h>
 
 /* A waiting rank sleeps between looks, from WAIT_MIN_NS doubling up to
- * WAIT_MAX_NS: it leaves a barrier at most that late, and costs a few
- * percent of a core instead of all of it. */
+ * WAIT_MAX_NS: it leaves a barrier at most that late, and costs about a
+ * seventh of a core instead of all of it. A wait past WAIT_LONG_NS (another
+ * node's turn in se, a stopped or stuck rank) sleeps up to WAIT_LONG_MAX_NS
+ * between looks: a few percent of a core, and at most that late. */
 #define WAIT_MIN_NS 10000L
 #define WAIT_MAX_NS 200000L
+#define WAIT_LONG_NS 1000000000ull
+#define WAIT_LONG_MAX_NS 2000000L
 
 void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call)
 {
@@ -38,6 +42,8 @@ void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call)
 void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req)
 {
 	struct timespec ts = { 0, WAIT_MIN_NS };
+	uint64_t since_us = pfs_now_us(), now_us;
+	long max_ns = WAIT_MAX_NS;
 	int done = 0;
 
 	for (;;) {
@@ -46,9 +52,13 @@ void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req)
 			return;
 		if (e->while_waiting)
 			e->while_waiting(e);
+		now_us = pfs_now_us();
+		pfs_watchdog_check(e, now_us);
+		if ((now_us - since_us) * 1000u > WAIT_LONG_NS)
+			max_ns = WAIT_LONG_MAX_NS;
 		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < WAIT_MAX_NS)
-			ts.tv_nsec = ts.tv_nsec * 2 > WAIT_MAX_NS ? WAIT_MAX_NS : ts.tv_nsec * 2;
+		if (ts.tv_nsec < max_ns)
+			ts.tv_nsec = ts.tv_nsec * 2 > max_ns ? max_ns : ts.tv_nsec * 2;
 	}
 }
 

@@ -10,7 +10,8 @@
  *   clock.c     one clock for all nodes
  *   gather.c    rows, latency and ticks to rank 0, and to the outputs
  *   rundir.c    the run directory and the workers' directories
- *   peer.c      workers that work on another's items: peers, ledgers */
+ *   peer.c      workers that work on another's items: peers, ledgers
+ *   watchdog.c  --phase-timeout: a step that runs too long ends the job */
 #ifndef PFSBENCH_ENGINE_INTERNAL_H
 #define PFSBENCH_ENGINE_INTERNAL_H
 
@@ -78,6 +79,8 @@ struct pfs_engine {
 				* run, the lowest failing rank's (first_failure) */
 
 	/* step.c: where the run is */
+	const struct pfs_step *cur_step; /* the step in progress, NULL between steps */
+	uint64_t phase_begin_us; /* local clock, when this rank began it (watchdog.c) */
 	const char *test;
 	unsigned iteration, step;
 	unsigned step_seq;      /* steps begun so far in the run, for progress messages */
@@ -104,7 +107,7 @@ struct pfs_engine {
 
 	/* progress.c */
 	uint64_t last_clock_us, next_tick_us;
-	uint64_t prog_msg[6];  /* the message in flight to rank 0 */
+	uint64_t prog_msg[7];  /* the message in flight to rank 0 (progress.c: MSG_LEN) */
 	MPI_Request prog_req;
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
@@ -182,6 +185,15 @@ void pfs_progress_end_step(struct pfs_engine *e);
 void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_service(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_finish(struct pfs_engine *e);
+void pfs_progress_op_begin(struct pfs_engine *e);
+void pfs_progress_op_end(struct pfs_engine *e);
+size_t pfs_progress_laggards(struct pfs_engine *e, uint64_t now_us, char *buf, size_t len);
+
+/* watchdog.c */
+void pfs_watchdog_check(struct pfs_engine *e, uint64_t now_us);
+
+/* run.c */
+void pfs_run_abort(struct pfs_engine *e, const char *reason);
 void pfs_progress_free(struct pfs_engine *e);
 
 /* gather.c */
@@ -193,6 +205,7 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 
 /* step.c */
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it);
+int pfs_step_op_of_node(const struct pfs_step *s, unsigned node);
 void pfs_probe_open(struct pfs_engine *e, char desc[256]);
 
 #endif

@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +22,15 @@
 #define DRAW_EVERY_TTY_US 500000u
 #define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
 
-/* The message a rank sends rank 0 at a tick; DONE_SEQ ends its messages. */
-enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_LEN };
+/* The message a rank sends rank 0 at a tick, and when its op of a step
+ * begins and ends (MSG_STATE); DONE_SEQ ends its messages. */
+enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_STATE, MSG_LEN };
 #define DONE_SEQ UINT64_MAX
+enum { OP_WORKING, OP_DONE };
 
 struct rank_view {
-	uint64_t seq, time_us, items, bytes, target;
+	uint64_t seq, time_us, items, bytes, target, state;
+	uint64_t heard_us; /* rank 0's clock when the message came */
 };
 
 struct pfs_progress_view {
@@ -153,12 +158,16 @@ static void record_tick(struct pfs_engine *e, uint64_t now_us)
 
 /* To rank 0, without waiting: the last message is skipped while one is
  * still in flight, since only the newest matters. */
-static void send_progress(struct pfs_engine *e, uint64_t now_us)
+static void send_progress(struct pfs_engine *e, uint64_t now_us, uint64_t state, bool must)
 {
 	int done = 1;
 
-	if (e->prog_req != MPI_REQUEST_NULL)
-		PFS_MPI(e, MPI_Test, (&e->prog_req, &done, MPI_STATUS_IGNORE));
+	if (e->prog_req != MPI_REQUEST_NULL) {
+		if (must)
+			pfs_engine_wait(e, &e->prog_req);
+		else
+			PFS_MPI(e, MPI_Test, (&e->prog_req, &done, MPI_STATUS_IGNORE));
+	}
 	if (!done)
 		return;
 	e->prog_msg[MSG_SEQ] = e->step_seq;
@@ -167,8 +176,41 @@ static void send_progress(struct pfs_engine *e, uint64_t now_us)
 	e->prog_msg[MSG_BYTES] = e->w.bytes;
 	e->prog_msg[MSG_TARGET] = e->w.target;
 	e->prog_msg[MSG_UNIT] = e->op_unit;
+	e->prog_msg[MSG_STATE] = state;
 	PFS_MPI(e, MPI_Isend,
 		(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
+}
+
+/* Rank 0's own entry in its view, as another rank's message would make it. */
+static void note_self(struct pfs_engine *e, uint64_t now_us, uint64_t state)
+{
+	e->view->ranks[0] = (struct rank_view){ e->step_seq,  now_us - e->step_start_us,
+						e->w.items,   e->w.bytes,
+						e->w.target,  state,
+						now_us };
+}
+
+/* Around a rank's op of a step: rank 0 learns who works and who is done,
+ * for the watchdog's list of the workers not done. Outside the op's time. */
+void pfs_progress_op_begin(struct pfs_engine *e)
+{
+	uint64_t now = pfs_now_us();
+
+	e->w.items = e->w.bytes = e->w.target = 0;
+	if (e->rank != 0)
+		send_progress(e, now, OP_WORKING, false);
+	else
+		note_self(e, now, OP_WORKING);
+}
+
+void pfs_progress_op_end(struct pfs_engine *e)
+{
+	uint64_t now = pfs_now_us();
+
+	if (e->rank != 0)
+		send_progress(e, now, OP_DONE, true);
+	else
+		note_self(e, now, OP_DONE);
 }
 
 /* A tick, from the op's look at the clock (worker.c): the timeline, and
@@ -176,10 +218,13 @@ static void send_progress(struct pfs_engine *e, uint64_t now_us)
 void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us)
 {
 	record_tick(e, now_us);
-	if (e->rank != 0)
-		send_progress(e, now_us);
-	else
+	if (e->rank != 0) {
+		send_progress(e, now_us, OP_WORKING, false);
+	} else {
+		note_self(e, now_us, OP_WORKING);
 		pfs_progress_service(e, now_us);
+	}
+	pfs_watchdog_check(e, now_us);
 }
 
 /* ---- rank 0's line ------------------------------------------------------- */
@@ -201,9 +246,10 @@ static void take_messages(struct pfs_engine *e)
 			v->done++;
 			continue;
 		}
-		v->ranks[st.MPI_SOURCE] = (struct rank_view){ msg[MSG_SEQ], msg[MSG_TIME],
-							      msg[MSG_ITEMS], msg[MSG_BYTES],
-							      msg[MSG_TARGET] };
+		v->ranks[st.MPI_SOURCE] = (struct rank_view){
+			msg[MSG_SEQ],	 msg[MSG_TIME],	 msg[MSG_ITEMS], msg[MSG_BYTES],
+			msg[MSG_TARGET], msg[MSG_STATE], pfs_now_us()
+		};
 		if (msg[MSG_UNIT] < PFS_UNIT_COUNT)
 			v->unit = (enum pfs_unit)msg[MSG_UNIT];
 	}
@@ -226,8 +272,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	memset(v->node_items, 0, e->topo.nnodes * sizeof(uint64_t));
 	memset(v->node_target, 0, e->topo.nnodes * sizeof(uint64_t));
 	if (e->op_name && e->w.target) {
-		v->ranks[0] = (struct rank_view){ e->step_seq, elapsed, e->w.items, e->w.bytes,
-						  e->w.target };
+		note_self(e, now_us, v->ranks[0].state);
 		v->unit = e->op_unit;
 	}
 	for (int r = 0; r < e->nranks; r++) {
@@ -274,6 +319,51 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		fprintf(stderr, "%s\n", line);
 	fflush(stderr);
 	e->prog_drawn = e->prog_tty;
+}
+
+/* Rank 0: the workers whose op of the step in progress has not ended, one
+ * line each into buf ("node n2 worker 1 (rank 3): Create in '/m/pfsbench.
+ * .../n2.1', 1200 of 50000 files, last heard 4.8 s ago"), as far as they
+ * fit. Returns how many there are. */
+size_t pfs_progress_laggards(struct pfs_engine *e, uint64_t now_us, char *buf, size_t len)
+{
+	struct pfs_progress_view *v = e->view;
+	size_t n = 0, used = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int r = 0; v && e->cur_step && r < e->nranks; r++) {
+		const struct rank_view *rv = &v->ranks[r];
+		unsigned node = e->topo.node_of_rank[r];
+		int op = pfs_step_op_of_node(e->cur_step, node);
+		const char *name = op >= 0 && e->wl->op_names ? e->wl->op_names[op] : NULL;
+		char dir[PATH_MAX], what[PATH_MAX + 256];
+
+		if (op < 0 || (rv->seq == e->step_seq && rv->state == OP_DONE))
+			continue;
+		n++;
+		if (pfs_rundir_worker_path(e, e->topo.nodes[node].name, e->topo.worker_of_rank[r],
+					   dir, sizeof(dir)))
+			snprintf(dir, sizeof(dir), "?");
+		if (rv->seq != e->step_seq)
+			(void)pfs_format(what, sizeof(what),
+					 "node %s worker %u (rank %d): has not begun %s%s (still in "
+					 "the cache drop or the barrier before it)",
+					 e->topo.nodes[node].name, e->topo.worker_of_rank[r], r,
+					 name ? name : "its op", name ? "" : " of the step");
+		else
+			(void)pfs_format(what, sizeof(what),
+					 "node %s worker %u (rank %d): %s in '%s', %" PRIu64
+					 " of %" PRIu64 " %s, last heard %.1f s ago",
+					 e->topo.nodes[node].name, e->topo.worker_of_rank[r], r,
+					 name ? name : "its op", dir, rv->items, rv->target,
+					 v->unit == PFS_UNIT_BYTES ? "requests" : pfs_unit_name(v->unit),
+					 (double)(now_us - rv->heard_us) / 1e6);
+		if (used + strlen(what) + 2 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "",
+						 what);
+	}
+	return n;
 }
 
 void pfs_progress_service(struct pfs_engine *e, uint64_t now_us)

@@ -366,6 +366,36 @@ static void say_removing(const struct pfs_engine *e, const char *why)
 	fflush(stderr);
 }
 
+/* The watchdog's end of a run (watchdog.c), on rank 0: stderr says why,
+ * line by line, the results file says it too, and where the run's files
+ * stay; MPI_Abort then ends every rank, also a stopped or stuck one (which
+ * cannot take part in a clean-up). */
+void pfs_run_abort(struct pfs_engine *e, const char *reason)
+{
+	char quoted[2 * PATH_MAX + 8];
+	const char *line = reason;
+
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+
+		fprintf(stderr, "pfsbench: %s%.*s\n", line == reason ? "" : "  ", (int)len, line);
+		line += len + (line[len] == '\n');
+	}
+	end_outputs(e, PFS_RUN_ABORTED, reason);
+	if (e->run_dir_made) {
+		if (pfs_shell_quote(quoted, sizeof(quoted), e->common->dir))
+			snprintf(quoted, sizeof(quoted), "%s", e->common->dir);
+		fprintf(stderr,
+			"pfsbench: ending the job; the run's files stay in '%s'; once no rank of it "
+			"is left, remove them with: pfsbench clean %s\n",
+			e->run_dir, quoted);
+	}
+	say_results(e);
+	fflush(stderr);
+	fflush(stdout);
+	MPI_Abort(e->comm, PFS_EXIT_FAILED);
+}
+
 /* The lowest rank's failure or signal (pfs_first_failure). */
 static const char *abort_reason(const struct pfs_engine *e, int status)
 {

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int op_of_node(const struct pfs_step *s, unsigned node)
+/* The op the step gives a node's workers, or -1: they wait. */
+int pfs_step_op_of_node(const struct pfs_step *s, unsigned node)
 {
 	for (unsigned i = 0; i < s->nassign; i++)
 		if (s->assign[i].node == PFS_ALL_NODES || (unsigned)s->assign[i].node == node)
@@ -99,8 +100,10 @@ static void note_cache_kept(struct pfs_engine *e)
 /* One step. Returns whether any rank failed or was interrupted. */
 static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 {
-	int op = op_of_node(step, e->w.node), rc = 0;
+	int op = pfs_step_op_of_node(step, e->w.node), rc = 0;
 
+	e->cur_step = step;
+	e->phase_begin_us = pfs_now_us();
 	/* What the previous steps did to a peer's items, before this one. */
 	pfs_peer_exchange(e);
 	if (step->flags & PFS_STEP_KEEP_CACHE)
@@ -113,12 +116,16 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 	pfs_progress_begin_step(e);
 	pfs_worker_begin_step(e, step->flags & PFS_STEP_STONEWALL, op >= 0);
 	if (op >= 0) {
+		pfs_progress_op_begin(e);
 		/* After a signal (in the cache drop, say) no op starts. */
 		rc = pfs_engine_poll(e) ? -ECANCELED : e->wl->run_op(&e->w, (unsigned)op);
 		rc = pfs_worker_end_op(e, (unsigned)op, rc);
+		pfs_progress_op_end(e);
 	}
 	pfs_worker_end_step(e);
 	rc = pfs_agree(e, rc != 0);
+	e->phase_begin_us = 0;
+	e->cur_step = NULL;
 	probe_end(e);
 	pfs_progress_end_step(e);
 	e->op_name = NULL;

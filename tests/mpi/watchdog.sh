@@ -1,0 +1,101 @@
+#!/bin/bash
+# --phase-timeout ends a job that a stopped or stuck rank would hang: with
+# one rank slowed (the fault injector: 10 ms a file), so that the other is
+# done and waits, then SIGSTOPped in Create, and --phase-timeout 5,
+#  - rank 1 stopped: rank 0 ends the job within 10 s of the stop, naming
+#    the worker not done, its op, its directory and its count, on stderr
+#    and in the results file (aborted), and names the clean command; while
+#    it waits it uses little CPU (from /proc, its second second of waiting);
+#  - rank 0 stopped: rank 1 ends the job itself, 2 s after the timeout.
+# Without the option a step may run as long as it takes (the other tests).
+. "$(dirname "$0")/lib.sh"
+
+T=$SCRATCH/target
+mkdir "$T"
+PLAN=(create-unlink -m "$T" -t pa -f 1000 -F 1 -s 1k --no-drop-caches --phase-timeout 5)
+CPU_BOUND=10 # percent of a core, for the waiting rank; about 2 on an idle machine
+
+# rank_pid R: the pid of MPI rank R of the run on $T.
+rank_pid() {
+	local p
+	for p in $(pgrep -f "^$T_PFSBENCH create-unlink -m $T"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" &&
+			{ echo "$p"; return 0; }
+	done
+	return 1
+}
+
+# cpu_ticks PID: user + system time of PID so far, in clock ticks.
+cpu_ticks() {
+	awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
+# stop_one RANK NAME: runs the plan with RANK slowed, SIGSTOPs RANK once
+# the other has made its files, waits for the end; sets RC, TOOK_S (seconds
+# from the stop to mpirun's exit) and WAIT_CPU (percent of a core the other
+# rank used from 1.1 s to 2.1 s after the stop: a long wait's rate).
+stop_one() {
+	local victim=$1 name=$2 i vp other t0 c0 c1 slow
+	slow=$(faulty "delay openat 10ms rank=$victim")
+	(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" --oversubscribe -np 2 "$slow" "${PLAN[@]}" \
+		--results "$SCRATCH/$name.h5") >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err" &
+	local pid=$!
+	# The other rank's worker directory is <node>.<worker>, worker = rank + 1.
+	for ((i = 0; i < 300; i++)); do
+		[ "$(find "$T" -mindepth 3 -path "*.$((2 - victim))/*" 2>/dev/null | wc -l)" -ge 1000 ] &&
+			break
+		sleep 0.1
+	done
+	vp=$(rank_pid "$victim") && other=$(rank_pid $((1 - victim))) ||
+		{ not_ok "$name: find the ranks' pids"; wait "$pid"; return; }
+	T_CLEANUP+=("kill -CONT $vp 2>/dev/null")
+	kill -STOP "$vp"
+	t0=$EPOCHREALTIME
+	sleep 1.1
+	c0=$(cpu_ticks "$other")
+	sleep 1
+	# 999: the rank was gone before the second look (the job ended early)
+	c1=$(cpu_ticks "$other" 2>/dev/null || echo -1)
+	WAIT_CPU=$(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN {printf "%.0f", b < 0 ? 999 : (b - a) / hz * 100}')
+	wait "$pid"
+	RC=$?
+	TOOK_S=$(awk -v a="$EPOCHREALTIME" -v s="$t0" 'BEGIN {printf "%.1f", a - s}')
+	kill -CONT "$vp" 2>/dev/null
+}
+
+stop_one 1 rank1
+echo "# rank 1 stopped: the job ended after $TOOK_S s, exit $RC; rank 0 used $WAIT_CPU% of a core waiting"
+check "rank 1 stopped: the job ends within 10 s ($TOOK_S s)" \
+	awk -v s="$TOOK_S" 'BEGIN {exit !(s < 10)}'
+check "rank 1 stopped: exit 1" test "$RC" -eq 1
+check "rank 1 stopped: stderr says phase timeout and the step" \
+	grep -Eq '^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 5; 1 worker not done:$' "$SCRATCH/rank1.err"
+check "rank 1 stopped: stderr names the worker, its op, directory and count" \
+	grep -Eq "^pfsbench:   node [^ ]+ worker 2 \\(rank 1\\): Create in '$T/pfsbench\\.[^']*/[^']*\\.2', [0-9]+ of 1000 files, last heard [0-9.]+ s ago\$" \
+	"$SCRATCH/rank1.err"
+check "rank 1 stopped: stderr names the clean command" \
+	grep -q "remove them with: pfsbench clean $T\$" "$SCRATCH/rank1.err"
+check "rank 1 stopped: the results file says aborted, phase timeout, and the worker" \
+	grep -Eq '^Status: aborted: phase timeout: pa 1/1 step 1 .*node [^ ]+ worker 2 \(rank 1\): Create' \
+	<("$PFSBENCH" show "$SCRATCH/rank1.h5" | sed -n '/^Status:/,$p' | tr '\n' ' ')
+check "rank 1 stopped: rank 0 waited with little CPU ($WAIT_CPU% < $CPU_BOUND%)" \
+	test "$WAIT_CPU" -lt "$CPU_BOUND"
+[ "$T_FAILED" -eq 0 ] || { cat "$SCRATCH/rank1.err"; "$PFSBENCH" show "$SCRATCH/rank1.h5" | tail; }
+find "$T" -mindepth 1 -maxdepth 1 -name 'pfsbench.*' -exec rm -rf {} +
+
+stop_one 0 rank0
+echo "# rank 0 stopped: the job ended after $TOOK_S s, exit $RC"
+check "rank 0 stopped: the job ends within 10 s ($TOOK_S s)" \
+	awk -v s="$TOOK_S" 'BEGIN {exit !(s < 10)}'
+check "rank 0 stopped: exit 1" test "$RC" -eq 1
+check "rank 0 stopped: rank 1 says it ends the job" \
+	grep -Eq '^pfsbench: node [^ ]+ worker 2: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 5, and rank 0 has not ended the job' \
+	"$SCRATCH/rank0.err"
+[ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/rank0.err"
+find "$T" -mindepth 1 -maxdepth 1 -name 'pfsbench.*' -exec rm -rf {} +
+
+pfs 1 create-unlink -m "$T" --phase-timeout x
+check "--phase-timeout x: exit 2" test "$RC" -eq 2
+check "--phase-timeout x: one clear message" grep -q "phase-timeout" "$ERR"
+finish
