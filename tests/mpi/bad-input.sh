@@ -46,6 +46,9 @@ bad create-unlink -m "$SCRATCH/plainfile" -f 5 -F 1 -s 1k -- "'$SCRATCH/plainfil
 bad frobnicate -- "pfsbench: unknown command 'frobnicate'" hint
 bad -m "$D" -t nope -- "unknown test 'nope'" hint
 bad create-unlink -m "$D" -F 1000 -s 1t -f 1000 -- "this run needs"
+# A need past 64 bits is not 0 MiB (rounding UINT64_MAX up wrapped around).
+bad create-unlink -m "$D" -f 100000000 -F 100000000 -s 1000000000000000 -- \
+	"this run needs 16 EiB or more (use --force"
 
 # A directory we may not write in: a read-only bind mount, where root too is refused.
 RO=$SCRATCH/ro
