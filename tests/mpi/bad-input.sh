@@ -40,6 +40,9 @@ bad create-unlink -m "$D" -s 4q -- "-s/--size wants a size such as 4096, 64k or 
 bad create-unlink -m "$D" -t se,zz -- "unknown test 'zz' in -t (known: se,pa,ua,ub,uc)" hint
 bad create-unlink -m "$D" -f 10 -F 20 -- "-F (20) cannot exceed -f (10)" hint
 bad create-unlink -m "$D" extra -- "unexpected argument 'extra'" hint
+# A newline in a path would split the report's header: refused, as in --label.
+bad create-unlink -m "$D
+x" -f 5 -F 1 -s 1k -- "-m/--mount wants printable text, without control characters" hint
 bad create-unlink -m "$D" -f 99999999999 -- "-f/--files '99999999999' is too large" hint
 bad create-unlink -m "$D/missing" -f 5 -F 1 -s 1k -- "cannot use '$D/missing': No such file or directory"
 bad create-unlink -m "$SCRATCH/plainfile" -f 5 -F 1 -s 1k -- "'$SCRATCH/plainfile' is not a directory"
