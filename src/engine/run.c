@@ -231,8 +231,7 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 				 "to run anyway)",
 				 e->common->dir, fs->inodes_free,
 				 need_text(need, sizeof(need), needs.inodes, 1, "", "2^64 or more"));
-	if ((e->persist == PFS_PERSIST_LEAVE || e->persist == PFS_PERSIST_RESUME) &&
-	    pfs_rundir_check_persist(e))
+	if (pfs_rundir_check(e))
 		return -1;
 	if (e->common->dry_run) {
 		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",

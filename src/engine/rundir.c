@@ -27,19 +27,31 @@ static void flatten_after(char *path, const char *dir)
 			*p = '_';
 }
 
+/* The refusal of a directory too long for the paths the run makes in it
+ * (what: which path), with the directory cut short: it is long. */
+static int too_long(const struct pfs_engine *e, const char *what)
+{
+	size_t len = strlen(e->common->dir);
+
+	return pfs_error("'%.*s%s' is too long a directory to work in: %s would not fit PATH_MAX "
+			 "(%d)",
+			 len > 40 ? 40 : (int)len, e->common->dir, len > 40 ? "..." : "", what,
+			 PATH_MAX);
+}
+
 /* A run that leaves its items for a later one, or resumes them, works in
  * DIR/pfsbench.<workload>.<key>, a name both runs derive from the options.
  * Names it and checks, before anything is created, that it is there for a
  * resuming run and not there for a leaving one. Returns 0, or -EEXIST or
  * -ENOENT with a message. */
-int pfs_rundir_check_persist(struct pfs_engine *e)
+static int check_persist(struct pfs_engine *e)
 {
 	struct stat st;
 	bool there;
 
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s", e->common->dir,
 		       e->wl->name, e->persist_key))
-		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
+		return too_long(e, "the run directory");
 	flatten_after(e->run_dir, e->common->dir);
 	there = !stat(e->run_dir, &st) && S_ISDIR(st.st_mode);
 	if (e->persist == PFS_PERSIST_LEAVE && there) {
@@ -75,20 +87,62 @@ static int name_fresh_run_dir(struct pfs_engine *e)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s.%s", e->common->dir,
 		       stamp, e->topo.nodes[0].name, job))
-		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
+		return too_long(e, "the run directory");
 	flatten_after(e->run_dir, e->common->dir);
 	return 0;
 }
 
-/* On rank 0. A persistent run's directory was named by
- * pfs_rundir_check_persist; a resuming run finds it there, and owns it
- * from now on. */
+/* The longest path the run makes: a worker's directory (its node's
+ * highest worker number has the most digits), or the run directory, with
+ * the longest name the workload opens in it by path. Every node's, since
+ * --shift opens other nodes' directories. It must fit PATH_MAX, or a
+ * worker would fail once the others had begun. Returns 0 or -1 after the
+ * message. */
+static int check_length(struct pfs_engine *e)
+{
+	/* room for any worker's path, so that it is measured, not refused */
+	char path[PATH_MAX + PFS_NODE_NAME_MAX + 16];
+	char what[PFS_NODE_NAME_MAX + 96];
+	size_t longest = strlen(e->run_dir);
+	const char *node = e->topo.nodes[0].name;
+	unsigned worker = e->topo.nodes[0].nworkers;
+
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		const struct pfs_node *nd = &e->topo.nodes[n];
+
+		if (!pfs_rundir_worker_path(e, nd->name, nd->nworkers, path, sizeof(path)) &&
+		    strlen(path) > longest) {
+			longest = strlen(path);
+			node = nd->name;
+			worker = nd->nworkers;
+		}
+	}
+	longest += e->wl->path_tail;
+	if (longest < PATH_MAX)
+		return 0;
+	pfs_format(what, sizeof(what), "the paths in node %s worker %u's directory (%zu characters)",
+		   node, worker, longest);
+	return too_long(e, what);
+}
+
+/* On rank 0, before anything is created: names the run directory (a
+ * resuming run's must be there, a leaving run's must not), and checks
+ * that the run's paths fit. Returns 0, or -1 after the message. */
+int pfs_rundir_check(struct pfs_engine *e)
+{
+	if (e->persist == PFS_PERSIST_NAMED)
+		return 0;
+	if (e->persist == PFS_PERSIST_NONE ? name_fresh_run_dir(e) : check_persist(e))
+		return -1;
+	return check_length(e);
+}
+
+/* On rank 0. pfs_rundir_check named the directory; a resuming run finds
+ * it there, and owns it from now on. */
 int pfs_rundir_make(struct pfs_engine *e)
 {
 	if (e->persist == PFS_PERSIST_NAMED)
 		return 0;
-	if (e->persist == PFS_PERSIST_NONE && name_fresh_run_dir(e))
-		return -1;
 	if (e->persist != PFS_PERSIST_RESUME && mkdir(e->run_dir, 0755))
 		return pfs_error("cannot create '%s': %s", e->run_dir, strerror(errno));
 	e->run_dir_made = true;

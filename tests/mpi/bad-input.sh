@@ -53,6 +53,30 @@ bad create-unlink -m "$D" -F 1000 -s 1t -f 1000 -- "this run needs"
 bad create-unlink -m "$D" -f 100000000 -F 100000000 -s 1000000000000000 -- \
 	"this run needs 16 EiB or more (use --force"
 
+# A -m path that leaves too little room for the run's own paths: refused up
+# front (it failed on every rank once the run had begun). Node 2's long name
+# makes its workers' directories the longest paths; the run directory, named
+# after node 1, fits.
+LONG=$D
+while [ ${#LONG} -lt 4030 ]; do LONG=$LONG/$(printf 'a%.0s' {1..90}); done
+LONG=${LONG:0:4030}
+mkdir -p "$LONG"
+snapshot "$D"
+node2=$(printf 'n%.0s' {1..40})
+OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=node1 "$PFSBENCH" \
+	create-unlink -m "$LONG" -f 5 -F 1 -s 1k : -np 1 -x "PFSBENCH_NODENAME=$node2" "$PFSBENCH" \
+	create-unlink -m "$LONG" -f 5 -F 1 -s 1k) >"$OUT" 2>"$ERR"
+RC=$?
+msg="'${LONG:0:40}...' is too long a directory to work in: the paths in node $node2 worker 1's directory"
+check "a -m too long for the run's paths: exit 2" test "$RC" -eq 2
+check "a -m too long for the run's paths: says so once" test "$(grep -cF -- "$msg" "$ERR")" -eq 1
+check "a -m too long for the run's paths: nothing else on stderr" test "$(grep -c '^pfsbench' "$ERR")" -eq 1
+check "a -m too long for the run's paths: creates nothing" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+rm -r "${D:?}"/*
+snapshot "$D"
+
 # A directory we may not write in: a read-only bind mount, where root too is refused.
 RO=$SCRATCH/ro
 mkdir "$RO"
