@@ -7,6 +7,7 @@
 
 #include "pfsbench/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -39,11 +40,80 @@ static int too_long(const struct pfs_engine *e, const char *what)
 			 PATH_MAX);
 }
 
+/* Whether name, an entry of the run directory, is the directory of one of
+ * this run's workers: <node>.<worker>, as pfs_rundir_worker_path makes it. */
+static bool is_ours(const struct pfs_engine *e, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	char path[PATH_MAX + PFS_NODE_NAME_MAX + 16], *end;
+	unsigned long worker;
+	size_t len = strlen(e->run_dir);
+
+	if (!dot || dot[1] < '1' || dot[1] > '9')
+		return false;
+	errno = 0;
+	worker = strtoul(dot + 1, &end, 10);
+	if (*end || errno || worker > UINT32_MAX)
+		return false;
+	for (unsigned n = 0; n < e->topo.nnodes; n++)
+		if (worker <= e->topo.nodes[n].nworkers &&
+		    !pfs_rundir_worker_path(e, e->topo.nodes[n].name, (unsigned)worker, path,
+					    sizeof(path)) &&
+		    !strcmp(path + len + 1, name))
+			return true;
+	return false;
+}
+
+/* A resuming run works on the worker directories the earlier run left,
+ * each worker on its own: each must be one of this run's workers, and
+ * each of this run's workers must find its own, or the run would leave
+ * another's items behind (tree -R on fewer ranks than -C) or fail on its
+ * missing ones. Returns 0, or -EINVAL after the message. */
+static int check_workers(struct pfs_engine *e)
+{
+	char path[PATH_MAX + PFS_NODE_NAME_MAX + 16];
+	DIR *d = opendir(e->run_dir);
+	struct dirent *de;
+	unsigned mine = 0, total = 0;
+	int rc = 0;
+
+	if (!d)
+		return pfs_error("cannot open '%s': %s", e->run_dir, strerror(errno));
+	while (!rc && (de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
+			continue;
+		if (!is_ours(e, de->d_name))
+			rc = pfs_error("'%s' holds '%s', the directory of a worker this run does not "
+				       "have: run on the nodes and ranks of the run that left it",
+				       e->run_dir, de->d_name);
+		mine++;
+	}
+	closedir(d);
+	for (unsigned n = 0; !rc && n < e->topo.nnodes; n++)
+		total += e->topo.nodes[n].nworkers;
+	for (unsigned n = 0; !rc && mine < total && n < e->topo.nnodes; n++)
+		for (unsigned w = 1; !rc && w <= e->topo.nodes[n].nworkers; w++) {
+			struct stat st;
+
+			if (!pfs_rundir_worker_path(e, e->topo.nodes[n].name, w, path, sizeof(path)) &&
+			    !stat(path, &st) && S_ISDIR(st.st_mode))
+				continue;
+			rc = pfs_error("'%s' holds no directory for node %s worker %u: run on the nodes "
+				       "and ranks of the run that left it",
+				       e->run_dir, e->topo.nodes[n].name, w);
+		}
+	return rc ? -EINVAL : 0;
+}
+
 /* A run that leaves its items for a later one, or resumes them, works in
  * DIR/pfsbench.<workload>.<key>, a name both runs derive from the options.
  * Names it and checks, before anything is created, that it is there for a
- * resuming run and not there for a leaving one. Returns 0, or -EEXIST or
- * -ENOENT with a message. */
+ * resuming run (and holds this run's workers' directories) and not there
+ * for a leaving one. Returns 0, or -EEXIST, -ENOENT or -EINVAL with a
+ * message. */
 static int check_persist(struct pfs_engine *e)
 {
 	struct stat st;
@@ -64,7 +134,7 @@ static int check_persist(struct pfs_engine *e)
 			  e->run_dir);
 		return -ENOENT;
 	}
-	return 0;
+	return e->persist == PFS_PERSIST_RESUME ? check_workers(e) : 0;
 }
 
 /* A name no other run shares: time, host and the batch job (or pid). */
