@@ -53,6 +53,20 @@ bad create-unlink -m "$D" -F 1000 -s 1t -f 1000 -- "this run needs"
 bad create-unlink -m "$D" -f 100000000 -F 100000000 -s 1000000000000000 -- \
 	"this run needs 16 EiB or more (use --force"
 
+# Through the launcher, a refusal is pfsbench's line alone: mpirun's 8-11
+# lines of boilerplate after a non-zero exit buried it (the launcher runs
+# mpirun quiet).
+if [ -x "${CREATE_UNLINK_PERF:-}" ]; then
+	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 300 "$CREATE_UNLINK_PERF" -m "$D/missing" localhost) \
+		>"$SCRATCH/out.$$" 2>"$SCRATCH/err.$$"
+	RC=$?
+	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
+	check "create_unlink_perf, a missing -m: exit 2" test "$RC" -eq 2
+	check "create_unlink_perf, a missing -m: pfsbench's line and nothing else" \
+		test "$(cat "$ERR")" = "pfsbench: cannot use '$D/missing': No such file or directory"
+	[ "$T_FAILED" -eq 0 ] || show_run
+fi
+
 # A -m path that leaves too little room for the run's own paths: refused up
 # front (it failed on every rank once the run had begun). Node 2's long name
 # makes its workers' directories the longest paths; the run directory, named
