@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 /* The longest fixed-length text attribute read: pfsbench's longest (the
@@ -271,6 +272,7 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 	void *nodes = NULL;
 	size_t nnodes = 0;
 	const char *bad;
+	bool locked;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
@@ -284,11 +286,18 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 		pfs_error("cannot open '%s': %s", path, pfs_strerror_regular(err));
 		return -err;
 	}
+	/* HDF5 locks a file it writes (flock) and refuses to open it for
+	 * reading meanwhile, with the same failure as a damaged file: a
+	 * running pfsbench's results file would read as damaged. */
+	locked = flock(fileno(f), LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
 	fclose(f);
 	room = pfs_mul_sat_u64((uint64_t)size, TABLE_PER_FILE_BYTE) + TABLE_SLACK;
 	if (H5Fis_hdf5(path) <= 0)
 		return load_error(path, -EINVAL, "not an HDF5 file");
 	file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	if (file < 0 && locked)
+		return load_error(path, -EBUSY, "it is locked: a running pfsbench (or another HDF5 "
+				  "writer) is writing it; read it when the run has ended");
 	if (file < 0)
 		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
 	rc = check_schema(file, path, &a->schema_version);

@@ -81,7 +81,10 @@ static int set_value(const struct pfs_option *o, void *opts, const char *arg, ch
 			pfs_format(err, errlen, "%s: '%.40s...' is too long", name, arg);
 			return -EINVAL;
 		}
-		for (const char *c = arg; (o->flags & PFS_OPTF_PRINTABLE) && *c; c++)
+		/* Every string ends up printed as given, in reports, CSV lines
+		 * and the results file: a newline in -m would split the
+		 * report's header. No path or name needs one. */
+		for (const char *c = arg; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
 				field[0] = 0;
 				pfs_format(err, errlen, "%s wants printable text, without control "

@@ -21,7 +21,7 @@ enum pfs_opt_kind {
 	PFS_OPT_COUNT,   /* uint64_t, a whole number >= 1 */
 	PFS_OPT_UINT,    /* uint64_t, a whole number >= 0 */
 	PFS_OPT_SIZE,    /* uint64_t, bytes with k/m/g suffix, >= 1 */
-	PFS_OPT_STRING,  /* char[size], non-empty */
+	PFS_OPT_STRING,  /* char[size], non-empty, no control characters */
 	PFS_OPT_CHOICE,  /* unsigned, the index of one of choices; the argument
 			  * may be left out (--progress), meaning choices[1] */
 	PFS_OPT_HELP,
@@ -34,8 +34,6 @@ enum pfs_opt_kind {
 /* A PFS_OPT_CHOICE whose argument must be given (--format dd), unlike
  * --progress, whose argument may be left out. */
 #define PFS_OPTF_NEEDS_ARG 2u
-/* A string that reports print: control characters are refused. */
-#define PFS_OPTF_PRINTABLE 4u
 /* An operand, dd's way: given as NAME=VALUE among the arguments, without
  * dashes (perf_matrix's if=DEV), never as --NAME. It is another spelling
  * of the option that writes the same field, which alone is the run's
@@ -155,7 +153,7 @@ struct pfs_common_opts {
 		    "(default 0: never)"),                                                        \
 	PFS_OPT_STR(TYPE, common.label, "label", 0, "NAME",                                     \
 		    "a name for the run, kept in the results file: compare's heading for it",    \
-		    PFS_OPTF_NOT_PARAM | PFS_OPTF_PRINTABLE),                                     \
+		    PFS_OPTF_NOT_PARAM),                                                          \
 	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0, NULL },     \
 	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit", NULL, 0, NULL }
 

@@ -99,6 +99,11 @@ struct pfs_workload {
 	const struct pfs_option *options;
 	size_t opts_size;      /* starts with struct pfs_common_opts */
 	size_t state_size;     /* per-worker state */
+	/* The longest name, with its '/', that the workload puts in its
+	 * worker's (or the run's) directory and opens by path rather than by
+	 * the directory's descriptor (stream's file); 0 for none. The engine
+	 * refuses a directory too long for it before anything is created. */
+	size_t path_tail;
 	const struct pfs_test *tests; /* NULL-terminated by name */
 	const char *const *op_names;  /* by op index, for messages about an op */
 	const struct pfs_output_ops *report; /* the text report on stdout */

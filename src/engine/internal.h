@@ -159,7 +159,7 @@ void pfs_clock_sync(struct pfs_engine *e);
 uint64_t pfs_run_time(const struct pfs_engine *e, uint64_t local_us);
 
 /* rundir.c */
-int pfs_rundir_check_persist(struct pfs_engine *e);
+int pfs_rundir_check(struct pfs_engine *e);
 int pfs_rundir_make(struct pfs_engine *e);
 int pfs_rundir_make_worker(struct pfs_engine *e);
 int pfs_rundir_worker_path(const struct pfs_engine *e, const char *node_name, unsigned worker,

@@ -167,21 +167,37 @@ static int identify(struct pfs_engine *e)
 
 /* ---- checks before anything is created ---------------------------------- */
 
+/* A need in units of unit, rounded up, or huge when it saturated: the
+ * workloads' needs stop at UINT64_MAX when a plan overflows 64 bits, and
+ * rounding that up the usual way would wrap to 0. */
+static const char *need_text(char *buf, size_t len, uint64_t n, uint64_t unit, const char *suffix,
+			     const char *huge)
+{
+	if (n == UINT64_MAX)
+		snprintf(buf, len, "%s", huge);
+	else
+		snprintf(buf, len, "%" PRIu64 "%s", n / unit + (n % unit != 0), suffix);
+	return buf;
+}
+
 /* --dry-run: the workload says what the plan makes, the engine what it
  * needs; preflight then says whether the target has it. */
 static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
 {
+	char bytes[32], inodes[32];
+
 	printf("pfsbench %s --dry-run: nothing is created\n", e->wl->name);
 	if (e->wl->dry_run)
 		e->wl->dry_run(stdout, e->opts, (unsigned)e->nranks, e->topo.nnodes);
-	printf("the run needs %" PRIu64 " KiB and %" PRIu64 " inodes in '%s'\n",
-	       needs->bytes / 1024 + (needs->bytes % 1024 != 0), needs->inodes, e->common->dir);
+	printf("the run needs %s and %s inodes in '%s'\n",
+	       need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
+	       need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"), e->common->dir);
 }
 
 static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 {
 	struct pfs_needs needs = { 0, 0 };
-	char why[PATH_MAX + 128];
+	char why[PATH_MAX + 128], need[32];
 	int rc;
 
 	e->wl->needs(e->opts, (unsigned)e->nranks, &needs);
@@ -205,15 +221,17 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 				   sizeof(why)))
 		return pfs_error("%s", why);
 	if (!e->common->force && needs.bytes > fs->bytes_free)
-		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %" PRIu64
-				 " MiB (use --force to run anyway, or lower the counts)",
-				 e->common->dir, fs->bytes_free >> 20, (needs.bytes + (1 << 20) - 1) >> 20);
+		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %s (use --force "
+				 "to run anyway, or lower the counts)",
+				 e->common->dir, fs->bytes_free >> 20,
+				 need_text(need, sizeof(need), needs.bytes, 1 << 20, " MiB",
+					   "16 EiB or more"));
 	if (!e->common->force && needs.inodes > fs->inodes_free)
-		return pfs_error("'%s' has %" PRIu64 " free inodes; this run needs %" PRIu64
-				 " (use --force to run anyway)",
-				 e->common->dir, fs->inodes_free, needs.inodes);
-	if ((e->persist == PFS_PERSIST_LEAVE || e->persist == PFS_PERSIST_RESUME) &&
-	    pfs_rundir_check_persist(e))
+		return pfs_error("'%s' has %" PRIu64 " free inodes; this run needs %s (use --force "
+				 "to run anyway)",
+				 e->common->dir, fs->inodes_free,
+				 need_text(need, sizeof(need), needs.inodes, 1, "", "2^64 or more"));
+	if (pfs_rundir_check(e))
 		return -1;
 	if (e->common->dry_run) {
 		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",

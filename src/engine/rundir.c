@@ -7,6 +7,7 @@
 
 #include "pfsbench/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -27,19 +28,100 @@ static void flatten_after(char *path, const char *dir)
 			*p = '_';
 }
 
+/* The refusal of a directory too long for the paths the run makes in it
+ * (what: which path), with the directory cut short: it is long. */
+static int too_long(const struct pfs_engine *e, const char *what)
+{
+	size_t len = strlen(e->common->dir);
+
+	return pfs_error("'%.*s%s' is too long a directory to work in: %s would not fit PATH_MAX "
+			 "(%d)",
+			 len > 40 ? 40 : (int)len, e->common->dir, len > 40 ? "..." : "", what,
+			 PATH_MAX);
+}
+
+/* Whether name, an entry of the run directory, is the directory of one of
+ * this run's workers: <node>.<worker>, as pfs_rundir_worker_path makes it. */
+static bool is_ours(const struct pfs_engine *e, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	char path[PATH_MAX + PFS_NODE_NAME_MAX + 16], *end;
+	unsigned long worker;
+	size_t len = strlen(e->run_dir);
+
+	if (!dot || dot[1] < '1' || dot[1] > '9')
+		return false;
+	errno = 0;
+	worker = strtoul(dot + 1, &end, 10);
+	if (*end || errno || worker > UINT32_MAX)
+		return false;
+	for (unsigned n = 0; n < e->topo.nnodes; n++)
+		if (worker <= e->topo.nodes[n].nworkers &&
+		    !pfs_rundir_worker_path(e, e->topo.nodes[n].name, (unsigned)worker, path,
+					    sizeof(path)) &&
+		    !strcmp(path + len + 1, name))
+			return true;
+	return false;
+}
+
+/* A resuming run works on the worker directories the earlier run left,
+ * each worker on its own: each must be one of this run's workers, and
+ * each of this run's workers must find its own, or the run would leave
+ * another's items behind (tree -R on fewer ranks than -C) or fail on its
+ * missing ones. Returns 0, or -EINVAL after the message. */
+static int check_workers(struct pfs_engine *e)
+{
+	char path[PATH_MAX + PFS_NODE_NAME_MAX + 16];
+	DIR *d = opendir(e->run_dir);
+	struct dirent *de;
+	unsigned mine = 0, total = 0;
+	int rc = 0;
+
+	if (!d)
+		return pfs_error("cannot open '%s': %s", e->run_dir, strerror(errno));
+	while (!rc && (de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
+			continue;
+		if (!is_ours(e, de->d_name))
+			rc = pfs_error("'%s' holds '%s', the directory of a worker this run does not "
+				       "have: run on the nodes and ranks of the run that left it",
+				       e->run_dir, de->d_name);
+		mine++;
+	}
+	closedir(d);
+	for (unsigned n = 0; !rc && n < e->topo.nnodes; n++)
+		total += e->topo.nodes[n].nworkers;
+	for (unsigned n = 0; !rc && mine < total && n < e->topo.nnodes; n++)
+		for (unsigned w = 1; !rc && w <= e->topo.nodes[n].nworkers; w++) {
+			struct stat st;
+
+			if (!pfs_rundir_worker_path(e, e->topo.nodes[n].name, w, path, sizeof(path)) &&
+			    !stat(path, &st) && S_ISDIR(st.st_mode))
+				continue;
+			rc = pfs_error("'%s' holds no directory for node %s worker %u: run on the nodes "
+				       "and ranks of the run that left it",
+				       e->run_dir, e->topo.nodes[n].name, w);
+		}
+	return rc ? -EINVAL : 0;
+}
+
 /* A run that leaves its items for a later one, or resumes them, works in
  * DIR/pfsbench.<workload>.<key>, a name both runs derive from the options.
  * Names it and checks, before anything is created, that it is there for a
- * resuming run and not there for a leaving one. Returns 0, or -EEXIST or
- * -ENOENT with a message. */
-int pfs_rundir_check_persist(struct pfs_engine *e)
+ * resuming run (and holds this run's workers' directories) and not there
+ * for a leaving one. Returns 0, or -EEXIST, -ENOENT or -EINVAL with a
+ * message. */
+static int check_persist(struct pfs_engine *e)
 {
 	struct stat st;
 	bool there;
 
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s", e->common->dir,
 		       e->wl->name, e->persist_key))
-		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
+		return too_long(e, "the run directory");
 	flatten_after(e->run_dir, e->common->dir);
 	there = !stat(e->run_dir, &st) && S_ISDIR(st.st_mode);
 	if (e->persist == PFS_PERSIST_LEAVE && there) {
@@ -52,7 +134,7 @@ int pfs_rundir_check_persist(struct pfs_engine *e)
 			  e->run_dir);
 		return -ENOENT;
 	}
-	return 0;
+	return e->persist == PFS_PERSIST_RESUME ? check_workers(e) : 0;
 }
 
 /* A name no other run shares: time, host and the batch job (or pid). */
@@ -75,20 +157,62 @@ static int name_fresh_run_dir(struct pfs_engine *e)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
 	if (pfs_format(e->run_dir, sizeof(e->run_dir), "%s/pfsbench.%s.%s.%s", e->common->dir,
 		       stamp, e->topo.nodes[0].name, job))
-		return pfs_error("the run directory name under '%s' is too long", e->common->dir);
+		return too_long(e, "the run directory");
 	flatten_after(e->run_dir, e->common->dir);
 	return 0;
 }
 
-/* On rank 0. A persistent run's directory was named by
- * pfs_rundir_check_persist; a resuming run finds it there, and owns it
- * from now on. */
+/* The longest path the run makes: a worker's directory (its node's
+ * highest worker number has the most digits), or the run directory, with
+ * the longest name the workload opens in it by path. Every node's, since
+ * --shift opens other nodes' directories. It must fit PATH_MAX, or a
+ * worker would fail once the others had begun. Returns 0 or -1 after the
+ * message. */
+static int check_length(struct pfs_engine *e)
+{
+	/* room for any worker's path, so that it is measured, not refused */
+	char path[PATH_MAX + PFS_NODE_NAME_MAX + 16];
+	char what[PFS_NODE_NAME_MAX + 96];
+	size_t longest = strlen(e->run_dir);
+	const char *node = e->topo.nodes[0].name;
+	unsigned worker = e->topo.nodes[0].nworkers;
+
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		const struct pfs_node *nd = &e->topo.nodes[n];
+
+		if (!pfs_rundir_worker_path(e, nd->name, nd->nworkers, path, sizeof(path)) &&
+		    strlen(path) > longest) {
+			longest = strlen(path);
+			node = nd->name;
+			worker = nd->nworkers;
+		}
+	}
+	longest += e->wl->path_tail;
+	if (longest < PATH_MAX)
+		return 0;
+	pfs_format(what, sizeof(what), "the paths in node %s worker %u's directory (%zu characters)",
+		   node, worker, longest);
+	return too_long(e, what);
+}
+
+/* On rank 0, before anything is created: names the run directory (a
+ * resuming run's must be there, a leaving run's must not), and checks
+ * that the run's paths fit. Returns 0, or -1 after the message. */
+int pfs_rundir_check(struct pfs_engine *e)
+{
+	if (e->persist == PFS_PERSIST_NAMED)
+		return 0;
+	if (e->persist == PFS_PERSIST_NONE ? name_fresh_run_dir(e) : check_persist(e))
+		return -1;
+	return check_length(e);
+}
+
+/* On rank 0. pfs_rundir_check named the directory; a resuming run finds
+ * it there, and owns it from now on. */
 int pfs_rundir_make(struct pfs_engine *e)
 {
 	if (e->persist == PFS_PERSIST_NAMED)
 		return 0;
-	if (e->persist == PFS_PERSIST_NONE && name_fresh_run_dir(e))
-		return -1;
 	if (e->persist != PFS_PERSIST_RESUME && mkdir(e->run_dir, 0755))
 		return pfs_error("cannot create '%s': %s", e->run_dir, strerror(errno));
 	e->run_dir_made = true;

@@ -538,6 +538,7 @@ const struct pfs_workload pfs_workload_matrix = {
 	.options = matrix_options,
 	.opts_size = sizeof(struct pfs_matrix_opts),
 	.state_size = sizeof(struct matrix_state),
+	.path_tail = sizeof("/" FILE_NAME) - 1,
 	.tests = matrix_tests,
 	.op_names = matrix_op_names,
 	.report = &pfs_output_matrix,

@@ -559,6 +559,9 @@ const struct pfs_workload pfs_workload_stream = {
 	.options = stream_options,
 	.opts_size = sizeof(struct pfs_stream_opts),
 	.state_size = sizeof(struct stream_state),
+	/* the longer of its names: counted after the longer of the run's and
+	 * the workers' directories, a few characters are to spare */
+	.path_tail = sizeof("/" SHARED_NAME) - 1,
 	.tests = stream_tests,
 	.op_names = stream_op_names,
 	.report = &pfs_output_stream,

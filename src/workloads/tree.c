@@ -440,7 +440,7 @@ static const struct pfs_option tree_options[] = {
 	PFS_OPT_FLAG(struct pfs_tree_opts, create_only, "create-only", 'C',
 		     "create the trees and leave them in DIR/pfsbench.tree.l<L>.d<D>.f<F>.s<S>"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, remove_only, "remove-only", 'R',
-		     "remove the trees a -C run with the same -o, -l, -d, -f and -s left"),
+		     "remove the trees a -C run with the same -o, -l, -d, -f and -s left, on its ranks"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, common.dry_run, "dry-run", 0,
 		     "print the totals and the space and inodes needed; create nothing"),
 	PFS_STONEWALL_OPTION(struct pfs_tree_opts),

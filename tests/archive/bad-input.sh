@@ -36,6 +36,17 @@ expect 1 show "$scratch/text.h5"
 grep -q "not an HDF5 file" "$scratch/err" || fail "text: $(cat "$scratch/err")"
 expect 1 show "$scratch/truncated.h5"
 grep -q "truncated or damaged" "$scratch/err" || fail "truncated: $(cat "$scratch/err")"
+# A run's results file while the run writes it: HDF5 holds an flock on it,
+# as flock(1) does here, and refuses to open it. Not damaged: locked.
+if command -v flock >/dev/null; then
+	for cmd in show "export --csv"; do
+		# shellcheck disable=SC2086
+		flock "$scratch/good.h5" "$PFSBENCH" $cmd "$scratch/good.h5" >"$scratch/out" 2>"$scratch/err"
+		[ $? = 1 ] && [ "$(wc -l <"$scratch/err")" = 1 ] && grep -qF \
+			"cannot read '$scratch/good.h5': it is locked: a running pfsbench (or another HDF5 writer) is writing it" \
+			"$scratch/err" || fail "$cmd on a locked file: $(cat "$scratch/err")"
+	done
+fi
 
 expect 2 show
 expect 2 show "$scratch/good.h5" "$scratch/good.h5"

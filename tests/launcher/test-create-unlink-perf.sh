@@ -47,6 +47,16 @@ EXTRA_ENV="MPIRUN=/usr/local/openmpi/bin/mpirun" \
 expect "dry run: MPIRUN names the mpirun" 0 \
     "/usr/local/openmpi/bin/mpirun --host a -np 1 --map-by seq $run -m /x -i 1" -n -m /x a
 
+# An option given twice, in either spelling, is refused: it silently took
+# the last value.
+expect "-m twice" 2 "create_unlink_perf: -m/--mount is given twice
+$hint" -n -m /a h --mount=/b
+expect "-i, then --iterations" 2 "create_unlink_perf: -i/--iterations is given twice
+$hint" -n -m /a -i 2 --iterations 3 h
+expect "-w twice, one joined" 2 "create_unlink_perf: -w/--workers is given twice
+$hint" -n -m /a -w2 -w 3 h
+expect "-n, then --dry-run" 2 "create_unlink_perf: -n/--dry-run is given twice
+$hint" -n -m /a --dry-run h
 expect "no hosts" 2 "create_unlink_perf: no hosts: name the hosts to run on, e.g. node{1..3}
 $hint" -m /x
 expect "no -m" 2 "create_unlink_perf: no directory: -m DIR is required

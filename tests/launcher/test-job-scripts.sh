@@ -21,10 +21,13 @@ check() {
     if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 
-# An mpirun that writes its arguments, one a line, and succeeds.
+# An mpirun that writes its arguments, one a line, and Open MPI's quiet
+# setting, and exits $MPIRUN_STATUS (default 0).
 cat >"$scratch/mpirun" <<'EOF'
 #!/bin/sh
 printf '%s\n' "$@" >"$MPIRUN_LOG"
+printf '%s\n' "${OMPI_MCA_orte_execute_quiet-unset}" >"$MPIRUN_LOG.quiet"
+exit "${MPIRUN_STATUS:-0}"
 EOF
 chmod +x "$scratch/mpirun"
 printf 'n1\nn1\nn2\nn2\n' >"$scratch/nodefile"
@@ -37,7 +40,7 @@ chmod +x "$scratch/pfsbench"
 job() {
     local -a env_words=()
     read -r -a env_words <<<"${JOB_ENV:-}"
-    rm -f "$scratch/args" "$scratch"/pfsbench-*
+    rm -f "$scratch/args" "$scratch/args.quiet" "$scratch"/pfsbench-*
     RC=0
     env -i PATH="$PATH" HOME="$scratch" MPIRUN="$scratch/mpirun" MPIRUN_LOG="$scratch/args" \
         PFSBENCH="$scratch/pfsbench" PFSBENCH_OUTDIR="$scratch" \
@@ -73,6 +76,22 @@ check "tree.sbatch: 3 iterations by default, PFSBENCH_TREE_* for the tree's own 
 JOB_ENV="PFSBENCH_FILES=100 PFSBENCH_SIZE=4m PFSBENCH_ITERATIONS=1" job "$jobs/slurm/tree.sbatch"
 check "tree.sbatch: PFSBENCH_FILES and PFSBENCH_SIZE do not change the tree, PFSBENCH_ITERATIONS does" \
     test "$(pfsbench_args | xargs)" = "tree -o /mnt/gfs2 -i 1 -l 3 -d 5 -f 10 -s 1 --results $scratch/pfsbench-tree.42.h5"
+
+# After a refusal (exit 2) mpirun's 8-11 lines of boilerplate buried
+# pfsbench's one line: the scripts run it quiet, and say themselves when
+# the status is mpirun's (a rank or node died), since quiet mpirun does not.
+for s in "${cu_scripts[@]}" slurm/tree.sbatch; do
+    JOB_ENV="MPIRUN_STATUS=2" job "$jobs/$s"
+    check "$s: mpirun runs quiet" test "$(cat "$scratch/args.quiet")" = 1
+    check "$s: pfsbench's exit 2 is the job's, with no line of the script's but the status" \
+        test "$RC" -eq 2 -a "$(grep -c 'mpirun ended the run' "$scratch/out")" -eq 0
+    JOB_ENV="MPIRUN_STATUS=139" job "$jobs/$s"
+    check "$s: status 139 is the job's, and its last line says mpirun ended the run" \
+        test "$RC" -eq 139 -a "$(tail -1 "$scratch/out" | sed 's/^job 42[.a-z]*: //' | cut -c1-22)" = "mpirun ended the run: "
+    JOB_ENV="OMPI_MCA_orte_execute_quiet=0" job "$jobs/$s"
+    check "$s: OMPI_MCA_orte_execute_quiet=0 brings mpirun's messages back" \
+        test "$(cat "$scratch/args.quiet")" = 0
+done
 
 for s in "${cu_scripts[@]}" slurm/tree.sbatch; do
     JOB_ENV="PFSBENCH=$scratch/nonexistent" job "$jobs/$s"

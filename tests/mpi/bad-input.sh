@@ -40,12 +40,56 @@ bad create-unlink -m "$D" -s 4q -- "-s/--size wants a size such as 4096, 64k or 
 bad create-unlink -m "$D" -t se,zz -- "unknown test 'zz' in -t (known: se,pa,ua,ub,uc)" hint
 bad create-unlink -m "$D" -f 10 -F 20 -- "-F (20) cannot exceed -f (10)" hint
 bad create-unlink -m "$D" extra -- "unexpected argument 'extra'" hint
+# A newline in a path would split the report's header: refused, as in --label.
+bad create-unlink -m "$D
+x" -f 5 -F 1 -s 1k -- "-m/--mount wants printable text, without control characters" hint
 bad create-unlink -m "$D" -f 99999999999 -- "-f/--files '99999999999' is too large" hint
 bad create-unlink -m "$D/missing" -f 5 -F 1 -s 1k -- "cannot use '$D/missing': No such file or directory"
 bad create-unlink -m "$SCRATCH/plainfile" -f 5 -F 1 -s 1k -- "'$SCRATCH/plainfile' is not a directory"
 bad frobnicate -- "pfsbench: unknown command 'frobnicate'" hint
 bad -m "$D" -t nope -- "unknown test 'nope'" hint
 bad create-unlink -m "$D" -F 1000 -s 1t -f 1000 -- "this run needs"
+# A need past 64 bits is not 0 MiB (rounding UINT64_MAX up wrapped around).
+bad create-unlink -m "$D" -f 100000000 -F 100000000 -s 1000000000000000 -- \
+	"this run needs 16 EiB or more (use --force"
+
+# Through the launcher, a refusal is pfsbench's line alone: mpirun's 8-11
+# lines of boilerplate after a non-zero exit buried it (the launcher runs
+# mpirun quiet).
+if [ -x "${CREATE_UNLINK_PERF:-}" ]; then
+	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 300 "$CREATE_UNLINK_PERF" -m "$D/missing" localhost) \
+		>"$SCRATCH/out.$$" 2>"$SCRATCH/err.$$"
+	RC=$?
+	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
+	check "create_unlink_perf, a missing -m: exit 2" test "$RC" -eq 2
+	check "create_unlink_perf, a missing -m: pfsbench's line and nothing else" \
+		test "$(cat "$ERR")" = "pfsbench: cannot use '$D/missing': No such file or directory"
+	[ "$T_FAILED" -eq 0 ] || show_run
+fi
+
+# A -m path that leaves too little room for the run's own paths: refused up
+# front (it failed on every rank once the run had begun). Node 2's long name
+# makes its workers' directories the longest paths; the run directory, named
+# after node 1, fits.
+LONG=$D
+while [ ${#LONG} -lt 4030 ]; do LONG=$LONG/$(printf 'a%.0s' {1..90}); done
+LONG=${LONG:0:4030}
+mkdir -p "$LONG"
+snapshot "$D"
+node2=$(printf 'n%.0s' {1..40})
+OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=node1 "$PFSBENCH" \
+	create-unlink -m "$LONG" -f 5 -F 1 -s 1k : -np 1 -x "PFSBENCH_NODENAME=$node2" "$PFSBENCH" \
+	create-unlink -m "$LONG" -f 5 -F 1 -s 1k) >"$OUT" 2>"$ERR"
+RC=$?
+msg="'${LONG:0:40}...' is too long a directory to work in: the paths in node $node2 worker 1's directory"
+check "a -m too long for the run's paths: exit 2" test "$RC" -eq 2
+check "a -m too long for the run's paths: says so once" test "$(grep -cF -- "$msg" "$ERR")" -eq 1
+check "a -m too long for the run's paths: nothing else on stderr" test "$(grep -c '^pfsbench' "$ERR")" -eq 1
+check "a -m too long for the run's paths: creates nothing" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+rm -r "${D:?}"/*
+snapshot "$D"
 
 # A directory we may not write in: a read-only bind mount, where root too is refused.
 RO=$SCRATCH/ro

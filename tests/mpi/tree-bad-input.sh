@@ -57,4 +57,22 @@ check "a second -C: the trees are as they were" diff <(cd "$D" && find . | sort)
 pfs 1 tree "${S[@]}" -l 1 -d 2 -f 1 -s 1 -R
 check "-R after it: exit 0, nothing left" test "$RC" -eq 0 -a -z "$(ls "$D")"
 [ "$T_FAILED" -eq 0 ] || show_run
+
+# -R works each worker's own tree: on fewer ranks than -C it left the
+# others' trees (and said exit 0), on more it failed on the missing ones.
+# Refused before anything is made; the same ranks then remove everything.
+pfs 2 tree "${S[@]}" -l 1 -d 2 -f 1 -s 1 -C
+check "-C on 2 ranks: exit 0" test "$RC" -eq 0
+snapshot "$D"
+kept=$D/pfsbench.tree.l1.d2.f1.s1
+host=$(ls "$kept" | sed -n 's/\.1$//p')
+results=$(find "$SCRATCH" -maxdepth 1 -name 'pfsbench-tree-*.h5' | wc -l)
+refused 1 "'$kept' holds '$host.2', the directory of a worker this run does not have: run on the nodes and ranks of the run that left it" \
+	"${S[@]}" -l 1 -d 2 -f 1 -s 1 -R
+refused 3 "'$kept' holds no directory for node $host worker 3: run on the nodes and ranks of the run that left it" \
+	"${S[@]}" -l 1 -d 2 -f 1 -s 1 -R
+check "a refused -R makes no results file" test "$(find "$SCRATCH" -maxdepth 1 -name 'pfsbench-tree-*.h5' | wc -l)" -eq "$results"
+pfs 2 tree "${S[@]}" -l 1 -d 2 -f 1 -s 1 -R
+check "-R on the ranks of -C: exit 0, nothing left" test "$RC" -eq 0 -a -z "$(ls "$D")"
+[ "$T_FAILED" -eq 0 ] || show_run
 finish

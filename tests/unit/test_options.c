@@ -235,6 +235,53 @@ static void test_label(void **state)
 	free(opts);
 }
 
+/* Every string of every workload (paths, names, lists) refuses control
+ * characters: a newline in -m split the report's header. */
+static void test_strings_printable(void **state)
+{
+	(void)state;
+	for (size_t i = 0; pfs_workloads[i]; i++) {
+		const struct pfs_workload *wl = pfs_workloads[i];
+		void *opts = calloc(1, wl->opts_size);
+
+		assert_non_null(opts);
+		for (const struct pfs_option *o = wl->options; o->long_name; o++) {
+			char opt[64], arg[64], err[256], want[128], name[64];
+			/* short: bonnie's --bonnie-version holds 4 characters */
+			const char *bad[] = { "a\nb", "\tab", "a\x7f", "\x1b[m" };
+
+			if (o->kind != PFS_OPT_STRING)
+				continue;
+			if (o->flags & PFS_OPTF_OPERAND)
+				snprintf(name, sizeof(name), "%s=", o->long_name);
+			else if (o->short_name)
+				snprintf(name, sizeof(name), "-%c/--%s", o->short_name, o->long_name);
+			else
+				snprintf(name, sizeof(name), "--%s", o->long_name);
+			snprintf(want, sizeof(want), "%s wants printable text, without control characters",
+				 name);
+			for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+				char *argv[3] = { (char *)wl->name, opt, arg };
+				int argc = 3;
+
+				if (o->flags & PFS_OPTF_OPERAND) {
+					snprintf(opt, sizeof(opt), "%s=%s", o->long_name, bad[k]);
+					argc = 2;
+				} else {
+					snprintf(opt, sizeof(opt), "--%s", o->long_name);
+					snprintf(arg, sizeof(arg), "%s", bad[k]);
+				}
+				err[0] = 0;
+				assert_int_equal(pfs_opts_parse(wl->options, opts, argc, argv, err,
+								sizeof(err)),
+						 -EINVAL);
+				assert_string_equal(err, want);
+			}
+		}
+		free(opts);
+	}
+}
+
 /* ---- the key/value view ------------------------------------------------- */
 
 struct kv_list {
@@ -527,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_name_tests),
 		cmocka_unit_test(test_create_unlink_options),
 		cmocka_unit_test(test_label),
+		cmocka_unit_test(test_strings_printable),
 		cmocka_unit_test(test_every_option_round_trips_through_kv),
 		cmocka_unit_test(test_kv_refuses_values_it_could_not_have_written),
 		cmocka_unit_test(test_parser_hooks_choices_and_short_names),
