@@ -147,10 +147,12 @@ int pfs_runmark_create(int dirfd, const struct pfs_runmark *m)
 	if (fd < 0)
 		return -errno;
 	/* Taken before anything is in the run directory, so that a clean
-	 * never sees this run's marker unlocked while it runs. A filesystem
-	 * without locks still gets its marker. */
-	if (flock(fd, LOCK_EX | LOCK_NB) && errno != ENOLCK && errno != EOPNOTSUPP &&
-	    errno != ENOSYS)
+	 * never sees this run's marker unlocked while it runs. Waiting: a
+	 * clean may hold it for a moment, to find it empty and leave. A
+	 * filesystem without locks still gets its marker. */
+	while ((rc = flock(fd, LOCK_EX)) && errno == EINTR)
+		;
+	if (rc && errno != ENOLCK && errno != EOPNOTSUPP && errno != ENOSYS)
 		goto fail;
 	while (done < len) {
 		ssize_t n = write(fd, text + done, len - done);
