@@ -425,18 +425,19 @@ static int clean_main(int argc, char **argv)
 		}
 	}
 	if (!dir || !dir[0]) {
-		usage(stderr);
+		fprintf(stderr, "pfsbench clean: a directory is required: pfsbench clean [--dry-run] DIR\n"
+				"Try 'pfsbench clean --help'.\n");
 		return PFS_EXIT_USAGE;
 	}
 	/* DIR itself is the user's word, symbolic link or not; nothing in it is. */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
 	if (dfd < 0) {
-		pfs_error("clean: cannot open '%s': %s", dir,
-			  errno == ENOTDIR ? "not a directory" : strerror(errno));
+		fprintf(stderr, "pfsbench clean: cannot open '%s': %s\n", dir,
+			errno == ENOTDIR ? "not a directory" : strerror(errno));
 		return PFS_EXIT_USAGE;
 	}
 	if (!(d = fdopendir(dfd))) {
-		pfs_error("clean: cannot read '%s': %s", dir, strerror(errno));
+		fprintf(stderr, "pfsbench clean: cannot read '%s': %s\n", dir, strerror(errno));
 		close(dfd);
 		return PFS_EXIT_USAGE;
 	}
@@ -469,7 +470,7 @@ static int clean_main(int argc, char **argv)
 		left |= rc != 0;
 	}
 	if (!nomem && errno) {
-		pfs_error("clean: cannot read all of '%s': %s", dir, strerror(errno));
+		fprintf(stderr, "pfsbench clean: cannot read all of '%s': %s\n", dir, strerror(errno));
 		left = true;
 	}
 	closedir(d);
@@ -479,7 +480,7 @@ static int clean_main(int argc, char **argv)
 	if (!found)
 		printf("nothing to clean in '%s'\n", dir);
 	if (fflush(stdout) || ferror(stdout)) {
-		pfs_error("clean: cannot write to standard output");
+		fprintf(stderr, "pfsbench clean: cannot write to standard output\n");
 		return PFS_EXIT_FAILED;
 	}
 	return left ? PFS_EXIT_FAILED : PFS_EXIT_OK;
