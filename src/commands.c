@@ -1,4 +1,4 @@
-/* commands.c: the list of commands that read result files. A new command is
+/* commands.c: the list of commands that run without MPI. A new command is
  * one file and one line here. */
 #include "pfsbench/commands.h"
 
@@ -11,6 +11,7 @@ const struct pfs_command *const pfs_commands[] = {
 	&pfs_command_export,
 	&pfs_command_plot,
 	&pfs_command_report,
+	&pfs_command_clean,
 	NULL,
 };
 

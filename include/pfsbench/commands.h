@@ -1,6 +1,5 @@
-/* commands.h: subcommands that read result files (show, compare, export,
- * plot, report).
- * They run in one process, without MPI. */
+/* commands.h: subcommands that run in one process, without MPI: those
+ * that read result files (show, compare, export, plot, report), and clean. */
 #ifndef PFSBENCH_COMMANDS_H
 #define PFSBENCH_COMMANDS_H
 
@@ -33,6 +32,10 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats
  * imbalance, waiting (src/slownode.c). 0; -ENOMEM after saying so; -EIO
  * when writing to out failed, left for the caller to say. */
 int pfs_show_analysis(FILE *out, const struct pfs_archive *a);
+
+/* src/clean.c: removes what killed runs left in a directory. It reads no
+ * result file, but runs like these: one process, without MPI. */
+extern const struct pfs_command pfs_command_clean;
 
 /* NULL-terminated (src/commands.c). */
 extern const struct pfs_command *const pfs_commands[];

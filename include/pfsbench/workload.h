@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pfsbench/itemname.h"
 #include "pfsbench/options.h"
 #include "pfsbench/results.h"
 #include "pfsbench/worker.h"
@@ -122,6 +123,14 @@ struct pfs_workload {
 	 * engine, naming the op. */
 	int (*run_op)(struct pfs_worker *w, unsigned op);
 	int (*cleanup)(struct pfs_worker *w);
+	/* What this workload creates in a worker's directory, and (optional)
+	 * in the run directory beside the workers' directories: every name it
+	 * makes, its type, and for a directory what it holds (include/
+	 * pfsbench/itemname.h). `pfsbench clean` removes from a killed run's
+	 * directory what these tables name and nothing else, so they must
+	 * come from the same constants as the names the workload builds. */
+	const struct pfs_item *items;
+	const struct pfs_item *run_items;
 	/* Optional; NULL means PFS_PERSIST_NONE. Returns how this run's items
 	 * outlive it (an enum pfs_persist), or -ENAMETOOLONG when key is too
 	 * small. For LEAVE and RESUME it writes a key naming the plan, and the

@@ -63,6 +63,7 @@ struct pfs_engine {
 	/* rundir.c */
 	char run_dir[PATH_MAX];
 	bool run_dir_made, worker_dir_made, setup_done;
+	int marker_fd; /* rank 0: the run directory's marker, locked; -1 for none */
 	int persist; /* enum pfs_persist */
 	char persist_key[128];
 

@@ -576,6 +576,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.tick = pfs_engine_tick;
 	e.w.dirfd = -1;
 	e.w.peer_dirfd = -1;
+	e.marker_fd = -1;
 	e.peer_rank = e.reader_rank = -1;
 	e.w.opts = e.opts;
 	pfs_stop_recv_post(&e);

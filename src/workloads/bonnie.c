@@ -54,11 +54,40 @@
 #define IO_FILE "Bonnie.io"     /* the I/O tests' file */
 #define TEST_DIR "Bonnie.files" /* the file tests' directory */
 #define HEX_DIGITS 10           /* a name's index, as bonnie++'s %010x */
-#define DIR_PREFIX 6            /* "00003/" */
+#define SUBDIR_DIGITS 5         /* a subdirectory's name: its index, "00003" */
+#define SUBDIR_FMT "%0" PFS_ITEM_STR(SUBDIR_DIGITS) "u"
+#define DIR_PREFIX (SUBDIR_DIGITS + 1) /* "00003/" */
+/* A name's characters: bonnie++'s random ones, and its hex digits. */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#define HEX_CHARS "0123456789abcdef"
 #define NAME_SLOT (DIR_PREFIX + PFS_BONNIE_NAME_BYTES)
 #define RAND_CHARS_MAX 12       /* random characters in a name, 0 to 12 */
 #define SEEK_POLL_NS 20000000   /* the main thread's look at the seekers */
 #define SEEKER_STACK (256u * 1024)
+
+/* Its names, for `pfsbench clean`: the I/O file; the file tests'
+ * directory, its subdirectories (-n's DIRS > 1) and in either the files,
+ * named as make_names names them. */
+#define SEQ_NAME "[" HEX_CHARS "]{" PFS_ITEM_STR(HEX_DIGITS) "}[" NAME_CHARS "]{0," \
+		 PFS_ITEM_STR(RAND_CHARS_MAX) "}"
+#define RAN_NAME "[" NAME_CHARS "]{0," PFS_ITEM_STR(RAND_CHARS_MAX) "}[" HEX_CHARS "]{" \
+		 PFS_ITEM_STR(HEX_DIGITS) "}"
+static const struct pfs_item bonnie_names[] = {
+	{ SEQ_NAME, PFS_ITEM_FILE, NULL },
+	{ RAN_NAME, PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+static const struct pfs_item bonnie_test_dir[] = {
+	{ "[0-9]{" PFS_ITEM_STR(SUBDIR_DIGITS) "}", PFS_ITEM_DIR, bonnie_names },
+	{ SEQ_NAME, PFS_ITEM_FILE, NULL },
+	{ RAN_NAME, PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+static const struct pfs_item bonnie_items[] = {
+	{ IO_FILE, PFS_ITEM_FILE, NULL },
+	{ TEST_DIR, PFS_ITEM_DIR, bonnie_test_dir },
+	{ NULL, 0, NULL },
+};
 
 struct bonnie_state {
 	struct pfs_bonnie_plan p;
@@ -117,15 +146,15 @@ static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
  * the order they are made. */
 static void make_names(struct bonnie_state *st, bool random)
 {
-	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-	static const char hex[] = "0123456789abcdef";
+	static const char chars[] = NAME_CHARS;
+	static const char hex[] = HEX_CHARS;
 
 	for (uint64_t i = 0; i < st->nfiles; i++) {
 		char *n = name_of(st, i), *h, *r;
 		unsigned len;
 
 		if (st->base)
-			snprintf(path_of(st, i), NAME_SLOT, "%05u/", dir_of(st, i));
+			snprintf(path_of(st, i), NAME_SLOT, SUBDIR_FMT "/", dir_of(st, i));
 		len = (unsigned)(rng_next(&st->rng) % (RAND_CHARS_MAX + 1));
 		r = random ? n : n + HEX_DIGITS;
 		h = random ? n + len : n;
@@ -163,7 +192,7 @@ static void file_path(char *buf, size_t len, const struct bonnie_state *st, unsi
 		      const char *name)
 {
 	if (st->p.num_dirs > 1)
-		snprintf(buf, len, TEST_DIR "/%05u%s%s", d, name ? "/" : "", name ? name : "");
+		snprintf(buf, len, TEST_DIR "/" SUBDIR_FMT "%s%s", d, name ? "/" : "", name ? name : "");
 	else
 		snprintf(buf, len, TEST_DIR "%s%s", name ? "/" : "", name ? name : "");
 }
@@ -605,13 +634,13 @@ static int dirs_make(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	if (st->tdfd < 0)
 		return pfs_fail(w, "open", TEST_DIR, errno);
 	for (unsigned d = 0; d < ndirs; d++) {
-		snprintf(name, sizeof(name), "%05u", d);
+		snprintf(name, sizeof(name), SUBDIR_FMT, d);
 		if (pfs_mkdirat(st->tdfd, name, 0700))
 			return fail_at(w, "create", d, NULL, errno);
 		st->dirs_made = d + 1;
 	}
 	for (unsigned d = 0; o->sync && d < st->p.num_dirs; d++) {
-		snprintf(name, sizeof(name), "%05u", d);
+		snprintf(name, sizeof(name), SUBDIR_FMT, d);
 		st->syncfd[d] = pfs_openat(st->tdfd, ndirs ? name : ".",
 					   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 		if (st->syncfd[d] < 0)
@@ -646,7 +675,7 @@ static int dirs_remove(struct pfs_worker *w, struct bonnie_state *st)
 
 	syncfds_close(st);
 	for (unsigned d = st->p.num_dirs > 1 ? st->p.num_dirs : 0; d-- > 0;) {
-		snprintf(name, sizeof(name), "%05u", d);
+		snprintf(name, sizeof(name), SUBDIR_FMT, d);
 		if (pfs_unlinkat(st->tdfd, name, AT_REMOVEDIR))
 			return fail_at(w, "remove", d, NULL, errno);
 		st->dirs_made = d;
@@ -794,7 +823,7 @@ static int op_by_readdir(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		DIR *dir;
 
 		/* bonnie++ goes into each directory and reads it */
-		snprintf(sub, sizeof(sub), "%05u", d);
+		snprintf(sub, sizeof(sub), SUBDIR_FMT, d);
 		fd = pfs_openat(st->tdfd, st->base ? sub : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 		dir = fd >= 0 ? fdopendir(fd) : NULL;
 
@@ -1230,4 +1259,5 @@ const struct pfs_workload pfs_workload_bonnie = {
 	.setup = bonnie_setup,
 	.run_op = bonnie_run_op,
 	.cleanup = bonnie_cleanup,
+	.items = bonnie_items,
 };

@@ -44,6 +44,7 @@ struct cu_opts {
 enum cu_op { OP_CREATE, OP_WRITE, OP_READ, OP_UNLINK, OP_CREATE_UNLINK, OP_READ_PEER,
 	     OP_UNLINK_PEER };
 
+#define NAME_PREFIX "f"
 #define NAME_DIGITS 10
 #define MAX_FILES 9999999999ull
 #define IO_CHUNK (1u << 20)
@@ -71,7 +72,7 @@ struct cu_name {
 
 static void name_set(struct cu_name *n, uint64_t idx)
 {
-	n->s[0] = 'f';
+	n->s[0] = NAME_PREFIX[0];
 	for (int i = NAME_DIGITS; i >= 1; i--, idx /= 10)
 		n->s[i] = (char)('0' + idx % 10);
 	n->s[NAME_DIGITS + 1] = 0;
@@ -88,6 +89,12 @@ static void name_next(struct cu_name *n)
 		n->s[i] = '0';
 	}
 }
+
+/* Its names, for `pfsbench clean`: what name_set and name_next make. */
+static const struct pfs_item cu_items[] = {
+	{ NAME_PREFIX "[0-9]{" PFS_ITEM_STR(NAME_DIGITS) "}", PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
 
 /* ---- ops ---------------------------------------------------------------- */
 
@@ -625,6 +632,7 @@ const struct pfs_workload pfs_workload_create_unlink = {
 	.setup = cu_setup,
 	.run_op = cu_run_op,
 	.cleanup = cu_cleanup,
+	.items = cu_items,
 	.note = cu_note,
 	.peers = cu_peers,
 };

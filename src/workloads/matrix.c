@@ -37,6 +37,12 @@
 
 #define FILE_NAME "matrix"
 
+/* Its name, for `pfsbench clean`. */
+static const struct pfs_item matrix_items[] = {
+	{ FILE_NAME, PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+
 enum matrix_op { OP_OPEN, OP_CELL };
 
 struct matrix_state {
@@ -548,6 +554,7 @@ const struct pfs_workload pfs_workload_matrix = {
 	.setup = matrix_setup,
 	.run_op = matrix_run_op,
 	.cleanup = matrix_cleanup,
+	.items = matrix_items,
 	.persist = matrix_persist,
 	.check_ranks = matrix_check_ranks,
 	.review = matrix_review,

@@ -41,6 +41,17 @@
 #define FILE_NAME "stream"
 #define SHARED_NAME "stream.shared"
 
+/* Its names, for `pfsbench clean`: each worker's file, and the shared one
+ * beside the workers' directories. */
+static const struct pfs_item stream_items[] = {
+	{ FILE_NAME, PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+static const struct pfs_item stream_run_items[] = {
+	{ SHARED_NAME, PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+
 enum stream_op { OP_PREPARE, OP_OPEN, OP_STREAM, OP_CHECK };
 
 struct stream_state {
@@ -571,5 +582,7 @@ const struct pfs_workload pfs_workload_stream = {
 	.setup = stream_setup,
 	.run_op = stream_run_op,
 	.cleanup = stream_cleanup,
+	.items = stream_items,
+	.run_items = stream_run_items,
 	.persist = stream_persist,
 };

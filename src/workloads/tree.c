@@ -27,6 +27,9 @@
 #include <string.h>
 
 #define TOP "LEVEL0"
+#define DIR_PREFIX "d"  /* a directory below the top: d<index> */
+#define FILE_PREFIX "f" /* a file: f<index> */
+#define MAX_DIGITS 20   /* of an index: UINT64_MAX has 20 */
 #define IO_CHUNK (1u << 20)
 
 enum tree_op { OP_MKDIR, OP_CREATE, OP_UNLINK, OP_RMDIR, OP_CLEANUP };
@@ -98,7 +101,7 @@ static void dir_first(struct tree_state *st, unsigned depth)
 	l->fd = -1;
 	l->parent = st->lv[depth - 1].fd;
 	l->name = st->lv[depth - 1].end + 1;
-	l->end = name_first(st->path, st->lv[depth - 1].end, 'd', st->dir_digits);
+	l->end = name_first(st->path, st->lv[depth - 1].end, DIR_PREFIX[0], st->dir_digits);
 }
 
 /* Makes it its next sibling, once leave() has closed it and cut the path
@@ -110,6 +113,19 @@ static inline void dir_next(struct tree_state *st, unsigned depth)
 	l->idx++;
 	digits_next(st->path + l->end, st->dir_digits);
 }
+
+/* Its names, for `pfsbench clean`: the top, and below it directories and
+ * files to any depth, of any number of digits (the widths follow -d and -f). */
+static const struct pfs_item tree_inside[3];
+static const struct pfs_item tree_inside[3] = {
+	{ DIR_PREFIX "[0-9]{1," PFS_ITEM_STR(MAX_DIGITS) "}", PFS_ITEM_DIR, tree_inside },
+	{ FILE_PREFIX "[0-9]{1," PFS_ITEM_STR(MAX_DIGITS) "}", PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+static const struct pfs_item tree_items[] = {
+	{ TOP, PFS_ITEM_DIR, tree_inside },
+	{ NULL, 0, NULL },
+};
 
 /* ---- the work on each item ---------------------------------------------- */
 
@@ -146,7 +162,7 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat
 	char *last = name + 1 + st->file_digits;
 	int rc = 0;
 
-	name_first(st->path, end, 'f', st->file_digits);
+	name_first(st->path, end, FILE_PREFIX[0], st->file_digits);
 	for (uint64_t j = 0; j < o->files; j++, digits_next(last, st->file_digits)) {
 		uint64_t t;
 
@@ -540,6 +556,7 @@ const struct pfs_workload pfs_workload_tree = {
 	.setup = tree_setup,
 	.run_op = tree_run_op,
 	.cleanup = tree_cleanup,
+	.items = tree_items,
 	.persist = tree_persist,
 	.dry_run = tree_dry_run,
 };

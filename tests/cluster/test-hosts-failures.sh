@@ -49,8 +49,8 @@ end_run() {
 }
 
 # left_behind NAME: no pfsbench runs on any host within 30 s; the run
-# directory holds only worker directories of f<10 digits> files; rm -rf of
-# it leaves the target as it was.
+# directory holds only its marker and worker directories of f<10 digits>
+# files; pfsbench clean removes all of it and leaves the target as it was.
 left_behind() {
     local i h n=1
     for ((i = 0; i < 150 && n > 0; i++)); do
@@ -61,8 +61,8 @@ left_behind() {
     check "$1: no pfsbench left running on any host" test "$n" -eq 0
     local runs=("$D"/pfsbench.*.pfsh1.*)
     check "$1: one run directory, named pfsbench.<stamp>.pfsh1.<job>" test ${#runs[@]} -eq 1 -a -d "${runs[0]}"
-    check "$1: it holds only <node>.<worker>/f<10 digits>" test -z \
-        "$(cd "${runs[0]}" && find . -mindepth 1 | grep -Ev '^\./pfsh[1-3]\.[12](/f[0-9]{10})?$')"
+    check "$1: it holds only its marker and <node>.<worker>/f<10 digits>" test -z \
+        "$(cd "${runs[0]}" && find . -mindepth 1 | grep -Ev '^\./(\.pfsbench-run|pfsh[1-3]\.[12](/f[0-9]{10})?)$')"
     echo "# $1: left $(find "${runs[0]}" -type f | wc -l) files in $(basename "${runs[0]}")"
     "$PFSBENCH" show "$SCRATCH/$1.h5" >"$SCRATCH/$1.show" 2>&1 || true
     # Rank 0 prints a block on stdout, then appends it to the results file;
@@ -75,8 +75,8 @@ left_behind() {
     echo "# $1: stdout printed $printed se rows; show printed $kept and: $(tail -n 1 "$SCRATCH/$1.show")"
     check "$1: the results file keeps the rows so far and says the run was aborted" test \
         "$printed" -ge 24 -a "$kept $(tail -n 1 "$SCRATCH/$1.show" | cut -c1-15)" = "$printed Status: aborted"
-    rm -rf "${runs[0]}"
-    check "$1: rm -rf of the run directory leaves the target empty" test -z "$(ls -A "$D")"
+    check "$1: pfsbench clean removes it all (exit 0)" "$PFSBENCH" clean "$D"
+    check "$1: and leaves the target empty" test -z "$(ls -A "$D")"
 }
 
 # -- one rank killed -----------------------------------------------------------

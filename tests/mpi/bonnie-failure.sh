@@ -4,7 +4,8 @@
 # fails inside a seeker thread, and a file someone else put among the
 # rank's small files. Each stops every rank with exit 1 and one message
 # naming node, worker, op and path; the results file says aborted; what
-# the run made is removed, and the stranger's file is kept.
+# the run made is removed, and the stranger's file is kept, with the
+# directories that hold it and the run's marker (for pfsbench clean).
 . "$(dirname "$0")/lib.sh"
 
 D=$SCRATCH/target
@@ -64,9 +65,11 @@ wait "$pid"
 RC=$?
 aborted stranger "cannot (read|remove) a file it did not create: '$RUN_RE/Bonnie\.files/0000000000stranger': Operation not permitted"
 check "stranger: the stranger's file is kept" test "$(cat "$dir/0000000000stranger")" = theirs
-check "stranger: of the run, only the directories that hold it are left" test \
-	"$(cd "$D" && find . -path ./foreign -prune -o -print | sed 's/pfsbench\.[^/]*/RUN/' | sort | tr '\n' ' ')" = \
-	". ./RUN ./RUN/$H.1 ./RUN/$H.1/Bonnie.files ./RUN/$H.1/Bonnie.files/0000000000stranger "
+check "stranger: of the run, only the directories that hold it are left, and its marker" test \
+	"$(cd "$D" && find . -path ./foreign -prune -o -path './*/.pfsbench-run' -prune -o -print |
+		sed 's/pfsbench\.[^/]*/RUN/' | sort | tr '\n' ' ')" = \
+	". ./RUN ./RUN/$H.1 ./RUN/$H.1/Bonnie.files ./RUN/$H.1/Bonnie.files/0000000000stranger " -a \
+	-f "$(dirname "$(dirname "$dir")")/.pfsbench-run"
 [ "$T_FAILED" -eq 0 ] || show_run
 rm -r "$(dirname "$(dirname "$dir")")"
 check "stranger: removing those leaves the target as it was" dir_unchanged "$D"

@@ -145,7 +145,7 @@ check "SIGTERM: the results file names SIGTERM from mpirun" \
 	grep -Eq '^aborted: .*interrupted by SIGTERM from mpirun' <(reason "$SCRATCH/term.h5")
 check "SIGTERM: stderr names the command that removes what is left" \
 	grep -q "remove what is left with: pfsbench clean $T\$" "$ERR"
-# What the kill left is removed here, so that the scratch area goes.
-find "$T" -mindepth 1 -maxdepth 1 -name 'pfsbench.*' -exec rm -rf {} +
+check "SIGTERM: the command stderr names removes what is left" "$PFSBENCH" clean "$T"
+check "SIGTERM: then nothing of the run is left" dir_unchanged "$T"
 [ "$T_FAILED" -eq 0 ] || for f in "$SCRATCH"/*.err; do echo "--- $f"; cat "$f"; done
 finish

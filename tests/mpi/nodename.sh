@@ -19,8 +19,9 @@ RC=$?
 check "-C with odd node names: exit 0" test "$RC" -eq 0
 runs=("$T"/pfsbench.tree.*)
 check "one run directory in the target" test ${#runs[@]} -eq 1 -a -d "${runs[0]}"
-check "the worker directories are .._x.1 and a_b.1, inside it" \
-	test "$(cd "${runs[0]}" && ls -A | tr '\n' ' ')" = ".._x.1 a_b.1 "
+check "the worker directories are .._x.1 and a_b.1, inside it, beside the marker" \
+	test "$(cd "${runs[0]}" && ls -A | grep -vx '\.pfsbench-run' | tr '\n' ' ')" = ".._x.1 a_b.1 " \
+	-a -f "${runs[0]}/.pfsbench-run"
 check "nothing beside the run directory (\"../x\" once made target/x.1)" \
 	test "$(ls -A "$T")" = "${runs[0]##*/}"
 check "the report names the node as given" grep -q '\.\./x' "$SCRATCH/out"

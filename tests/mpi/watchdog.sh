@@ -82,7 +82,8 @@ check "rank 1 stopped: the results file says aborted, phase timeout, and the wor
 check "rank 1 stopped: rank 0 waited with little CPU ($WAIT_CPU% < $CPU_BOUND%)" \
 	test "$WAIT_CPU" -lt "$CPU_BOUND"
 [ "$T_FAILED" -eq 0 ] || { cat "$SCRATCH/rank1.err"; "$PFSBENCH" show "$SCRATCH/rank1.h5" | tail; }
-find "$T" -mindepth 1 -maxdepth 1 -name 'pfsbench.*' -exec rm -rf {} +
+check "rank 1 stopped: pfsbench clean removes what the job left" "$PFSBENCH" clean "$T"
+check "rank 1 stopped: nothing is left" test -z "$(ls -A "$T")"
 
 stop_one 0 rank0
 echo "# rank 0 stopped: the job ended after $TOOK_S s, exit $RC"
@@ -93,7 +94,8 @@ check "rank 0 stopped: rank 1 says it ends the job" \
 	grep -Eq '^pfsbench: node [^ ]+ worker 2: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 5, and rank 0 has not ended the job' \
 	"$SCRATCH/rank0.err"
 [ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/rank0.err"
-find "$T" -mindepth 1 -maxdepth 1 -name 'pfsbench.*' -exec rm -rf {} +
+check "rank 0 stopped: pfsbench clean removes what the job left" "$PFSBENCH" clean "$T"
+check "rank 0 stopped: nothing is left" test -z "$(ls -A "$T")"
 
 pfs 1 create-unlink -m "$T" --phase-timeout x
 check "--phase-timeout x: exit 2" test "$RC" -eq 2
