@@ -749,7 +749,9 @@ int pfs_analyze(const struct pfs_row *rows, size_t nrows, const struct pfs_node 
 	if (judge_rates(&devs, &mads, out, &s))
 		goto out;
 	for (unsigned n = 0; n < nnodes; n++)
-		qsort(out->nodes[n].ops, out->nodes[n].nops, sizeof(*out->nodes[n].ops), cmp_slow_op);
+		if (out->nodes[n].nops) /* else ops is NULL, which qsort must not get */
+			qsort(out->nodes[n].ops, out->nodes[n].nops, sizeof(*out->nodes[n].ops),
+			      cmp_slow_op);
 	rc = 0;
 out:
 	free(e);
