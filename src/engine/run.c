@@ -216,9 +216,12 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
 			     e->wl->name))
 		return pfs_error("the results file name is too long");
-	if (pfs_results_path_check(e->results_path,
-				   e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
-				   sizeof(why)))
+	rc = pfs_results_path_check(e->results_path,
+				    e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
+				    sizeof(why));
+	/* A default name that another run took since pfs_results_path chose
+	 * it is no reason to stop: the claim below moves on to the next. */
+	if (rc && !(rc == -EEXIST && !e->common->results[0]))
 		return pfs_error("%s", why);
 	if (!e->common->force && needs.bytes > fs->bytes_free)
 		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %s (use --force "

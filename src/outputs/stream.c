@@ -41,6 +41,10 @@ static int keep_rows(struct pfs_output *o, const struct pfs_block *b)
 		if (!sr)
 			return -ENOMEM;
 	}
+	/* A step that failed before its first row: no rows yet means no
+	 * array yet either, and memcpy must not be given NULL. */
+	if (!b->nrows)
+		return 0;
 	if (sr->n + b->nrows > sr->cap) {
 		size_t cap = sr->cap ? sr->cap : 16;
 		struct pfs_row *nr;

@@ -214,6 +214,7 @@ int main(int argc, char **argv)
 	DIR *d;
 	FILE *data;
 	char path[4096];
+	int status = 0;
 
 	if (argc != 2 && argc != 4) {
 		fprintf(stderr, "usage: fault_probe DIR [NAME N]\n");
@@ -236,15 +237,20 @@ int main(int argc, char **argv)
 			run(&p, k, 0);
 			run(&p, k, 1);
 		}
-		return 0;
+		goto out;
 	}
 	for (size_t k = 0; k < N_PROBES; k++) {
 		if (strcmp(probes[k].name, argv[2]))
 			continue;
 		for (long n = atol(argv[3]), i = 0; i < n; i++)
 			run(&p, k, (int)(i % 2));
-		return 0;
+		goto out;
 	}
 	fprintf(stderr, "fault_probe: no call named '%s'\n", argv[2]);
-	return 2;
+	status = 2;
+out:
+	/* glibc closes both with calls of its own, which pfsfault does not see */
+	fclose(data);
+	closedir(d);
+	return status;
 }
