@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
 
