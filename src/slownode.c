@@ -290,7 +290,7 @@ static void node_spreads(struct values *mads, double *spread, unsigned nnodes, d
 {
 	for (unsigned n = 0; n < nnodes; n++)
 		spread[n] = NAN;
-	qsort(mads->v, mads->n, sizeof(*mads->v), cmp_node_value);
+	pfs_sort(mads->v, mads->n, sizeof(*mads->v), cmp_node_value);
 	for (size_t i = 0; i < mads->n;) {
 		size_t j = i;
 
@@ -451,7 +451,7 @@ static double *spreads_and_sorted(struct values *devs, struct values *mads, unsi
 	if (!spread)
 		return NULL;
 	node_spreads(mads, spread, nnodes, tmp);
-	qsort(devs->v, devs->n, sizeof(*devs->v), cmp_node_value);
+	pfs_sort(devs->v, devs->n, sizeof(*devs->v), cmp_node_value);
 	return spread;
 }
 
@@ -741,7 +741,7 @@ int pfs_analyze(const struct pfs_row *rows, size_t nrows, const struct pfs_node 
 	if (judge_rates(&devs, &mads, out, &s))
 		goto out;
 	for (unsigned n = 0; n < nnodes; n++)
-		qsort(out->nodes[n].ops, out->nodes[n].nops, sizeof(*out->nodes[n].ops), cmp_slow_op);
+		pfs_sort(out->nodes[n].ops, out->nodes[n].nops, sizeof(*out->nodes[n].ops), cmp_slow_op);
 	rc = 0;
 out:
 	free(e);

@@ -21,6 +21,12 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	fprintf(stderr, "pfsbench: %s%s\n", prefix, line);
 }
 
+void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
 int pfs_error(const char *fmt, ...)
 {
 	va_list ap;
