@@ -257,7 +257,9 @@ out:
 
 /* A whole one-dimensional dataset of records described by fields into a
  * new array of elements of size bytes, reading the fields the file has;
- * one that would take more than room bytes is refused as damaged. A
+ * one that would take more than room bytes is refused as damaged, in our
+ * records or in the file's (HDF5 converts through a buffer of the file's
+ * record size: a damaged size of 400 KB made it ask for 4 GB). A
  * missing dataset is an empty one when optional (what a schema-1 file
  * lacks), else an error. */
 static int read_table(hid_t file, uint64_t room, const char *name,
@@ -279,7 +281,8 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 	ft = H5Dget_type(ds);
 	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
 	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0 ||
-	    pfs_mul_sat_u64(dims, size) > room || check_chunks(ds, space, ft, room))
+	    pfs_mul_sat_u64(dims, size) > room || pfs_mul_sat_u64(dims, H5Tget_size(ft)) > room ||
+	    check_chunks(ds, space, ft, room))
 		goto out;
 	mt = pfs_h5_record_type(fields, nfields, size, ft, false);
 	*out = calloc(dims ? (size_t)dims : 1, size);

@@ -66,7 +66,7 @@ for f in ranks-array files-array; do
 	[ "$rc" = 0 ] || fail "$f: show exited $rc: $(cat "$scratch/err")"
 	grep -q "^Done\.$" "$scratch/out" || fail "$f: show did not print the report"
 done
-for f in rows-claim nodes-claim; do
+for f in rows-claim nodes-claim rows-wide; do
 	start=$(date +%s)
 	for cmd in show "export --csv"; do
 		# shellcheck disable=SC2086

@@ -10,6 +10,8 @@ tests/fuzz/make-seeds.sh gives them to the fuzz target as seeds.
   files-array.h5    a parameter holds 1000 numbers
   rows-claim.h5     /rows claims 10^8 rows
   nodes-claim.h5    /nodes claims 10^8 nodes
+  rows-wide.h5      /rows' records claim 1 GiB each (HDF5 converts one
+                    record at least at a time), 2 of them
   nodes-gzip.h5     /nodes compressed (h5repack -f GZIP does that): good
   nodes-short.h5    /nodes compressed, its chunk inflating to 100 bytes
                     fewer than the chunk's rows take (HDF5 1.10 copied
@@ -63,3 +65,16 @@ def gzip_nodes(f, cut):
 
 crafted("nodes-gzip", lambda f: gzip_nodes(f, 0))
 crafted("nodes-short", lambda f: gzip_nodes(f, 100))
+
+
+def wide_rows(f):
+    """2 records of 1 GiB, none written: a small file, 2 GiB to read."""
+    rows = f["rows"]
+    names = list(rows.dtype.names)
+    wide = np.dtype({"names": names, "formats": [rows.dtype.fields[n][0] for n in names],
+                     "offsets": [rows.dtype.fields[n][1] for n in names], "itemsize": 1 << 30})
+    del f["rows"]
+    f.create_dataset("rows", shape=(2,), maxshape=(None,), chunks=(1,), dtype=wide)
+
+
+crafted("rows-wide", wide_rows)
