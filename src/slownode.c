@@ -586,7 +586,7 @@ static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_an
 		i = it_end;
 	}
 	b->imbalance = nimbs ? pfs_median(s->imbs, nimbs) : 0;
-	b->step_us = nwalls ? (uint64_t)pfs_median(s->walls, nwalls) : 0;
+	b->step_us = nwalls ? pfs_u64_sat(pfs_median(s->walls, nwalls)) : 0;
 	b->judged = a->compared && one_kind && b->step_us >= PFS_SHORT_STEP_US &&
 		    devs->n > mark_devs;
 	if (!b->judged) { /* what it said does not count */

@@ -27,6 +27,11 @@ void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 		qsort(base, n, size, cmp);
 }
 
+uint64_t pfs_u64_sat(double v)
+{
+	return v >= 0x1p64 ? UINT64_MAX : v > 0 ? (uint64_t)v : 0;
+}
+
 int pfs_error(const char *fmt, ...)
 {
 	va_list ap;

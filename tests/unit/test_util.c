@@ -201,6 +201,19 @@ static void test_sort_takes_empty_null_lists(void **state)
 	assert_int_equal(v[2], 3);
 }
 
+/* A median of a damaged file's times reaches 2^64: saturated, not cast. */
+static void test_u64_sat(void **state)
+{
+	(void)state;
+	assert_true(pfs_u64_sat(0x1p64) == UINT64_MAX);
+	assert_true(pfs_u64_sat(1.8446744073709552e19) == UINT64_MAX);
+	assert_true(pfs_u64_sat(1e300) == UINT64_MAX);
+	assert_true(pfs_u64_sat(-1.0) == 0);
+	assert_true(pfs_u64_sat(0.0 / 0.0) == 0);
+	assert_true(pfs_u64_sat(12345.9) == 12345);
+	assert_true(pfs_u64_sat(0x1p63) == UINT64_C(1) << 63);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_clock_is_monotonic),
 		cmocka_unit_test(test_errno_names),
 		cmocka_unit_test(test_sort_takes_empty_null_lists),
+		cmocka_unit_test(test_u64_sat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
