@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -286,8 +285,8 @@ static bool record_type_ok(hid_t ft)
 /* A whole one-dimensional dataset of records described by fields into a
  * new array of elements of size bytes, reading the fields the file has;
  * one that would take more than room bytes is refused as damaged, in our
- * records or in the file's (HDF5 converts through a buffer of the file's
- * record size: a damaged size of 400 KB made it ask for 4 GB). A
+ * records or in the file's (HDF5 converts through a buffer of at least
+ * one of the file's records: a damaged record size made it ask for 4 GB). A
  * missing dataset is an empty one when optional (what a schema-1 file
  * lacks), else an error. */
 static int read_table(hid_t file, uint64_t room, const char *name,
@@ -438,10 +437,10 @@ int pfs_archive_load_here(const char *path, struct pfs_archive *a)
 	return 0;
 }
 
-/* HDF5 1.10.8 itself crashes on some damaged files (a NULL dereference in
- * H5Aiterate2, a use after free converting a damaged record type in
- * H5Dread: docs/fuzzing.md lists what the fuzz target found), where no
- * check of ours can come first. So a file is read once in a child
+/* HDF5 1.10.8 itself crashes on some damaged files (a NULL dereference,
+ * reads past its buffers, an 8 GB allocation, all inside H5Aiterate2:
+ * docs/fuzzing.md lists what the fuzz target found), where no check of
+ * ours can come first. So a file is read once in a child
  * process: its own refusal (one line, its errno as exit status) stands,
  * and its death by a signal makes the file damaged instead of killing
  * pfsbench. Only then is it read here, by the same code on the same bytes.
