@@ -16,6 +16,7 @@ tests/fuzz/make-seeds.sh gives them to the fuzz target as seeds.
   nodes-short.h5    /nodes compressed, its chunk inflating to 100 bytes
                     fewer than the chunk's rows take (HDF5 1.10 copied
                     past its buffer on that)
+  nodes-short-raw.h5  /nodes not compressed, its chunk stored 100 bytes short
 """
 import shutil
 import sys
@@ -53,18 +54,20 @@ crafted("rows-claim", lambda f: f["rows"].resize((10**8,)))
 crafted("nodes-claim", lambda f: f["nodes"].resize((10**8,)))
 
 
-def gzip_nodes(f, cut):
+def chunk_nodes(f, cut, gzip=True):
     nodes = f["nodes"][...]
     del f["nodes"]
     ds = f.create_dataset("nodes", shape=nodes.shape, maxshape=(None,), chunks=(64,),
-                          dtype=nodes.dtype, compression="gzip")
+                          dtype=nodes.dtype, compression="gzip" if gzip else None)
     chunk = np.zeros(64, dtype=nodes.dtype)
     chunk[: len(nodes)] = nodes
-    ds.id.write_direct_chunk((0,), zlib.compress(chunk.tobytes()[: chunk.nbytes - cut]))
+    data = chunk.tobytes()[: chunk.nbytes - cut]
+    ds.id.write_direct_chunk((0,), zlib.compress(data) if gzip else data)
 
 
-crafted("nodes-gzip", lambda f: gzip_nodes(f, 0))
-crafted("nodes-short", lambda f: gzip_nodes(f, 100))
+crafted("nodes-gzip", lambda f: chunk_nodes(f, 0))
+crafted("nodes-short", lambda f: chunk_nodes(f, 100))
+crafted("nodes-short-raw", lambda f: chunk_nodes(f, 100, gzip=False))
 
 
 def wide_rows(f):

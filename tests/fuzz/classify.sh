@@ -7,13 +7,14 @@
 report=$1
 list=$(dirname "$0")/hdf5-crashes.txt
 # stack_after PATTERN: the first stack after the line matching PATTERN,
-# without the sanitizer's own frames (its interceptors of memcpy & co.).
+# without the sanitizer's own frames (its interceptors of memcpy & co.) and
+# glibc's memcpy, which HDF5 calls directly where its own copies inline.
 stack_after() {
 	awk -v pat="$1" '
 		!seen && $0 ~ pat { seen = 1; next }
 		seen && /^ +#[0-9]+ / { on = 1; print; next }
 		on { exit }' "$report" |
-		grep -v '__interceptor_\|__asan\|__sanitizer\|fuzzer::\| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) '
+		grep -v '__interceptor_\|__asan\|__sanitizer\|fuzzer::\| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) \| in __mem[a-z_0-9]* string/'
 }
 stack=$(stack_after 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer: out-of-memory \(malloc)')
 echo "$stack" | head -n 1 | grep -q 'libhdf5' || exit 0
