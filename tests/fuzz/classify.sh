@@ -14,7 +14,7 @@ stack_after() {
 		!seen && $0 ~ pat { seen = 1; next }
 		seen && /^ +#[0-9]+ / { on = 1; print; next }
 		on { exit }' "$report" |
-		grep -v '__interceptor_\|__asan\|__sanitizer\|fuzzer::\| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) \| in __mem[a-z_0-9]* string/'
+		grep -v '__interceptor_\|Interceptor\|__asan\|__sanitizer\|fuzzer::\| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) \| in __mem[a-z_0-9]* string/'
 }
 stack=$(stack_after 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer: out-of-memory \(malloc)')
 echo "$stack" | head -n 1 | grep -q 'libhdf5' || exit 0
