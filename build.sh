@@ -2,8 +2,9 @@
 # build.sh: the two commands of README's Quick start, and what CI runs.
 #   ./build.sh run    install what is missing, build, run a small create-unlink
 #   ./build.sh check  install what is missing, build, run the whole test suite
-#                     (make check of the sanitizer build, check-cluster,
-#                     check-fs, check-gfs2, and a distcheck of a subset)
+#                     (make check of the sanitizer build, check-fuzz,
+#                     check-cluster, check-fs, check-gfs2, and a distcheck
+#                     of a subset)
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
@@ -16,17 +17,20 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # namespaces, Slurm, loop filesystems, GlusterFS and GFS2 in virtual
 # machines are the test systems; gnuplot-nox draws plot's and report's
 # pictures (pfsbench builds and runs without it) and chromium opens the
-# report in the browser test.
+# report in the browser test; clang-14 and its runtimes (libFuzzer and the
+# sanitizers, which clang-14 only recommends) build the fuzz target.
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
-	gnuplot-nox chromium)
+	gnuplot-nox chromium clang-14 libclang-rt-14-dev)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).
-IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs openssh-client)
+# clang-14 is there as what clang-tidy depends on (through clang-tools-14):
+# purging it would take clang-tidy away.
+IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs openssh-client clang-14)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -138,6 +142,15 @@ check)
 	cd sanitizers/build
 	suite check -j"$(nproc)"
 	cd ../..
+	# The fuzz target over the results file's readers, for 120 s
+	# (docs/fuzzing.md); "SKIP: check-fuzz: ..." without clang's libFuzzer.
+	mkdir -p tests/fuzz
+	make check-fuzz 2>&1 | tee tests/fuzz/check.out || { echo "build.sh: make check-fuzz failed" >&2; exit 1; }
+	if grep -q '^SKIP: check-fuzz' tests/fuzz/check.out; then
+		SKIPPED=$((SKIPPED + 1))
+	else
+		PASSED=$((PASSED + 1))
+	fi
 	# Several hosts (network namespaces) and a private Slurm; one at a time.
 	# Each test says "SKIP: reason" where root or namespaces are missing.
 	suite check-cluster

@@ -7,6 +7,7 @@
 #include "pfsbench/archive.h"
 #include "pfsbench/latency.h"
 #include "pfsbench/robust.h"
+#include "pfsbench/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -115,7 +116,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 	}
 	line->iterations = (unsigned)niter;
-	line->step_us = (uint64_t)pfs_median(s->walls, nwalls);
+	line->step_us = pfs_u64_sat(pfs_median(s->walls, nwalls));
 	if (niter >= 2) {
 		set_noise(line, s->iter_rates, niter, false, s->logs);
 	} else {

@@ -329,6 +329,33 @@ static int json_document(FILE *out, const struct pfs_archive *a, bool rows)
 	return rc;
 }
 
+int pfs_export_write(FILE *out, const struct pfs_archive *a, enum pfs_export_kind kind)
+{
+	switch (kind) {
+	case PFS_EXPORT_CSV_ROWS:
+		csv_rows(out, a);
+		return 0;
+	case PFS_EXPORT_CSV_PROVENANCE:
+		csv_provenance(out, a);
+		return 0;
+	case PFS_EXPORT_CSV_LATENCY:
+		return csv_latency(out, a);
+	case PFS_EXPORT_CSV_PROGRESS:
+		csv_records(out, pfs_tick_fields, pfs_tick_nfields, a->ticks, sizeof(*a->ticks),
+			    a->nticks);
+		return 0;
+	case PFS_EXPORT_CSV_FSSTATS:
+		csv_records(out, pfs_fsstat_fields, pfs_fsstat_nfields, a->fsstats,
+			    sizeof(*a->fsstats), a->nfsstats);
+		return 0;
+	case PFS_EXPORT_JSON:
+		return json_document(out, a, true);
+	case PFS_EXPORT_JSON_PROVENANCE:
+		return json_document(out, a, false);
+	}
+	return -1;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 static void export_usage(FILE *out)
@@ -351,6 +378,7 @@ static int export_main(int argc, char **argv)
 {
 	const char *path = NULL;
 	bool csv = false, json = false, prov = false, lat = false, ticks = false, fss = false;
+	enum pfs_export_kind kind;
 	struct pfs_archive a;
 	int rc;
 
@@ -387,21 +415,12 @@ static int export_main(int argc, char **argv)
 	}
 	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
-	rc = 0;
 	if (json)
-		rc = json_document(stdout, &a, !prov);
-	else if (lat)
-		rc = csv_latency(stdout, &a);
-	else if (ticks)
-		csv_records(stdout, pfs_tick_fields, pfs_tick_nfields, a.ticks, sizeof(*a.ticks),
-			    a.nticks);
-	else if (fss)
-		csv_records(stdout, pfs_fsstat_fields, pfs_fsstat_nfields, a.fsstats,
-			    sizeof(*a.fsstats), a.nfsstats);
-	else if (prov)
-		csv_provenance(stdout, &a);
+		kind = prov ? PFS_EXPORT_JSON_PROVENANCE : PFS_EXPORT_JSON;
 	else
-		csv_rows(stdout, &a);
+		kind = lat ? PFS_EXPORT_CSV_LATENCY : ticks ? PFS_EXPORT_CSV_PROGRESS :
+		       fss ? PFS_EXPORT_CSV_FSSTATS : prov ? PFS_EXPORT_CSV_PROVENANCE : PFS_EXPORT_CSV_ROWS;
+	rc = pfs_export_write(stdout, &a, kind);
 	if (!rc && (fflush(stdout) || ferror(stdout)))
 		rc = pfs_error("cannot write to standard output");
 	pfs_archive_free(&a);

@@ -181,8 +181,10 @@ static int latency(struct pfs_plot_script *s, const struct pfs_archive *a, const
 
 	if (rc == -EINVAL)
 		return pfs_error("the latency histograms of the file are damaged"), -EINVAL;
-	if (rc || !n)
+	if (rc || !n) {
+		pfs_lat_hists_free(h, n); /* with no group, still an array of one */
 		return rc;
+	}
 	rc = -ENOMEM;
 	cdf = calloc(n, sizeof(*cdf));
 	curves = calloc(n, sizeof(*curves));

@@ -285,20 +285,12 @@ static int judge_group(struct cell *c, size_t n, uint32_t pair, struct scratch *
 	return 0;
 }
 
-/* Sorted by node (and pair). An empty list has no array yet, and qsort
- * must not be given NULL even for no elements. */
-static void values_sort(struct values *l)
-{
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_node_value);
-}
-
 /* Each node's median spread (over all its groups) into spread[node]. */
 static void node_spreads(struct values *mads, double *spread, unsigned nnodes, double *tmp)
 {
 	for (unsigned n = 0; n < nnodes; n++)
 		spread[n] = NAN;
-	values_sort(mads);
+	pfs_sort(mads->v, mads->n, sizeof(*mads->v), cmp_node_value);
 	for (size_t i = 0; i < mads->n;) {
 		size_t j = i;
 
@@ -459,7 +451,7 @@ static double *spreads_and_sorted(struct values *devs, struct values *mads, unsi
 	if (!spread)
 		return NULL;
 	node_spreads(mads, spread, nnodes, tmp);
-	values_sort(devs);
+	pfs_sort(devs->v, devs->n, sizeof(*devs->v), cmp_node_value);
 	return spread;
 }
 
@@ -594,7 +586,7 @@ static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_an
 		i = it_end;
 	}
 	b->imbalance = nimbs ? pfs_median(s->imbs, nimbs) : 0;
-	b->step_us = nwalls ? (uint64_t)pfs_median(s->walls, nwalls) : 0;
+	b->step_us = nwalls ? pfs_u64_sat(pfs_median(s->walls, nwalls)) : 0;
 	b->judged = a->compared && one_kind && b->step_us >= PFS_SHORT_STEP_US &&
 		    devs->n > mark_devs;
 	if (!b->judged) { /* what it said does not count */
@@ -749,9 +741,7 @@ int pfs_analyze(const struct pfs_row *rows, size_t nrows, const struct pfs_node 
 	if (judge_rates(&devs, &mads, out, &s))
 		goto out;
 	for (unsigned n = 0; n < nnodes; n++)
-		if (out->nodes[n].nops) /* else ops is NULL, which qsort must not get */
-			qsort(out->nodes[n].ops, out->nodes[n].nops, sizeof(*out->nodes[n].ops),
-			      cmp_slow_op);
+		pfs_sort(out->nodes[n].ops, out->nodes[n].nops, sizeof(*out->nodes[n].ops), cmp_slow_op);
 	rc = 0;
 out:
 	free(e);

@@ -11,12 +11,25 @@
 #include <unistd.h>
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	/* One write, so lines of different ranks do not interleave mid-line. */
 	fprintf(stderr, "pfsbench: %s%s\n", prefix, line);
+}
+
+void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
+uint64_t pfs_u64_sat(double v)
+{
+	return v >= 0x1p64 ? UINT64_MAX : v > 0 ? (uint64_t)v : 0;
 }
 
 int pfs_error(const char *fmt, ...)

@@ -45,6 +45,12 @@ struct pfs_archive {
  * for a damaged one, -ENOMEM). src/archive_hdf5.c. */
 int pfs_archive_load(const char *path, struct pfs_archive *a);
 
+/* The same, without the child process that pfs_archive_load reads the
+ * file in first, so that a crash inside HDF5 on a damaged file makes it
+ * damaged rather than killing the caller: what that child runs, and what
+ * the fuzz target (tests/fuzz) calls, which must see such crashes. */
+int pfs_archive_load_here(const char *path, struct pfs_archive *a);
+
 /* Whether path starts with HDF5's 8-byte signature (a results file, as
  * opposed to a text output of another tool): 1, 0, or -errno when it
  * cannot be opened (pfsbench writes no user block). Reads 8 bytes. */

@@ -1,9 +1,29 @@
-/* export.h: the quoting of CSV fields and JSON strings, for export and its
- * tests. No MPI, no HDF5. */
+/* export.h: what `pfsbench export` writes of a loaded results file, and
+ * the quoting of CSV fields and JSON strings, for export, its tests and
+ * the fuzz target (tests/fuzz). No MPI, no HDF5. */
 #ifndef PFSBENCH_EXPORT_H
 #define PFSBENCH_EXPORT_H
 
 #include <stdio.h>
+
+struct pfs_archive;
+
+/* One of export's outputs: --csv (the rows), --csv --provenance,
+ * --csv --latency, --csv --progress, --csv --fs-stats, --json,
+ * --json --provenance. */
+enum pfs_export_kind {
+	PFS_EXPORT_CSV_ROWS,
+	PFS_EXPORT_CSV_PROVENANCE,
+	PFS_EXPORT_CSV_LATENCY,
+	PFS_EXPORT_CSV_PROGRESS,
+	PFS_EXPORT_CSV_FSSTATS,
+	PFS_EXPORT_JSON,
+	PFS_EXPORT_JSON_PROVENANCE,
+};
+
+/* Writes a on out as kind. Returns 0, or -1 after a message when its
+ * latency histograms are damaged; write errors are left on out. */
+int pfs_export_write(FILE *out, const struct pfs_archive *a, enum pfs_export_kind kind);
 
 /* One CSV field by RFC 4180: quoted, with quotes doubled, when it holds a
  * comma, a quote, CR or LF. */

@@ -21,6 +21,15 @@ enum {
 int pfs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pfs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* qsort, and nothing for n == 0: an empty list's array is often NULL, and
+ * qsort's may not be even then (C11 7.22.5; UBSan says so). */
+void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* A double as uint64_t, saturated: UINT64_MAX from 2^64 on, 0 for
+ * negatives and NaN. A median of a damaged file's times reaches 2^64,
+ * which a plain cast may not take (UBSan says so). */
+uint64_t pfs_u64_sat(double v);
+
 /* snprintf that reports truncation: 0 when it fit, -ENAMETOOLONG when not. */
 int pfs_format(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -128,6 +128,8 @@ int pfs_op_done(struct pfs_worker *w)
 
 /* The first failure of this rank: recorded, printed, told to the others. */
 static int fail_with(struct pfs_worker *w, int err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static int fail_with(struct pfs_worker *w, int err, const char *fmt, va_list ap)
 {
 	struct pfs_engine *e = w->engine;
 	char what[sizeof(e->failure)];

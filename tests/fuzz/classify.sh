@@ -1,0 +1,34 @@
+#!/bin/sh
+# classify.sh REPORT: whether the sanitizer's report in the file REPORT is
+# of a crash inside HDF5 itself: its top frame (past the sanitizer's own)
+# in libhdf5, and the memory it names, if any, allocated there too. Prints
+# the name of the line of tests/fuzz/hdf5-crashes.txt it matches, or
+# "unlisted" for another such crash; nothing for any other report.
+report=$1
+list=$(dirname "$0")/hdf5-crashes.txt
+# stack_after PATTERN: the first stack after the line matching PATTERN,
+# without the sanitizer's own frames (its interceptors of memcpy & co.) and
+# glibc's memcpy, which HDF5 calls directly where its own copies inline.
+stack_after() {
+	awk -v pat="$1" '
+		!seen && $0 ~ pat { seen = 1; next }
+		seen && /^ +#[0-9]+ / { on = 1; print; next }
+		on { exit }' "$report" |
+		grep -v '__interceptor_\|Interceptor\|__asan\|__sanitizer\|fuzzer::\| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) \| in __mem[a-z_0-9]* string/'
+}
+stack=$(stack_after 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer: out-of-memory \(malloc)')
+echo "$stack" | head -n 1 | grep -q 'libhdf5' || exit 0
+# The memory it names, if any: allocated (or freed) inside HDF5 as well.
+owner=$(stack_after '(allocated|freed) by thread' | head -n 1)
+[ -z "$owner" ] || echo "$owner" | grep -q 'libhdf5' || exit 0
+names=$(echo "$stack" | sed -n 's/^ *#[0-9]* 0x[0-9a-f]* in \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+match=$(grep -v '^#' "$list" | while read -r name kind frames; do
+	[ -n "$name" ] || continue
+	grep -q "ERROR: [A-Za-z]*: $kind" "$report" || continue
+	pattern=" $(echo "$frames" | sed 's/ / (.* )?/g') "
+	if echo " $names" | grep -qE -- "$pattern"; then
+		echo "$name"
+		break
+	fi
+done)
+echo "${match:-unlisted}"

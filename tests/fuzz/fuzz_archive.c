@@ -1,0 +1,109 @@
+/* fuzz_archive.c: the libFuzzer target of the results file's readers
+ * (issue 10, docs/fuzzing.md). Each input is written to one temporary file
+ * (on /dev/shm where there is one) and read by pfs_archive_load, the
+ * loader of show, compare, export, plot and report; a file it accepts is
+ * then rendered as each of those commands renders it, into /dev/null:
+ * show's report with --latency and --fs-stats, --analyze, every output of
+ * export, compare of the run against itself in its three formats, and
+ * plot's gnuplot script. A crash, a sanitizer's report, a leak or a hang
+ * in any of them is a finding. Loading from a file rather than from an
+ * HDF5 file image keeps the product's own path (a regular file, HDF5's
+ * signature, H5Fopen); on tmpfs it costs a few percent of a load. */
+#include "pfsbench/archive.h"
+#include "pfsbench/commands.h"
+#include "pfsbench/compare.h"
+#include "pfsbench/export.h"
+#include "pfsbench/pictures.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64];
+static int fd = -1;
+static FILE *sink;
+
+static void remove_file(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+
+	(void)argc;
+	(void)argv;
+	snprintf(path, sizeof(path), "%s/pfsbench-fuzz-XXXXXX", dir);
+	fd = mkstemp(path);
+	sink = fopen("/dev/null", "w");
+	if (fd < 0 || !sink) {
+		perror("fuzz_archive: cannot make its temporary file or open /dev/null");
+		exit(1);
+	}
+	atexit(remove_file);
+	return 0;
+}
+
+static int write_input(const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+
+	if (ftruncate(fd, 0))
+		return -1;
+	while (done < size) {
+		ssize_t w = pwrite(fd, data + done, size - done, (off_t)done);
+
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* What plot and report draw of one run: the gnuplot script's numbers. */
+static void render_plot(const struct pfs_archive *a)
+{
+	struct pfs_plot_script s;
+
+	if (pfs_plot_script_begin(&s, sink, PFS_PLOT_SVG | PFS_PLOT_PNG) == 0)
+		pfs_pictures_run(&s, a, "", "fuzz");
+	pfs_plot_script_free(&s);
+}
+
+static void render(struct pfs_archive *a)
+{
+	const char *paths[] = { path, path };
+	struct pfs_archive twice[2] = { *a, *a };
+
+	if (pfs_show_report(sink, a, true, true) == 0)
+		pfs_show_analysis(sink, a);
+	for (int k = PFS_EXPORT_CSV_ROWS; k <= PFS_EXPORT_JSON_PROVENANCE; k++)
+		pfs_export_write(sink, a, (enum pfs_export_kind)k);
+	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_TEXT, false);
+	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_CSV, false);
+	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_JSON, false);
+	render_plot(a);
+	fflush(sink);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pfs_archive a;
+
+	if (write_input(data, size)) {
+		perror("fuzz_archive: cannot write its temporary file");
+		abort();
+	}
+	if (pfs_archive_load_here(path, &a) == 0) {
+		render(&a);
+		pfs_archive_free(&a);
+	}
+	return 0;
+}
