@@ -43,6 +43,15 @@ struct pfs_step {
 	unsigned flags; /* PFS_STEP_* */
 };
 
+/* The op the step gives a node's workers, or -1: they wait. */
+static inline int pfs_step_op_of_node(const struct pfs_step *s, unsigned node)
+{
+	for (unsigned i = 0; i < s->nassign; i++)
+		if (s->assign[i].node == PFS_ALL_NODES || (unsigned)s->assign[i].node == node)
+			return (int)s->assign[i].op;
+	return -1;
+}
+
 /* For plan functions: stores step at steps[i] when it fits in cap, and
  * returns i + 1, so a plan counts its steps also when only sizing. */
 static inline size_t pfs_plan_put(struct pfs_step *steps, size_t cap, size_t i,

@@ -116,6 +116,11 @@ struct pfs_engine {
 	/* What a waiting rank does between looks (rank 0: take progress
 	 * messages and draw), so that the waits of agree.c need not know. */
 	void (*while_waiting)(struct pfs_engine *e);
+	/* What a waiting or ticking rank checks (watchdog.c), and how a run
+	 * ends at once with a reason (run.c): hooks, so that agree.c and
+	 * progress.c, below both, need not know them. */
+	void (*watch)(struct pfs_engine *e, uint64_t now_us);
+	void (*abort_run)(struct pfs_engine *e, const char *reason);
 
 	/* step.c: the filesystem's own counters around each step, on the node
 	 * leaders (on one of them for a cluster-wide source) */
@@ -188,13 +193,19 @@ void pfs_progress_service(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_finish(struct pfs_engine *e);
 void pfs_progress_op_begin(struct pfs_engine *e);
 void pfs_progress_op_end(struct pfs_engine *e);
-size_t pfs_progress_laggards(struct pfs_engine *e, uint64_t now_us, char *buf, size_t len);
+/* A worker whose op of the step has not ended, as rank 0 last heard. */
+struct pfs_laggard {
+	int rank, op;
+	bool begun; /* it said its op began */
+	uint64_t items, target, heard_us;
+	enum pfs_unit unit;
+};
+size_t pfs_progress_laggards(struct pfs_engine *e, struct pfs_laggard *out, size_t cap);
 
 /* watchdog.c */
 void pfs_watchdog_check(struct pfs_engine *e, uint64_t now_us);
 
-/* run.c */
-void pfs_run_abort(struct pfs_engine *e, const char *reason);
+
 void pfs_progress_free(struct pfs_engine *e);
 
 /* gather.c */
@@ -206,7 +217,6 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 
 /* step.c */
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it);
-int pfs_step_op_of_node(const struct pfs_step *s, unsigned node);
 void pfs_probe_open(struct pfs_engine *e, char desc[256]);
 
 #endif

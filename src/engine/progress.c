@@ -11,8 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +222,8 @@ void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us)
 		note_self(e, now_us, OP_WORKING);
 		pfs_progress_service(e, now_us);
 	}
-	pfs_watchdog_check(e, now_us);
+	if (e->watch)
+		e->watch(e, now_us);
 }
 
 /* ---- rank 0's line ------------------------------------------------------- */
@@ -321,47 +320,28 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	e->prog_drawn = e->prog_tty;
 }
 
-/* Rank 0: the workers whose op of the step in progress has not ended, one
- * line each into buf ("node n2 worker 1 (rank 3): Create in '/m/pfsbench.
- * .../n2.1', 1200 of 50000 files, last heard 4.8 s ago"), as far as they
- * fit. Returns how many there are. */
-size_t pfs_progress_laggards(struct pfs_engine *e, uint64_t now_us, char *buf, size_t len)
+/* Rank 0: the workers whose op of the step in progress has not ended, as
+ * rank 0 last heard of them, into out (up to cap). Returns how many. */
+size_t pfs_progress_laggards(struct pfs_engine *e, struct pfs_laggard *out, size_t cap)
 {
 	struct pfs_progress_view *v = e->view;
-	size_t n = 0, used = 0;
+	size_t n = 0;
 
-	if (len)
-		buf[0] = 0;
 	for (int r = 0; v && e->cur_step && r < e->nranks; r++) {
 		const struct rank_view *rv = &v->ranks[r];
-		unsigned node = e->topo.node_of_rank[r];
-		int op = pfs_step_op_of_node(e->cur_step, node);
-		const char *name = op >= 0 && e->wl->op_names ? e->wl->op_names[op] : NULL;
-		char dir[PATH_MAX], what[PATH_MAX + 256];
+		int op = pfs_step_op_of_node(e->cur_step, e->topo.node_of_rank[r]);
 
 		if (op < 0 || (rv->seq == e->step_seq && rv->state == OP_DONE))
 			continue;
+		if (n < cap)
+			out[n] = (struct pfs_laggard){ .rank = r,
+						       .op = op,
+						       .begun = rv->seq == e->step_seq,
+						       .items = rv->items,
+						       .target = rv->target,
+						       .heard_us = rv->heard_us,
+						       .unit = v->unit };
 		n++;
-		if (pfs_rundir_worker_path(e, e->topo.nodes[node].name, e->topo.worker_of_rank[r],
-					   dir, sizeof(dir)))
-			snprintf(dir, sizeof(dir), "?");
-		if (rv->seq != e->step_seq)
-			(void)pfs_format(what, sizeof(what),
-					 "node %s worker %u (rank %d): has not begun %s%s (still in "
-					 "the cache drop or the barrier before it)",
-					 e->topo.nodes[node].name, e->topo.worker_of_rank[r], r,
-					 name ? name : "its op", name ? "" : " of the step");
-		else
-			(void)pfs_format(what, sizeof(what),
-					 "node %s worker %u (rank %d): %s in '%s', %" PRIu64
-					 " of %" PRIu64 " %s, last heard %.1f s ago",
-					 e->topo.nodes[node].name, e->topo.worker_of_rank[r], r,
-					 name ? name : "its op", dir, rv->items, rv->target,
-					 v->unit == PFS_UNIT_BYTES ? "requests" : pfs_unit_name(v->unit),
-					 (double)(now_us - rv->heard_us) / 1e6);
-		if (used + strlen(what) + 2 < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "",
-						 what);
 	}
 	return n;
 }

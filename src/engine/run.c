@@ -391,7 +391,7 @@ static void say_removing(const struct pfs_engine *e, const char *why)
  * line by line, the results file says it too, and where the run's files
  * stay; MPI_Abort then ends every rank, also a stopped or stuck one (which
  * cannot take part in a clean-up). */
-void pfs_run_abort(struct pfs_engine *e, const char *reason)
+static void run_abort(struct pfs_engine *e, const char *reason)
 {
 	char quoted[2 * PATH_MAX + 8];
 	const char *line = reason;
@@ -559,6 +559,8 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.row_type = e.cell_type = e.tick_type = e.fsstat_type = MPI_DATATYPE_NULL;
 	e.prog_req = e.sw_req = MPI_REQUEST_NULL;
 	e.w.node_name = "?";
+	e.watch = pfs_watchdog_check;
+	e.abort_run = run_abort;
 	if (MPI_Comm_dup(comm, &e.comm) != MPI_SUCCESS) {
 		pfs_error("MPI_Comm_dup failed; stopping the job");
 		MPI_Abort(comm, PFS_EXIT_FAILED);

@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The op the step gives a node's workers, or -1: they wait. */
-int pfs_step_op_of_node(const struct pfs_step *s, unsigned node)
-{
-	for (unsigned i = 0; i < s->nassign; i++)
-		if (s->assign[i].node == PFS_ALL_NODES || (unsigned)s->assign[i].node == node)
-			return (int)s->assign[i].op;
-	return -1;
-}
-
 /* The node leaders sync and drop the page cache, so every phase starts cold
  * on every node, as create_unlink_perf does. A failure is reported once and
  * recorded; later phases then run without dropping. */
