@@ -454,10 +454,13 @@ int pfs_archive_load_here(const char *path, struct pfs_archive *a)
  * reads past its buffers, an 8 GB allocation, all inside H5Aiterate2:
  * docs/fuzzing.md lists what the fuzz target found), where no check of
  * ours can come first. So a file is read once in a child
- * process: its own refusal (one line, its errno as exit status) stands,
- * and its death by a signal makes the file damaged instead of killing
- * pfsbench. Only then is it read here, by the same code on the same bytes.
- * Costs a fork and a second read: a few ms for a results file. */
+ * process: its own refusal (one line, then CHILD_REFUSED + its errno as
+ * exit status) stands, and any other end, a signal or an exit status of
+ * its own (a sanitizer's report), makes the file damaged instead of
+ * ending pfsbench. Only then is it read here, by the same code on the same
+ * bytes. Costs a fork and a second read: a few ms for a results file. */
+#define CHILD_REFUSED 100
+#define CHILD_ERRNO_MAX 150
 int pfs_archive_load(const char *path, struct pfs_archive *a)
 {
 	pid_t pid;
@@ -472,19 +475,28 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 		int rc = pfs_archive_load_here(path, &tried);
 
 		fflush(stderr);
-		_exit(rc < 0 && -rc < 256 ? -rc : rc ? EIO : 0);
+		if (rc < 0 && -rc <= CHILD_ERRNO_MAX)
+			_exit(CHILD_REFUSED - rc);
+		_exit(rc ? CHILD_REFUSED + EIO : 0);
 	}
 	if (pid < 0) /* no child to spare: read it here, unguarded */
 		return pfs_archive_load_here(path, a);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return load_error(path, -errno, "cannot wait for the process reading it");
+	if (WIFEXITED(status) && WEXITSTATUS(status) > CHILD_REFUSED &&
+	    WEXITSTATUS(status) <= CHILD_REFUSED + CHILD_ERRNO_MAX)
+		return -(WEXITSTATUS(status) - CHILD_REFUSED);
 	if (WIFSIGNALED(status)) {
 		pfs_error("cannot read '%s': the HDF5 file is damaged (HDF5 died reading it: %s)",
 			  path, strsignal(WTERMSIG(status)));
 		return -EIO;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return -(WIFEXITED(status) ? WEXITSTATUS(status) : EIO);
+	if (WEXITSTATUS(status)) {
+		pfs_error("cannot read '%s': the HDF5 file is damaged (the process reading it "
+			  "ended with status %d)",
+			  path, WEXITSTATUS(status));
+		return -EIO;
+	}
 	return pfs_archive_load_here(path, a);
 }

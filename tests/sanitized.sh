@@ -16,9 +16,24 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$reports/asan"
 export ASAN_OPTIONS
 "$@"
 rc=$?
+# hdf5_own FILE: the report's first stack frame past the sanitizer's own
+# is in libhdf5: HDF5 1.10.8's own error on a damaged file that a test
+# gives pfsbench on purpose (tests/fuzz/hdf5-crashes.txt lists the kinds;
+# pfsbench reads such files in a child, whose end makes them "damaged").
+# A leak report may list several leaks: never set aside.
+hdf5_own() {
+	! grep -q LeakSanitizer "$1" || return 1
+	awk '/^ *#[0-9]+ / && !/__interceptor_|libsanitizer|\/libasan|\/libubsan/ {
+		exit !(/libhdf5/) } END { }' "$1" && grep -q '^ *#[0-9]' "$1"
+}
 found=no
 for f in "$reports"/*; do
 	[ -f "$f" ] || continue
+	if hdf5_own "$f"; then
+		echo "==== sanitizer report $f: inside HDF5 itself, not counted"
+		sed -n '/ERROR: /p;/^ *#[0-9] /p' "$f" | head -8
+		continue
+	fi
 	found=yes
 	echo "==== sanitizer report $f"
 	cat "$f"
