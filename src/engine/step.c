@@ -108,8 +108,11 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 	pfs_worker_begin_step(e, step->flags & PFS_STEP_STONEWALL, op >= 0);
 	if (op >= 0) {
 		pfs_progress_op_begin(e);
-		/* After a signal (in the cache drop, say) no op starts. */
-		rc = pfs_engine_poll(e) ? -ECANCELED : e->wl->run_op(&e->w, (unsigned)op);
+		/* After a signal (in the cache drop, say) no op starts. A
+		 * stop notice from another rank is left to the op's first
+		 * tick, as before. */
+		rc = pfs_interrupted() && pfs_engine_poll(e) ? -ECANCELED
+							      : e->wl->run_op(&e->w, (unsigned)op);
 		rc = pfs_worker_end_op(e, (unsigned)op, rc);
 		pfs_progress_op_end(e);
 	}
