@@ -351,6 +351,14 @@ static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char
 		e->outputs[i].ops->end(&e->outputs[i], &e->ri, st, reason);
 }
 
+/* s as a shell reads it back, for a command the user may paste; as it is
+ * where it cannot be quoted in len. */
+static void quote_word(char *buf, size_t len, const char *s)
+{
+	if (pfs_shell_quote(buf, len, s))
+		snprintf(buf, len, "%s", s);
+}
+
 /* The run's last word on stderr, also after a failure or a signal: where
  * its results file is and how to read it, so that nobody has to look. */
 static void say_results(const struct pfs_engine *e)
@@ -362,8 +370,7 @@ static void say_results(const struct pfs_engine *e)
 		return;
 	if (realpath(path, abs))
 		path = abs;
-	if (pfs_shell_quote(quoted, sizeof(quoted), path))
-		snprintf(quoted, sizeof(quoted), "%s", path);
+	quote_word(quoted, sizeof(quoted), path);
 	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
 }
 
@@ -378,8 +385,7 @@ static void say_removing(const struct pfs_engine *e, const char *why)
 
 	if (!e->run_dir_made)
 		return;
-	if (pfs_shell_quote(quoted, sizeof(quoted), e->common->dir))
-		snprintf(quoted, sizeof(quoted), "%s", e->common->dir);
+	quote_word(quoted, sizeof(quoted), e->common->dir);
 	fprintf(stderr,
 		"pfsbench: %s; removing the run's files in '%s'; if the job is killed first, "
 		"remove what is left with: pfsbench clean %s\n",
@@ -404,8 +410,7 @@ static void run_abort(struct pfs_engine *e, const char *reason)
 	}
 	end_outputs(e, PFS_RUN_ABORTED, reason);
 	if (e->run_dir_made) {
-		if (pfs_shell_quote(quoted, sizeof(quoted), e->common->dir))
-			snprintf(quoted, sizeof(quoted), "%s", e->common->dir);
+		quote_word(quoted, sizeof(quoted), e->common->dir);
 		fprintf(stderr,
 			"pfsbench: ending the job; the run's files stay in '%s'; once no rank of it "
 			"is left, remove them with: pfsbench clean %s\n",
