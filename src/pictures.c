@@ -256,16 +256,26 @@ int pfs_pictures_compare(struct pfs_plot_script *s, const struct pfs_archive *ru
 	struct pfs_plot_cmp c;
 	char caption[PFS_PLOT_CAPTION_MAX];
 	int rc = pfs_pictures_cmp(runs, n, &c);
+	bool any = false;
 
 	if (rc == -ENOENT)
 		return 0;
 	if (rc)
 		return rc;
+	/* Rates of 0 have no place on a log axis: runs that moved nothing
+	 * get no picture, as runs that share no op. */
+	for (size_t k = 0; k < c.nlines * c.nruns; k++)
+		any |= pfs_plot_cmp_drawn(&c.cells[k]);
+	if (!any) {
+		pfs_plot_cmp_free(&c);
+		return 0;
+	}
 	snprintf(caption, sizeof(caption),
-		 "Each op's rate in every run against %s's (the line at 1x), on a log axis, as "
-		 "compare judges it: whiskers, the interval of the ratio (%.0f %% for the table), "
-		 "where the runs measured their noise; *: a change compare calls out.",
-		 labels[0], 100 * (1 - PFS_CMP_ALPHA));
+		 "Each op's rate in every run, side by side on a log axis, as compare judges it "
+		 "against %s: whiskers, compare's interval of the ratio (%.0f %% for the table) "
+		 "times %s's rate, where the runs measured their noise, a triangle where it "
+		 "goes on beyond the axis; *: a change compare calls out.",
+		 labels[0], 100 * (1 - PFS_CMP_ALPHA), labels[0]);
 	rc = pfs_plot_compare_script(s, "compare", caption, &c, labels);
 	pfs_plot_cmp_free(&c);
 	return rc;
@@ -356,14 +366,16 @@ int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_c
 		pfs_row_set_text(out->lines[l].test, sizeof(out->lines[l].test), base->test);
 		pfs_row_set_text(out->lines[l].op, sizeof(out->lines[l].op), base->op);
 		out->lines[l].unit = base->unit;
-		out->cells[l * n] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
+		out->cells[l * n] = (struct pfs_plot_cmp_cell){
+			.present = true, .rate = pfs_rate_display(base->unit, base->rate), .ratio = 1 };
 		for (size_t r = 1; r < n; r++) {
 			const struct pfs_cmp_line *x = pfs_compare_find(&st[r], base->test, base->op);
 			struct pfs_cmp_verdict v;
 
 			pfs_compare_judge(base, x, alpha, &v);
 			out->cells[l * n + r] = (struct pfs_plot_cmp_cell){
-				.present = true, .ratio = v.ratio, .interval = v.interval,
+				.present = true, .rate = pfs_rate_display(x->unit, x->rate),
+				.ratio = v.ratio, .interval = v.interval,
 				.low = v.low, .high = v.high, .called_out = v.called_out };
 		}
 	}

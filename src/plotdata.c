@@ -522,6 +522,11 @@ void pfs_plot_cdf_free(struct pfs_plot_cdf *c)
 
 /* ---- several runs ----------------------------------------------------------- */
 
+bool pfs_plot_cmp_drawn(const struct pfs_plot_cmp_cell *cell)
+{
+	return cell->present && cell->rate > 0 && isfinite(cell->rate);
+}
+
 int pfs_plot_cmp_init(struct pfs_plot_cmp *c, size_t nlines, size_t nruns)
 {
 	memset(c, 0, sizeof(*c));

@@ -490,66 +490,105 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 
 /* ---- several runs ----------------------------------------------------------- */
 
+/* The y range of the comparison is its rates' range widened by this
+ * factor each way: an interval from runs of few iterations can span
+ * decades, and an axis stretched to hold it would flatten the rates. */
+#define CMP_MARGIN 4.0
+
+/* Whether every line has the same unit: then the axis says it once. */
+static bool cmp_one_unit(const struct pfs_plot_cmp *c)
+{
+	for (size_t l = 1; l < c->nlines; l++)
+		if (c->lines[l].unit != c->lines[0].unit)
+			return false;
+	return true;
+}
+
 int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const char *caption,
 			    const struct pfs_plot_cmp *c, const char *const *labels)
 {
 	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX];
-	double w;
+	double w, lo = INFINITY, hi = 0;
+	bool one_unit;
 	struct body b;
 	int rc;
 
 	if (!name_ok(name) || !c->nlines || c->nruns < 2)
 		return -EINVAL;
-	w = 0.8 / (double)(c->nruns - 1);
-	/* One block per run after the base: x, ratio, low, high, called out. */
-	for (size_t r = 1; r < c->nruns; r++) {
+	for (size_t k = 0; k < c->nlines * c->nruns; k++)
+		if (pfs_plot_cmp_drawn(&c->cells[k])) {
+			lo = c->cells[k].rate < lo ? c->cells[k].rate : lo;
+			hi = c->cells[k].rate > hi ? c->cells[k].rate : hi;
+		}
+	if (!(hi > 0))
+		return -EINVAL;
+	one_unit = cmp_one_unit(c);
+	w = 0.8 / (double)c->nruns;
+	/* One block per run: x, its rate, the base's rate, then compare's
+	 * ratio, the interval's bounds (NaN without one, and for the base)
+	 * and whether it calls the change out. */
+	for (size_t r = 0; r < c->nruns; r++) {
 		block_name(blk, sizeof(blk), s, r);
 		fprintf(s->fp, "%s << EOD\n", blk);
 		for (size_t l = 0; l < c->nlines; l++) {
 			const struct pfs_plot_cmp_cell *cell = &c->cells[l * c->nruns + r];
-			double x = (double)l - 0.4 + w * ((double)r - 0.5);
+			const struct pfs_plot_cmp_cell *base = &c->cells[l * c->nruns];
+			double x = (double)l - 0.4 + w * ((double)r + 0.5);
 
-			if (!cell->present || !(cell->ratio > 0) || !isfinite(cell->ratio))
+			if (!pfs_plot_cmp_drawn(cell) || !pfs_plot_cmp_drawn(base))
 				continue;
-			if (cell->interval && cell->low > 0 && isfinite(cell->high))
-				fprintf(s->fp, "%.6f %.9g %.9g %.9g %d\n", x, cell->ratio, cell->low,
-					cell->high, cell->called_out);
-			else
-				fprintf(s->fp, "%.6f %.9g NaN NaN %d\n", x, cell->ratio,
+			fprintf(s->fp, "%.6f %.9g %.9g %.9g ", x, cell->rate, base->rate,
+				r ? cell->ratio : 1.0);
+			if (r && cell->interval && cell->low > 0 && isfinite(cell->high))
+				fprintf(s->fp, "%.9g %.9g %d\n", cell->low, cell->high,
 					cell->called_out);
+			else
+				fprintf(s->fp, "NaN NaN %d\n", r ? cell->called_out : 0);
 		}
 		fputs("EOD\n", s->fp);
 	}
 	if (body_open(&b))
 		return -ENOMEM;
-	pfs_plot_safe(test, sizeof(test), labels[0]);
+	/* An interval's bound beyond the axis is drawn at the axis, with a
+	 * triangle pointing on. */
 	fprintf(b.fp,
-		"set logscale y 10\nset xrange [-0.6:%f]\nset grid ytics\nset key outside right top\n"
-		"set ylabel \"rate / rate of %s (log scale)\"\nset xtics rotate by 45 right\n"
-		"set format y '%%gx'\nset arrow from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 "
-		"lc rgb '#000000'\nset offsets 0,0,graph 0.1,graph 0.1\nset xtics (",
-		(double)c->nlines - 0.4, test);
+		"cmp_lo = %.9g\ncmp_hi = %.9g\n"
+		"cmp_clip(v) = v < cmp_lo ? cmp_lo : v > cmp_hi ? cmp_hi : v\n"
+		"set logscale y 10\nset yrange [cmp_lo:cmp_hi]\nset xrange [-0.6:%f]\n"
+		"set grid ytics\nset key outside top center horizontal\nset format y '%%g'\n"
+		"set ylabel \"%s (log scale)\"\nset xtics rotate by 45 right\nset xtics (",
+		lo / CMP_MARGIN, hi * CMP_MARGIN, (double)c->nlines - 0.4,
+		one_unit ? pfs_unit_rate_label(c->lines[0].unit) : "rate per second, unit by each op");
 	for (size_t l = 0; l < c->nlines; l++) {
 		pfs_plot_safe(test, sizeof(test), c->lines[l].test);
 		pfs_plot_safe(op, sizeof(op), c->lines[l].op);
-		fprintf(b.fp, "%s\"%s %s\" %zu", l ? ", " : "", test, op, l);
+		fprintf(b.fp, "%s\"%s %s%s%s%s\" %zu", l ? ", " : "", test, op, one_unit ? "" : " (",
+			one_unit ? "" : pfs_unit_rate_label(c->lines[l].unit), one_unit ? "" : ")", l);
 	}
 	fputs(")\nplot ", b.fp);
-	for (size_t r = 1; r < c->nruns; r++) {
+	for (size_t r = 0; r < c->nruns; r++) {
 		pfs_plot_safe(test, sizeof(test), labels[r]);
 		fprintf(b.fp,
-			"%s$d%zu_%zu using 1:2:($1-%f):($1+%f):(1):2 with boxxyerror fs solid 0.8 "
-			"noborder lc rgb '#%06x' title \"%s\", "
-			"$d%zu_%zu using 1:2:3:4 with yerrorbars pt 0 lc rgb '#000000' notitle, "
-			"$d%zu_%zu using 1:($5>0?($2>1?$2*1.25:$2/1.25):NaN):('*') with labels "
-			"font ',16' notitle",
-			r > 1 ? ", " : "", s->npics, r, w * 0.45, w * 0.45, palette[(r - 1) % NPALETTE],
-			test, s->npics, r, s->npics, r);
+			"%s$d%zu_%zu using 1:2:($1-%f):($1+%f):(cmp_lo):2 with boxxyerror fs solid 0.8 "
+			"noborder lc rgb '#%06x' title \"%s\"",
+			r ? ", " : "", s->npics, r, w * 0.45, w * 0.45, palette[r % NPALETTE], test);
+		if (!r)
+			continue;
+		fprintf(b.fp,
+			", $d%zu_%zu using 1:2:(cmp_clip($3*$5)):(cmp_clip($3*$6)) with yerrorbars pt 7 ps 0.4 "
+			"lc rgb '#000000' notitle, "
+			"$d%zu_%zu using 1:($3*$6>cmp_hi?cmp_hi:NaN) with points pt 9 ps 1.1 "
+			"lc rgb '#000000' notitle, "
+			"$d%zu_%zu using 1:($3*$5<cmp_lo?cmp_lo:NaN) with points pt 11 ps 1.1 "
+			"lc rgb '#000000' notitle, "
+			"$d%zu_%zu using 1:($7>0?$2*1.6:NaN):('*') with labels font ',16' notitle",
+			s->npics, r, s->npics, r, s->npics, r, s->npics, r);
 	}
 	fputc('\n', b.fp);
 	rc = body_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, (unsigned)(300 + 60 * c->nlines), 420, b.buf);
+		rc = picture(s, name, caption, (unsigned)(160 + 22 * c->nruns * c->nlines < 500 ? 500 : 160 + 22 * c->nruns * c->nlines), 460,
+			     b.buf);
 	free(b.buf);
 	return rc;
 }

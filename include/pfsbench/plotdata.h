@@ -145,11 +145,13 @@ void pfs_plot_cdf_free(struct pfs_plot_cdf *c);
 /* ---- several runs: each op's rate with its interval ---------------------------- */
 
 /* A (test, op) of run r against the base run (the first), as compare
- * judges it (pfs_compare_judge, include/pfsbench/compare.h): the ratio of
- * the rates, its interval, its verdict. The picture draws the ratio on a
- * log axis, so "318x slower" is a bar at 1/318. */
+ * judges it (pfs_compare_judge, include/pfsbench/compare.h): the run's
+ * rate, the ratio of the rates, its interval, its verdict. The picture
+ * draws each run's rate side by side on a log axis, and the interval on
+ * the rate's scale: the base's rate x the ratio's bounds. */
 struct pfs_plot_cmp_cell {
 	bool present;      /* the run has the op */
+	double rate;       /* per second, as compare prints it (pfs_rate_display: MiB/s for bytes) */
 	double ratio;      /* rate / the base's rate; 0 when a rate is 0 */
 	bool interval;     /* low and high are known */
 	double low, high;  /* the interval of ratio */
@@ -165,6 +167,9 @@ struct pfs_plot_cmp {
 	} *lines;
 	struct pfs_plot_cmp_cell *cells; /* [line x nruns + run] */
 };
+
+/* Whether the cell has a rate a log axis can show: present, above 0. */
+bool pfs_plot_cmp_drawn(const struct pfs_plot_cmp_cell *cell);
 
 /* An empty comparison of nlines x nruns (cells not present). 0 or -ENOMEM. */
 int pfs_plot_cmp_init(struct pfs_plot_cmp *c, size_t nlines, size_t nruns);

@@ -82,8 +82,11 @@ struct pfs_plot_cdf_curve {
 int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const char *caption,
 			    const struct pfs_plot_cdf_curve *curves, size_t ncurves);
 
-/* Each op's rate in every run against the first run's, on a log axis,
- * with the intervals; labels[nruns] name the runs. */
+/* Each op's rate in every run side by side, on a log axis whose range is
+ * the rates' widened 4x each way, with compare's interval of each later
+ * run's ratio drawn on the rate's scale (the first run's rate x its
+ * bounds), clipped to the axis with a triangle; labels[nruns] name the
+ * runs. -EINVAL also when no rate is above 0. */
 int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const char *caption,
 			    const struct pfs_plot_cmp *c, const char *const *labels);
 

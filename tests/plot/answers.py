@@ -11,9 +11,10 @@ not the pixels.
       the timeline marks '(late)' the nodes analyze says leave barriers
       late. Prints the flags; exit 1 on a difference.
   answers.py compare SCRIPT CSV
-      the comparison picture's bars (ratio), whiskers (interval) and
-      call-outs are those `compare --csv` gives, line by line and run by
-      run, in the same lines. Exit 1 on a difference.
+      the comparison picture's bars (each run's rate), whiskers (the
+      interval of the ratio, times the first run's rate) and call-outs are
+      those `compare --csv` gives, line by line and run by run, in the same
+      lines. Exit 1 on a difference.
   answers.py heatmap SCRIPT REPORT
       the heatmap's cells are the matrix `pfsbench show` prints (the
       report's first lines, perf_matrix's %.2f). Exit 1 on a difference.
@@ -124,37 +125,50 @@ def compare(script_path, csv_path):
     script = open(script_path).read()
     data = blocks(script)
     part = picture(script, "compare")
-    lines = tics(part, "xtics")
+    # A tic is "test op", or "test op (unit)" when the lines' units differ.
+    lines = {i: re.sub(r" \([^()]*/s\)$", "", l) for i, l in tics(part, "xtics").items()}
     used = sorted({b for b in re.findall(r"(\$d\d+_\d+) using", part)})
     drawn = {}
     for blk in used:
         run = int(blk.split("_")[1]) + 1  # compare numbers the base 1
-        for x, ratio, low, high, called in data[blk]:
-            drawn[(lines[round(float(x))], run)] = (float(ratio), low, high, called == "1")
+        for x, rate, base, ratio, low, high, called in data[blk]:
+            drawn[(lines[round(float(x))], run)] = (
+                float(rate), float(base), float(ratio), low, high, called == "1")
     rows = list(csv.DictReader(open(csv_path, newline="")))
-    want = {}
-    for r in rows:
-        if r["run"] == "1":
-            continue
-        want[("%s %s" % (r["test"], r["op"]), int(r["run"]))] = r
-    ok = True
+    want = {("%s %s" % (r["test"], r["op"]), int(r["run"])): r for r in rows}
     if set(drawn) != set(want):
         print("the picture draws %s, compare prints %s" % (sorted(drawn), sorted(want)))
         return False
+    # The whiskers are drawn on the rate's scale: the base's rate (column
+    # 3) x the ratio's bounds (columns 5 and 6), for the runs after the first.
+    whisker = re.findall(r"(\$d\d+_(\d+)) using 1:2:\(cmp_clip\(\$3\*\$5\)\):"
+                         r"\(cmp_clip\(\$3\*\$6\)\) with yerrorbars", part)
+    ok = sorted({int(r) for _, r in whisker}) == list(range(1, len(used)))
+    if not ok:
+        print("the whiskers are not the base's rate x the interval of the runs after the first")
     intervals = 0
-    for key, (ratio, low, high, called) in sorted(drawn.items()):
+    for key, (rate, base, ratio, low, high, called) in sorted(drawn.items()):
         r = want[key]
-        good = close(ratio, float(r["ratio"])) and called == (r["called_out"] == "true")
+        b = want[(key[0], 1)]
+        good = close(rate, float(r["rate"])) and close(base, float(b["rate"]))
+        if key[1] == 1:
+            good &= low == "NaN" and high == "NaN" and not called
+            print("%s %s run 1: drawn rate %.6g, compare %s" % (
+                "ok" if good else "DIFFERS", key[0], rate, r["rate"]))
+            ok &= good
+            continue
+        good &= close(ratio, float(r["ratio"])) and called == (r["called_out"] == "true")
         if r["ratio_low"]:
             intervals += 1
             good &= low != "NaN" and close(float(low), float(r["ratio_low"]))
             good &= high != "NaN" and close(float(high), float(r["ratio_high"]))
         else:
             good &= low == "NaN" and high == "NaN"
-        print("%s %s run %d: drawn %.6g (%s-%s)%s, compare %s (%s-%s)%s" % (
-            "ok" if good else "DIFFERS", key[0], key[1], ratio, low, high,
-            " *" if called else "", r["ratio"], r["ratio_low"], r["ratio_high"],
-            " called out" if r["called_out"] == "true" else ""))
+        print("%s %s run %d: drawn %.6g, rate %.6g against %.6g (%s-%s)%s, "
+              "compare %s, rate %s (%s-%s)%s" % (
+                  "ok" if good else "DIFFERS", key[0], key[1], ratio, rate, base, low, high,
+                  " *" if called else "", r["ratio"], r["rate"], r["ratio_low"],
+                  r["ratio_high"], " called out" if r["called_out"] == "true" else ""))
         ok &= good
     if not intervals:
         print("no line has an interval: nothing about the whiskers was checked")

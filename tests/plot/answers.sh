@@ -10,9 +10,11 @@
 #   barriers late; a run without the delay on node2 likewise (whatever the
 #   analysis says of it, the picture says the same);
 # - the report's Analysis is show --analyze's text;
-# - the comparison of the two: each bar, whisker and call-out is what
+# - the comparison of the two: each bar (a run's rate), whisker (the
+#   interval of the ratio, on the first run's rate) and call-out is what
 #   compare --csv prints for that line and run, and the slowdown is called
-#   out in the picture where compare calls it out, and drawn below 1x;
+#   out in the picture where compare calls it out, and drawn below the
+#   first run's rate;
 # - a pfsbench matrix run: its heatmap's cells are the matrix show prints,
 #   the report shows it, and two matrix runs get no comparison table.
 . "$(dirname "$0")/lib.sh"
@@ -73,10 +75,10 @@ plot_kept two "$SCRATCH/even.h5" "$SCRATCH/slow.h5"
 "$PY" "$PLOT_LIB/answers.py" compare "$SCRATCH/two.gp" "$SCRATCH/cmp.csv" >"$SCRATCH/cmp" 2>&1
 rc=$?
 sed 's/^/# /' "$SCRATCH/cmp"
-check "the comparison draws compare's ratios, intervals and call-outs" test $rc -eq 0
+check "the comparison draws compare's rates, intervals and call-outs" test $rc -eq 0
 # Whether compare calls them out depends on the noise the load puts in
 # the runs; where it does, the picture's '*' was checked above.
-check "the slower Create and Read are drawn below the 1x line" \
+check "the slower Create and Read: run 2's rate drawn below run 1's (a ratio under 1)" \
 	test "$(grep -c -E '^ok pa (Create|Read) run 2: drawn 0\.' "$SCRATCH/cmp")" -eq 2
 check "the comparison is a good picture" png_ok "$SCRATCH/two/compare.png"
 "$PFSBENCH" compare "$SCRATCH/even.h5" "$SCRATCH/slow.h5" >"$SCRATCH/cmp.txt"

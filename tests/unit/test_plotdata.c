@@ -1,7 +1,8 @@
 /* test_plotdata.c: the arithmetic behind the pictures on rows made by hand:
  * lanes, timeline bars and barrier waits (also uc's two rows a step), rates
  * per worker over iterations and their flags, bin widths, rate over time
- * from ticks (exact values, gaps, hostile ticks), CDF points. */
+ * from ticks (exact values, gaps, hostile ticks), CDF points, which of a
+ * comparison's rates a log axis can show. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/histogram.h"
@@ -234,6 +235,28 @@ static void test_cdf_points(void **state)
 	free(h);
 }
 
+/* The comparison draws a rate only where a log axis can: present, above
+ * 0, finite. */
+static void test_cmp_drawn(void **state)
+{
+	static const struct {
+		struct pfs_plot_cmp_cell cell;
+		bool drawn;
+	} cases[] = {
+		{ { .present = true, .rate = 12.5 }, true },
+		{ { .present = true, .rate = 1e-9 }, true },
+		{ { .present = false, .rate = 12.5 }, false },
+		{ { .present = true, .rate = 0 }, false },
+		{ { .present = true, .rate = -1 }, false },
+		{ { .present = true, .rate = INFINITY }, false },
+		{ { .present = true, .rate = NAN }, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(pfs_plot_cmp_drawn(&cases[i].cell), cases[i].drawn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_progress_from_ticks),
 		cmocka_unit_test(test_progress_hostile_ticks),
 		cmocka_unit_test(test_cdf_points),
+		cmocka_unit_test(test_cmp_drawn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,7 @@
  * bad picture names are refused; a slow node's bars are red with show
  * --analyze's words for the factor; the heatmap of the seed's perf_matrix
  * blanks the cells that were not run; the comparison places each run's
- * ratio and interval. */
+ * rate side by side, with compare's interval on the rate's scale. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/matrixfmt.h"
@@ -194,13 +194,34 @@ static void test_heatmap_of_the_seed(void **state)
 }
 
 /* Three runs of two lines, against the first: run 2 is half as fast in
- * line 0, with compare's interval of the ratio [0.4, 0.625] and called
- * out, and as fast in line 1 without an interval; run 3 lacks line 0 and
- * is 4x in line 1.
- * Each run's bar sits in its slot of the line (width 0.8 / 2 runs). */
+ * line 0 (100 -> 50 files/s), with compare's interval of the ratio [0.4,
+ * 0.625] and called out, and as fast in line 1 (10 files/s) without an
+ * interval; run 3 lacks line 0 and is 4x in line 1.
+ * Each run's rate sits in its slot of the line (width 0.8 / 3 runs), with
+ * the base's rate beside it, so the whisker is the base's rate x the
+ * ratio's bounds; the y axis is the rates' range widened 4x each way, and
+ * bounds beyond it are clipped with a triangle. */
 static void test_compare_intervals(void **state)
 {
 	static const char *const labels[] = { "a.h5", "b\"c.h5", "d.h5" };
+	static const char *const want[] = {
+		"$d0_0 << EOD\n-0.266667 100 100 1 NaN NaN 0\n0.733333 10 10 1 NaN NaN 0\nEOD\n",
+		"$d0_1 << EOD\n0.000000 50 100 0.5 0.4 0.625 1\n1.000000 10 10 1 NaN NaN 0\nEOD\n",
+		"$d0_2 << EOD\n1.266667 40 10 4 NaN NaN 0\nEOD\n",
+		"cmp_lo = 2.5\ncmp_hi = 400\n",
+		"set yrange [cmp_lo:cmp_hi]",
+		/* The whiskers: the base's rate x the bounds, clipped to the axis,
+		 * a triangle where clipped. */
+		"$d0_1 using 1:2:(cmp_clip($3*$5)):(cmp_clip($3*$6)) with yerrorbars",
+		"$d0_2 using 1:($3*$6>cmp_hi?cmp_hi:NaN) with points pt 9",
+		"$d0_2 using 1:($3*$5<cmp_lo?cmp_lo:NaN) with points pt 11",
+		/* The call-out test is a comparison: gnuplot's ?: wants an integer. */
+		"($7>0?",
+		"set ylabel \"files/s (log scale)\"",
+		"title \"a.h5\"",
+		"title \"b?c.h5\"",
+		"\"se Create\" 0, \"pa Unlink\" 1",
+	};
 	struct pfs_plot_script s;
 	struct pfs_plot_cmp c;
 	char *buf = NULL;
@@ -214,26 +235,38 @@ static void test_compare_intervals(void **state)
 	snprintf(c.lines[0].op, sizeof(c.lines[0].op), "Create");
 	snprintf(c.lines[1].test, sizeof(c.lines[1].test), "pa");
 	snprintf(c.lines[1].op, sizeof(c.lines[1].op), "Unlink");
-	c.cells[0] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
-	c.cells[1] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 0.5, .interval = true,
-						 .low = 0.4, .high = 0.625, .called_out = true };
-	c.cells[3] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
-	c.cells[4] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 1 };
-	c.cells[5] = (struct pfs_plot_cmp_cell){ .present = true, .ratio = 4 };
+	c.cells[0] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 100, .ratio = 1 };
+	c.cells[1] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 50, .ratio = 0.5,
+						 .interval = true, .low = 0.4, .high = 0.625,
+						 .called_out = true };
+	c.cells[3] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 10, .ratio = 1 };
+	c.cells[4] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 10, .ratio = 1 };
+	c.cells[5] = (struct pfs_plot_cmp_cell){ .present = true, .rate = 40, .ratio = 4 };
 	assert_int_equal(pfs_plot_script_begin(&s, fp, PFS_PLOT_SVG), 0);
 	assert_int_equal(pfs_plot_compare_script(&s, "compare", "c", &c, labels), 0);
 	c.nruns = 1;
 	assert_int_equal(pfs_plot_compare_script(&s, "compare", "c", &c, labels), -EINVAL);
 	assert_int_equal(fclose(fp), 0);
-	assert_non_null(strstr(buf, "$d0_1 << EOD\n-0.200000 0.5 0.4 0.625 1\n0.800000 1 NaN NaN 0\nEOD\n"));
-	assert_non_null(strstr(buf, "$d0_2 << EOD\n1.200000 4 NaN NaN 0\nEOD\n"));
-	assert_non_null(strstr(buf, "with yerrorbars"));
-	/* The call-out test is a comparison: gnuplot's ?: wants an integer. */
-	assert_non_null(strstr(buf, "($5>0?"));
-	assert_non_null(strstr(buf, "rate / rate of a.h5"));
-	assert_non_null(strstr(buf, "title \"b?c.h5\""));
-	assert_non_null(strstr(buf, "\"se Create\" 0, \"pa Unlink\" 1"));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("the script lacks '%s'", want[i]);
+	/* Whiskers for the runs after the first only. */
+	assert_null(strstr(buf, "$d0_0 using 1:2:(cmp_clip"));
 	assert_script_safe(buf, labels, 0);
+	free(buf);
+	pfs_plot_script_free(&s);
+
+	/* Lines of different units: each op's tic says its unit. */
+	c.nruns = 3;
+	c.lines[1].unit = PFS_UNIT_BYTES;
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	assert_int_equal(pfs_plot_script_begin(&s, fp, PFS_PLOT_PNG), 0);
+	assert_int_equal(pfs_plot_compare_script(&s, "compare", "c", &c, labels), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "\"se Create (files/s)\" 0, \"pa Unlink (MiB/s)\" 1"));
+	assert_non_null(strstr(buf, "set ylabel \"rate per second, unit by each op (log scale)\""));
 	pfs_plot_cmp_free(&c);
 	free(buf);
 	pfs_plot_script_free(&s);
