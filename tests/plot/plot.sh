@@ -2,7 +2,8 @@
 # pfsbench plot and report on real runs (3 simulated nodes on this host):
 # every kind of picture as SVG (XML with an <svg> root) and PNG (a plot
 # area that is not empty), the files listed on stdout; the same of the
-# real runs kept in docs/runs; a second run and
+# real runs kept in docs/runs, and docs/pictures are the files the
+# commands docs/plot.md lists make; a second run and
 # the comparison; perf_matrix's seed as a heatmap; the report, one page
 # with every picture inline and nothing left in TMPDIR. Refusals: gnuplot
 # missing (exit 2, the package named, nothing made), pictures that exist
@@ -51,6 +52,40 @@ check "docs' slow run: node2's bars are flagged" grep -q '>[0-9.]*x slower<' "$S
 check "docs' matrix run: its heatmap" png_ok "$SCRATCH/docs-matrix/matrix.png"
 "$PFSBENCH" plot "$SRCDIR/docs/runs/stream-tmpfs.h5" -o "$SCRATCH/docs-stream" >"$SCRATCH/out" 2>&1
 check "docs' stream run: its MiB/s over time" png_ok "$SCRATCH/docs-stream/progress-bytes.png"
+
+# docs/pictures holds what the commands docs/plot.md lists make: each
+# picture there is named in its table with the file it is, and is that
+# file, byte for byte where this gnuplot is the one docs/plot.md names (the
+# pixels of another version's fonts and antialiasing differ), else the
+# same size in pixels.
+DOC=$SRCDIR/docs/plot.md
+MADE=$SCRATCH/docs-made
+mkdir -p "$MADE" && ln -s "$SRCDIR/docs" "$MADE/docs"
+made=0
+while read -r cmd; do
+	(cd "$MADE" && "$PFSBENCH" ${cmd#pfsbench }) >"$SCRATCH/out" 2>"$SCRATCH/err" || { cat "$SCRATCH/err"; made=-1000; }
+	made=$((made + 1))
+done < <(awk '/^Made with/ { w = 1 } w && /^```$/ { f++ } w && f == 1 && /^pfsbench plot /' "$DOC")
+check "docs/plot.md's $made commands run, exit 0" test "$made" -ge 7
+drawn_by=$(grep -o -m1 'gnuplot [0-9.]* patchlevel [0-9]*' "$DOC")
+here=$(gnuplot --version)
+[ "$drawn_by" = "$here" ] || echo "# docs/pictures drawn by $drawn_by, here $here: compared by size in pixels only"
+same_png() {
+	[ -f "$2" ] || { echo "# $2 was not made"; return 1; }
+	if [ "$drawn_by" = "$here" ]; then
+		cmp -s "$1" "$2" || { echo "# $1 is not $2"; return 1; }
+	else
+		test "$("$PY" "$PLOT_LIB/pngcheck.py" "$1" | cut -d' ' -f1-2)" = \
+			"$("$PY" "$PLOT_LIB/pngcheck.py" "$2" | cut -d' ' -f1-2)"
+	fi
+}
+for pic in "$SRCDIR"/docs/pictures/*.png; do
+	name=$(basename "$pic")
+	file=$(sed -n "s/^| \`$name\` | \`\([a-z0-9/-]*\.png\)\` |\$/\1/p" "$DOC")
+	check "docs/pictures/$name is named in docs/plot.md's table" test -n "$file"
+	[ -n "$file" ] && check "docs/pictures/$name is $file, as docs/plot.md's command makes it" \
+		same_png "$pic" "$MADE/$file"
+done
 
 # Pictures that exist are not overwritten without --force.
 sum=$(cat "$P"/* | cksum)
