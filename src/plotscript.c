@@ -524,9 +524,9 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 		return -EINVAL;
 	one_unit = cmp_one_unit(c);
 	w = 0.8 / (double)c->nruns;
-	/* One block per run: x, its rate, the base's rate, then compare's
-	 * ratio, the interval's bounds (NaN without one, and for the base)
-	 * and whether it calls the change out. */
+	/* One block per run: x, its rate, the base's rate and compare's
+	 * ratio (NaN where the base's rate is 0), the interval's bounds (NaN
+	 * without one, and for the base) and whether it calls the change out. */
 	for (size_t r = 0; r < c->nruns; r++) {
 		block_name(blk, sizeof(blk), s, r);
 		fprintf(s->fp, "%s << EOD\n", blk);
@@ -535,10 +535,15 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 			const struct pfs_plot_cmp_cell *base = &c->cells[l * c->nruns];
 			double x = (double)l - 0.4 + w * ((double)r + 0.5);
 
-			if (!pfs_plot_cmp_drawn(cell) || !pfs_plot_cmp_drawn(base))
+			/* A rate of 0 has no bar; against a base of 0, a rate
+			 * has a bar but no ratio and no whisker. */
+			if (!pfs_plot_cmp_drawn(cell))
 				continue;
-			fprintf(s->fp, "%.6f %.9g %.9g %.9g ", x, cell->rate, base->rate,
-				r ? cell->ratio : 1.0);
+			fprintf(s->fp, "%.6f %.9g ", x, cell->rate);
+			if (pfs_plot_cmp_drawn(base) && (!r || cell->ratio > 0))
+				fprintf(s->fp, "%.9g %.9g ", base->rate, r ? cell->ratio : 1.0);
+			else
+				fputs("NaN NaN ", s->fp);
 			if (r && cell->interval && cell->low > 0 && isfinite(cell->high))
 				fprintf(s->fp, "%.9g %.9g %d\n", cell->low, cell->high,
 					cell->called_out);

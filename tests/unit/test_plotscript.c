@@ -256,9 +256,13 @@ static void test_compare_intervals(void **state)
 	free(buf);
 	pfs_plot_script_free(&s);
 
-	/* Lines of different units: each op's tic says its unit. */
+	/* Lines of different units: each op's tic says its unit. A base
+	 * rate of 0 (compare's ratio 0): no bar for it, and the others' bars
+	 * without a ratio or whisker. */
 	c.nruns = 3;
 	c.lines[1].unit = PFS_UNIT_BYTES;
+	c.cells[3].rate = 0;
+	c.cells[3].ratio = c.cells[4].ratio = c.cells[5].ratio = 0;
 	buf = NULL;
 	fp = open_memstream(&buf, &len);
 	assert_non_null(fp);
@@ -267,6 +271,9 @@ static void test_compare_intervals(void **state)
 	assert_int_equal(fclose(fp), 0);
 	assert_non_null(strstr(buf, "\"se Create (files/s)\" 0, \"pa Unlink (MiB/s)\" 1"));
 	assert_non_null(strstr(buf, "set ylabel \"rate per second, unit by each op (log scale)\""));
+	assert_non_null(strstr(buf, "$d0_0 << EOD\n-0.266667 100 100 1 NaN NaN 0\nEOD\n"));
+	assert_non_null(strstr(buf, "\n1.000000 10 NaN NaN NaN NaN 0\nEOD\n"));
+	assert_non_null(strstr(buf, "$d0_2 << EOD\n1.266667 40 NaN NaN NaN NaN 0\nEOD\n"));
 	pfs_plot_cmp_free(&c);
 	free(buf);
 	pfs_plot_script_free(&s);
