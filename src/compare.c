@@ -243,6 +243,27 @@ static double se2_of(double sd, unsigned n)
 	return c2 * sd * sd / (n ? n : 1);
 }
 
+/* The time a change of log ratio d is, on steps like a's and b's: the
+ * longer step's time x (1 - 1 / R), R = exp(|d|). For two runs of one plan
+ * that is how much shorter the faster run's steps were. */
+static double moved_us(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double d)
+{
+	double longer = (double)(a->step_us > b->step_us ? a->step_us : b->step_us);
+
+	return longer * (1 - exp(-fabs(d)));
+}
+
+/* The verdict once the interval is known: beyond the noise (the interval
+ * excludes 1) and the floor, and a change of at least PFS_CMP_RESOLVE_US in
+ * a step's time. */
+static void decide(struct pfs_cmp_verdict *v, bool beyond_noise, double d)
+{
+	bool loud = beyond_noise && fabs(d) > log(PFS_CMP_FLOOR);
+
+	v->unresolved = loud && v->moved_us < PFS_CMP_RESOLVE_US;
+	v->called_out = loud && !v->unresolved;
+}
+
 void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double alpha,
 		       struct pfs_cmp_verdict *v)
 {
@@ -254,6 +275,7 @@ void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *
 		return;
 	d = log(b->rate / a->rate);
 	v->ratio = v->low = v->high = exp(d);
+	v->moved_us = moved_us(a, b, d);
 	sa = a->noise;
 	sb = b->noise;
 	na = a->replicates;
@@ -279,7 +301,7 @@ void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *
 	se = sqrt(va + vb);
 	v->interval = true;
 	if (!(se > 0)) { /* replicates without any spread: the interval is the ratio */
-		v->called_out = fabs(d) > log(PFS_CMP_FLOOR);
+		decide(v, true, d);
 		return;
 	}
 	if (!borrowed) /* Welch-Satterthwaite */
@@ -287,7 +309,7 @@ void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *
 	t = pfs_t_quantile(1 - alpha / 2, df);
 	v->low = exp(d - t * se);
 	v->high = exp(d + t * se);
-	v->called_out = (v->low > 1 || v->high < 1) && fabs(d) > log(PFS_CMP_FLOOR);
+	decide(v, v->low > 1 || v->high < 1, d);
 }
 
 /* A factor as it reads best: 0.0032, 0.74, 1.25, 12.3, 318; past 99999,

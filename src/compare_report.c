@@ -84,10 +84,17 @@ static void p99_text(char *buf, size_t len, const struct pfs_cmp_line *l)
 
 static void print_verdict(const struct report *rp, const struct pfs_cmp_verdict *v)
 {
-	const char *word = !v->called_out ? "" : v->ratio < 1 ? "SLOWER" : "FASTER";
+	const char *word = v->unresolved    ? "short"
+			   : !v->called_out ? ""
+			   : v->ratio < 1   ? "SLOWER"
+					    : "FASTER";
 
 	if (!*word)
 		return;
+	if (v->unresolved) { /* beyond the noise, but under 10 ms: no colour */
+		fputs(word, rp->out);
+		return;
+	}
 	if (rp->colour)
 		fputs(v->ratio < 1 ? "\033[1;31m" : "\033[1;32m", rp->out);
 	fputs(word, rp->out);
@@ -106,8 +113,8 @@ static void print_change(const struct report *rp, const struct pfs_cmp_line *bas
 	pfs_compare_ratio_text(change, sizeof(change), v.ratio);
 	pfs_compare_interval_text(iv, sizeof(iv), &v);
 	/* Padded only where something follows: no line ends in blanks. */
-	fprintf(rp->out, "  %-12s %-*s", change, v.called_out ? 12 : 0, iv);
-	if (v.called_out)
+	fprintf(rp->out, "  %-12s %-*s", change, v.called_out || v.unresolved ? 12 : 0, iv);
+	if (v.called_out || v.unresolved)
 		fputc(' ', rp->out);
 	print_verdict(rp, &v);
 }
@@ -267,6 +274,7 @@ static void text_report(const struct report *rp)
 {
 	FILE *out = rp->out;
 	bool any_short = false, no_interval = false;
+	size_t unresolved = 0;
 	char head[512];
 
 	for (size_t r = 0; r < rp->n; r++) {
@@ -307,6 +315,7 @@ static void text_report(const struct report *rp)
 			if (r) {
 				pfs_compare_judge(rp->shared[i], l, rp->alpha, &v);
 				no_interval |= !v.interval;
+				unresolved += v.unresolved;
 			}
 		}
 	if (rp->unshared)
@@ -321,12 +330,19 @@ static void text_report(const struct report *rp)
 		     "iterations; p99: the\n99th percentile latency of the op's items. change: "
 		     "the run's rate against [1]'s;\ninterval: where that factor lies with "
 		     "%.0f %% confidence for the table (a bound below 1 is\nthe other way). "
-		     "Called out (SLOWER, FASTER) when the interval excludes no change and\nthe "
-		     "change exceeds %.0f %%. See docs/compare.md.\n",
-		100 * (1 - PFS_CMP_ALPHA), 100 * (PFS_CMP_FLOOR - 1));
+		     "Called out (SLOWER, FASTER) when the interval excludes no change, "
+		     "the\nchange exceeds %.0f %% and it moved the op's steps by %u ms or more. "
+		     "See docs/compare.md.\n",
+		100 * (1 - PFS_CMP_ALPHA), 100 * (PFS_CMP_FLOOR - 1), PFS_CMP_RESOLVE_US / 1000);
 	if (no_interval)
 		fputs("interval '-': neither run measured its noise (one iteration on one node); "
 		      "run with -i 3.\n", out);
+	if (unresolved)
+		fprintf(out, "short: %zu change%s beyond the noise and %.0f %% that moved the op's steps "
+			     "by under %u ms,\nno more measurable than a step that short ('!'); not "
+			     "called out.\n",
+			unresolved, unresolved == 1 ? "" : "s", 100 * (PFS_CMP_FLOOR - 1),
+			PFS_CMP_RESOLVE_US / 1000);
 	print_slow_nodes(rp);
 }
 
@@ -351,7 +367,7 @@ static void csv_report(const struct report *rp)
 
 		for (size_t r = 0; r < rp->n; r++) {
 			const struct pfs_cmp_line *l = pfs_compare_find(&rp->st[r], a->test, a->op);
-			struct pfs_cmp_verdict v = { 1, 1, 1, false, false };
+			struct pfs_cmp_verdict v = { .ratio = 1, .low = 1, .high = 1 };
 			char change[48] = "";
 
 			if (r) {

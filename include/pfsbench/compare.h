@@ -17,8 +17,12 @@
  *     on, 1 below; df by Welch; alpha = 5 % / the lines of the table
  *     (Bonferroni), so a table of two runs of one configuration calls
  *     anything out with a chance of at most about 5 %;
- *   called out when that interval excludes r = 1 and r is beyond the floor:
- *     r > 1.10 or r < 1 / 1.10.
+ *   called out when that interval excludes r = 1, r is beyond the floor
+ *     (r > 1.10 or r < 1 / 1.10), and the change moved a step's time by
+ *     10 ms or more: max(step_a, step_b) x (1 - 1 / R) >= 10 ms, R = r or
+ *     1 / r, whichever is above 1, step the median wall time of the op's
+ *     steps (for runs of one plan, the time the faster run's steps were
+ *     shorter by).
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_COMPARE_H
 #define PFSBENCH_COMPARE_H
@@ -34,10 +38,13 @@ struct pfs_archive;
 
 #define PFS_CMP_FLOOR 1.10  /* a change smaller than 10 % is never called out */
 #define PFS_CMP_ALPHA 0.05  /* the family-wise error of one table of two runs */
-/* A step shorter than this is too short to measure: barrier wake-ups (up
- * to 0.2 ms a rank), clock offsets between nodes and scheduler time slices
- * (1-10 ms) are then a large part of it. */
-#define PFS_CMP_SHORT_US 10000u
+/* A change that moved the op's steps by less than this is never called
+ * out, however steady each run was: it is no more measurable than a step
+ * that short (PFS_SHORT_STEP_US). One rank preempted for a few scheduler
+ * slices, a barrier's wake-ups, or the machine's load changing between the
+ * two runs moves a step of a few ms by 30 % and more, each run's own
+ * iterations alike, so that the interval misses it. */
+#define PFS_CMP_RESOLVE_US PFS_SHORT_STEP_US
 
 struct pfs_cmp_line {
 	char test[PFS_TEST_NAME_MAX];
@@ -80,6 +87,8 @@ struct pfs_cmp_verdict {
 	double ratio;        /* rate_b / rate_a; 0 when a rate is 0 */
 	double low, high;    /* the interval of the ratio; equal to ratio without one */
 	bool interval;       /* false: neither run measured its noise, or a rate is 0 */
+	double moved_us;     /* max(step_a, step_b) x (1 - 1 / R): the time the change is */
+	bool unresolved;     /* beyond the noise and the floor, but moved under 10 ms */
 	bool called_out;
 };
 

@@ -137,6 +137,12 @@ void pfs_rows_order(const struct pfs_row *rows, size_t n, enum pfs_order order, 
 
 /* ---- rates: one helper for each formula ------------------------------- */
 
+/* A step shorter than this is too short to measure: barrier wake-ups (up
+ * to 0.2 ms a rank), clock offsets between nodes (tens of us) and scheduler
+ * time slices (1-10 ms) are then a large part of it. show --analyze and
+ * compare mark such steps, and compare calls out no change smaller. */
+#define PFS_SHORT_STEP_US 10000u
+
 /* What a rate counts in a unit: bytes for PFS_UNIT_BYTES, items else. */
 uint64_t pfs_unit_amount(enum pfs_unit u, uint64_t items, uint64_t bytes);
 

@@ -48,10 +48,6 @@ struct pfs_node;
  * often where the plan puts a node (first after the results file was
  * written, last in a pipeline) or a moment of the host's other load. */
 #define PFS_SLOW_MIN_OPS 2u
-/* A step shorter than this is too short to measure: barrier wake-ups (up
- * to 0.2 ms a rank), clock offsets between nodes (tens of us) and scheduler
- * time slices (1-10 ms) are then a large part of it. */
-#define PFS_SHORT_STEP_US 10000u
 /* Leaving barriers later than the median node by less than this is never
  * named: a rank woken on a busy CPU waits until the tasks before it in the
  * run queue had their turns, up to one scheduling period (Linux CFS's

@@ -5,14 +5,17 @@
 # slower than on tmpfs, and compare calls them out, in both orders ("Nx
 # slower", "Nx faster"). (Write and Read of 5 files take about a millisecond
 # on tmpfs: too short to measure, and compare says so.) Then 20 pairs of
-# runs of one configuration on the tmpfs: the number of pairs with any line
-# called out (false positives) is printed. A 5 % family-wise error allows
-# at most 3 of 20 by chance (1.6 % likely if the rule holds), but the rule
-# does not cover a change of the machine between two runs: a fresh-machine
-# CI run of 2026-12-01 had 5 (short tmpfs steps of 0.6-0.9 ms, with the
-# whole suite before it). The check guards against a compare that calls
-# out far more than that (a broken rule calls out nearly every pair): at
-# most 6. Issue 11's bar, none, is not met. Root only; exit 77 = skipped.
+# runs of one configuration on the tmpfs, with steps long enough to measure
+# (-f 3000: about 30 ms, median): the number of pairs with any line called
+# out (false positives) is printed, with each line's step times, and the
+# lines compare marks `short` (beyond the noise, but moving the steps by
+# under 10 ms). Issue 11's bar is none. Measured 2026-12-01 on the 2-core
+# machine: 0 of 20 at load 4-5; 2 of 20 at load 5-6 with other builds
+# starting and stopping (1.96x to 2.63x on 16-46 ms steps, each run steady
+# in itself: the machine changed between the runs, which the interval,
+# built from each run's own iterations, cannot see). The check allows 3, to
+# catch a broken rule (which calls out nearly every pair) without failing
+# on the machine's load; the bar is not met. Root only; exit 77 = skipped.
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gluster-lib.sh"
@@ -60,22 +63,31 @@ sed 's/^/# /' "$SCRATCH/slower.txt"
 tr -d '\r' <"$SCRATCH/slower.csv" | sed 's/^/# csv: /'
 
 # 20 pairs of one configuration: how often is anything called out?
-fp=0 lines=0
-SAME=(-f 500 -F 10 -s 64k -t se,pa -i 3 --no-drop-caches)
+fp=0 lines=0 quiet=0
+SAME=(-f 3000 -F 10 -s 64k -t se,pa -i 3 --no-drop-caches)
 for i in $(seq 1 20); do
 	for s in a b; do
 		pfs_nodes 2 1 create-unlink -m "$T" "${SAME[@]}" --results "$SCRATCH/same$i$s.h5"
 		[ "$RC" -eq 0 ] || { not_ok "pair $i run $s: exit $RC"; show_run; }
 	done
 	"$PFSBENCH" compare "$SCRATCH/same${i}a.h5" "$SCRATCH/same${i}b.h5" --csv >"$SCRATCH/same$i.csv"
+	"$PFSBENCH" compare "$SCRATCH/same${i}a.h5" "$SCRATCH/same${i}b.h5" >"$SCRATCH/same$i.txt"
 	n=$(awk -F, '{ sub(/\r$/, "") } NR > 1 && $4 == 2 && $18 == "true"' "$SCRATCH/same$i.csv" | wc -l)
 	if [ "$n" -gt 0 ]; then
 		fp=$((fp + 1)) lines=$((lines + n))
-		awk -F, '{ sub(/\r$/, "") } NR > 1 && $4 == 2 && $18 == "true" {
-			print "# pair '"$i"': " $1 " " $2 " " $17 " (" $15 "-" $16 ")" }' "$SCRATCH/same$i.csv"
 	fi
+	# each line called out, or beyond the noise and 10 % but under 10 ms:
+	# its change, interval and both runs' median step (us)
+	awk -F, -v pair="$i" '{ sub(/\r$/, "") } NR > 1 && $4 == 1 { step[$1 " " $2] = $11 }
+		NR > 1 && $4 == 2 && ($18 == "true" || (($15 > 1 || $16 < 1) && ($14 > 1.1 || $14 < 1 / 1.1))) {
+			print "# pair " pair ": " $1 " " $2 " " $17 " (" $15 "-" $16 "), steps " \
+				step[$1 " " $2] " and " $11 " us: " ($18 == "true" ? "called out" : "short") }' \
+		"$SCRATCH/same$i.csv"
+	q=$(sed -n 's/^short: \([0-9]*\) change.*/\1/p' "$SCRATCH/same$i.txt")
+	quiet=$((quiet + ${q:-0}))
 done
-echo "# false positives: $fp of 20 pairs of one configuration had a line called out ($lines of 160 lines)"
-check "20 pairs of one configuration: at most 6 with a line called out ($fp)" test "$fp" -le 6
+echo "# false positives: $fp of 20 pairs of one configuration had a line called out ($lines of 160 lines);" \
+	"$quiet lines marked short, beyond the noise but moving the steps by under 10 ms; load $(cut -d' ' -f1-3 /proc/loadavg)"
+check "20 pairs of one configuration: at most 3 with a line called out ($fp)" test "$fp" -le 3
 echo "# compare.sh took $((SECONDS - t0)) s"
 finish

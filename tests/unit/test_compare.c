@@ -131,6 +131,54 @@ static void test_noise_decides(void **state)
 	assert_true(near(v.ratio, 1));
 }
 
+/* The time a change is: two runs of one plan whose steps last 7 ms, the
+ * second 1.3x slower with tight noise, moved each step by 2.1 ms and are
+ * not called out; the same factor on 70 ms steps moved them by 21 ms and
+ * is; 318x slower from 0.7 ms steps moved them by 222 ms and is, either
+ * way; the floor is PFS_SHORT_STEP_US, the same as a step's. */
+static void test_time_moved(void **state)
+{
+	struct pfs_cmp_line a = line(1000, 0.01, 5), b = line(1000 / 1.3, 0.01, 5);
+	struct pfs_cmp_verdict v;
+
+	(void)state;
+	assert_int_equal(PFS_CMP_RESOLVE_US, 10000);
+	a.step_us = 7000;
+	b.step_us = 9100;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(v.interval && v.high < 1);
+	assert_true(fabs(v.moved_us - 9100 * (1 - 1 / 1.3)) < 1e-6);
+	assert_true(v.unresolved);
+	assert_false(v.called_out);
+	pfs_compare_judge(&b, &a, 0.05, &v); /* the other order: the same time */
+	assert_true(v.unresolved && !v.called_out && v.low > 1);
+	a.step_us = 70000;
+	b.step_us = 91000;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(fabs(v.moved_us - 21000) < 1e-6);
+	assert_true(v.called_out && !v.unresolved);
+	/* Just either side of 10 ms. */
+	b.step_us = 43334; /* x (1 - 1/1.3) = 10000.15 */
+	a.step_us = 0;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(v.called_out);
+	b.step_us = 43333; /* 9999.9 */
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(v.unresolved && !v.called_out);
+	b = line(1000 / 318.0, 0.01, 5);
+	a.step_us = 700;
+	b.step_us = 222600;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(v.called_out && !v.unresolved);
+	pfs_compare_judge(&b, &a, 0.05, &v);
+	assert_true(v.called_out && !v.unresolved);
+	/* Within the noise: neither called out nor said to be unresolved. */
+	b = line(1000 / 1.3, 0.5, 3);
+	b.step_us = 9100;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_false(v.called_out || v.unresolved);
+}
+
 static void test_zero_rate(void **state)
 {
 	struct pfs_cmp_line a = line(0, 0.1, 3), b = line(100, 0.1, 3);
@@ -155,8 +203,8 @@ static void test_words(void **state)
 		{ 1.006, "1.01x faster" },     { 12.34, "12.3x faster" }, { 1 / 99.96, "100x slower" },
 		{ 1, "no change" },
 	};
-	struct pfs_cmp_verdict v = { 1 / 318.0, 1 / 402.0, 1 / 251.0, true, true };
-	struct pfs_cmp_verdict w = { 1.05, 0.85, 1.30, true, false };
+	struct pfs_cmp_verdict v = { .ratio = 1 / 318.0, .low = 1 / 402.0, .high = 1 / 251.0, .interval = true, .called_out = true };
+	struct pfs_cmp_verdict w = { .ratio = 1.05, .low = 0.85, .high = 1.30, .interval = true };
 	char buf[64];
 
 	(void)state;
@@ -206,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_borrowed_noise),
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_noise_decides),
+		cmocka_unit_test(test_time_moved),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_shared_table),
