@@ -7,8 +7,8 @@
 # the slowest-node matrix names it. compare: the seed's diff, byte for
 # byte, of the seed's matrices and of pfsbench's saved reports; two runs'
 # diff with the cells beyond the noise listed, or bold on a terminal. The
-# perf_matrix launcher for real, under mpirun. Bad input: one message,
-# exit 2, nothing made.
+# perf_matrix launcher for real, under mpirun. --help lists the options the
+# issue names. Bad input: one message, exit 2, nothing made.
 . "$(dirname "$0")/../mpi/lib.sh"
 . "$(dirname "$0")/checks.sh"
 
@@ -156,6 +156,18 @@ if [ -x "${PERF_MATRIX:-}" ]; then
 		test "$(head -2 "$SCRATCH/pmdiff.out")" = "$(printf ' 0.00%% 0.00%%\n 0.00%% 0.00%%')"
 	check "perf_matrix: nothing left" dir_unchanged "$D"
 fi
+
+# ---- --help ---------------------------------------------------------------------------------
+# The options the issue names, each at the start of its line, and what
+# --force lets matrix do: use, and by writing destroy, a named file or device.
+"$PFSBENCH" matrix --help >"$SCRATCH/help.out" 2>&1
+check "matrix --help: exit 0" test $? -eq 0
+for opt in '-r, --read PATH ' '-w, --write PATH ' 'if=PATH ' 'of=PATH ' '-i, --iter N ' 'iter=N ' \
+	'--req LIST ' '--xfer LIST ' '--direct[=auto|on|off] ' '--force '; do
+	check "matrix --help lists '${opt% }'" grep -qE "^ +$(sed 's/[][|.]/\\&/g' <<<"$opt")" "$SCRATCH/help.out"
+done
+check "matrix --help: --force names the file or device it lets a write destroy" grep -qE \
+	'^ +--force +use a regular file or block device named by PATH \(a write destroys its data\)' "$SCRATCH/help.out"
 
 # ---- bad input ----------------------------------------------------------------------------
 echo data >"$SCRATCH/file"
