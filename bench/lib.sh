@@ -85,12 +85,14 @@ undo_all() {
 # disk that always answers at memory speed, so that the tools' own costs
 # decide, not a shared machine's disk (on a virtual machine the host's
 # cache and its neighbours make a real disk's rate swing 3x between runs of
-# the same command). Every step goes on undo. Status 77, with the reason on
-# stdout, where none can be made.
+# the same command). BENCH_IMG_DIR puts the image elsewhere (e.g. /var/tmp,
+# on the machine's disk: the loop's writes then reach a real device). Every
+# step goes on undo. Status 77, with the reason on stdout, where none can
+# be made.
 ext4_on_shm() {
 	local name=$1 mib=$2 img dev
 	command -v mkfs.ext4 >/dev/null || { echo "SKIP: no mkfs.ext4; set BENCH_DIR"; return 77; }
-	img=$(mktemp "/dev/shm/pfsbench-$name.XXXXXX") || return 1
+	img=$(mktemp "${BENCH_IMG_DIR:-/dev/shm}/pfsbench-$name.XXXXXX") || return 1
 	undo+=("rm -f '$img'")
 	truncate -s "${mib}M" "$img" || return 1
 	dev=$(losetup --find --show "$img") || { echo "SKIP: no loop device; set BENCH_DIR"; return 77; }

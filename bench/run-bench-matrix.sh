@@ -3,7 +3,8 @@
 # with the same request and transfer size, 1 rank, on tmpfs (/dev/shm) and
 # on a disk: by default ext4 on a loop device whose image is in /dev/shm
 # (bench/lib.sh's ext4_on_shm: the tools' costs decide, not a shared
-# machine's disk), or the filesystem of BENCH_DIR:
+# machine's disk; BENCH_IMG_DIR=/var/tmp puts the image on the machine's
+# disk), or the filesystem of BENCH_DIR:
 #   dd if=/dev/zero of=F bs=REQ count=XFER/REQ conv=fsync         each cell's write
 #   dd if=F of=/dev/null bs=REQ count=XFER/REQ                     each cell's read
 #   pfsbench matrix --write DIR --req 1k..4m --xfer XFER           the row's 13 writes
@@ -19,7 +20,7 @@
 # /dev/zero included) / requests; the rank's CPU over the cell (the row's
 # cpu_us) / requests. Median and p25-p75 per cell.
 # Target: pfsbench's rate >= 0.95x dd's in every cell.
-# Environment: PFSBENCH, MPIRUN, BENCH_DIR, REPS, XFER_TMPFS (default 64m),
+# Environment: PFSBENCH, MPIRUN, BENCH_DIR, BENCH_IMG_DIR, REPS, XFER_TMPFS (default 64m),
 # XFER_EXT4 (the disk's, default 16m), REQS (default 1k..4m), BENCH_CPU.
 # Needs root (drop_caches, losetup, mount).
 set -uo pipefail
@@ -47,7 +48,8 @@ if [ -n "${BENCH_DIR:-}" ]; then
 	disk_name="$BENCH_DIR ($(stat -f -c %T "$BENCH_DIR"))"
 else
 	ext4_on_shm bench-matrix 512 || exit
-	disk=$EXT4_DIR disk_name="ext4 on a loop device whose image is in /dev/shm"
+	img_dir=${BENCH_IMG_DIR:-/dev/shm}
+	disk=$EXT4_DIR disk_name="ext4 on a loop device whose image is in $img_dir ($(stat -f -c %T "$img_dir"))"
 fi
 cd "$work" || exit 1
 

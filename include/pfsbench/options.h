@@ -132,7 +132,13 @@ struct pfs_common_opts {
 #define PFS_COMMON_OPTIONS(TYPE) PFS_COMMON_OPTIONS_ITER(TYPE, 'i')
 /* The same, with ISHORT (0 for none) as --iterations' short name, for a
  * workload whose tool gives -i another meaning (dm's input file). */
-#define PFS_COMMON_OPTIONS_ITER(TYPE, ISHORT)                                                 \
+#define PFS_COMMON_OPTIONS_ITER(TYPE, ISHORT) \
+	PFS_COMMON_OPTIONS_FORCE(TYPE, ISHORT, PFS_FORCE_HELP)
+/* --force's help for every workload; one whose --force also lets it write a
+ * named file or device says so with PFS_COMMON_OPTIONS_FORCE. */
+#define PFS_FORCE_HELP "run even when the target lacks the space or inodes the plan needs"
+/* The same, with FORCE_HELP as --force's help. */
+#define PFS_COMMON_OPTIONS_FORCE(TYPE, ISHORT, FORCE_HELP)                                    \
 	PFS_OPT_NUM(TYPE, common.iterations, "iterations", ISHORT, PFS_OPT_COUNT, 1000000, "N", \
 		    "run every test N times (default 1)"),                                        \
 	PFS_OPT_STR(TYPE, common.results, "results", 0, "PATH",                                 \
@@ -145,8 +151,7 @@ struct pfs_common_opts {
 	PFS_OPT_CHOOSE(TYPE, common.progress, "progress", 0, pfs_progress_choices,              \
 		       "[=always|never|auto]",                                                    \
 		       "a live progress line on stderr (default auto: on a terminal)"),           \
-	PFS_OPT_FLAG(TYPE, common.force, "force", 0,                                            \
-		     "run even when the target lacks the space or inodes the plan needs"),      \
+	PFS_OPT_FLAG(TYPE, common.force, "force", 0, FORCE_HELP),                               \
 	PFS_OPT_NUM(TYPE, common.phase_timeout_s, "phase-timeout", 0, PFS_OPT_UINT, 31536000,   \
 		    "SECONDS",                                                                    \
 		    "end the job when a step runs longer, naming the workers not done "           \

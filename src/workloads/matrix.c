@@ -334,7 +334,10 @@ static const struct pfs_option matrix_options[] = {
 	PFS_OPT_CHOOSE(O, direct, "direct", 0, direct_choices, "[=auto|on|off]",
 		       "O_DIRECT: auto (default) on a block device only; --direct alone: on"),
 	PFS_OPT_NOFLAG(O, fsync, "no-fsync", 0, "writes: no fsync before the clock stops"),
-	PFS_COMMON_OPTIONS_ITER(O, 0),
+	PFS_COMMON_OPTIONS_FORCE(O, 0,
+				 "use a regular file or block device named by PATH (a write destroys "
+				 "its data); and run even when the target lacks the space or inodes the plan "
+				 "needs"),
 	PFS_OPT_END,
 };
 

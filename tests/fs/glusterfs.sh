@@ -6,8 +6,8 @@
 # $SCRATCH, mounted through FUSE). create-unlink on 2 simulated nodes and a
 # small tree: the report's first line says FUSE.GLUSTERFS, every row is
 # there, nothing is left on the volume, and the results file records
-# HOST:/VOLUME as mount source; then pfsbench bonnie on 1 rank, 2 ranks and
-# 2 nodes x 2. Teardown leaves no mount, volume or daemon,
+# HOST:/VOLUME as mount source; pfsbench stream; pfsbench matrix and bonnie
+# on 1 rank, 2 ranks and 2 nodes x 2. Teardown leaves no mount, volume or daemon,
 # and gluster's system directories as they were. Root only; exit 77 =
 # skipped, with the reason.
 # shellcheck source-path=SCRIPTDIR
@@ -80,34 +80,32 @@ check "stream: results file: fstype FUSE.GLUSTERFS" \
 [ "$T_FAILED" -eq 0 ] || show_run
 
 # pfsbench matrix on the volume (tests/matrix/checks.sh): 2 simulated
-# nodes x 2 ranks (then 1 rank and 2 ranks, 2 cells once), writes and reads of small lists, every cell's bytes, the
-# marks and the report from the rows, the slowest node against the median.
-# 4 cells, not checks.sh's 12: a step costs 1 to 3 s here whatever its size
-# (barriers, fsyncs through FUSE, the of= run's machine-wide cache drops);
-# 12 cells took 155 s.
+# nodes x 2 ranks, then 1 rank and 2 ranks: writes (of= with caches
+# dropped too) and reads of small lists, every cell's bytes, the marks and
+# the report from the rows, nothing left; the slowest node against the
+# median. 4 cells on 2 x 2 and 2 on 1 and 2 ranks, not checks.sh's 12: a
+# step costs 1 to 3 s here whatever its size (barriers, fsyncs through
+# FUSE, the of= run's machine-wide cache drops); 12 cells took 155 s.
+# Then perf_matrix's 13 request sizes on 1 rank, one transfer of 1 MiB:
+# a line of 13 numbers (2 and 4 MiB 0.00).
 # shellcheck source=../matrix/checks.sh
 . "$(dirname "$0")/../matrix/checks.sh"
 RUNNER=(pfs_nodes 2 2)
 start=$SECONDS
 matrix_cycle "$M" glusterfs-matrix 4 4k,64k 64k,256k
-echo "# matrix took $((SECONDS - start)) s"
+echo "# matrix 2 x 2 took $((SECONDS - start)) s"
 check "matrix: results file: fstype FUSE.GLUSTERFS" \
 	test "$(prov "$SCRATCH/glusterfs-matrix-w.h5" fstype)" = FUSE.GLUSTERFS
 check "matrix: the slowest node per cell, against the median node" \
 	grep -qE "^Slowest node: node[12] in [0-9]+ cells?" "$OUT"
-# 1 rank and 2 ranks on one node: a write and a read of 2 cells, once.
-start=$SECONDS
 for n in 1 2; do
+	start=$SECONDS
 	RUNNER=(pfs "$n")
-	for op in Write Read; do
-		run_matrix "--${op,,}" "$M" --req 64k --xfer 64k,256k -i 1 --no-drop-caches \
-			--results "$SCRATCH/glusterfs-matrix-$n-$op.h5"
-		matrix_ok "matrix $n rank(s) $op" "$n" "$op" "$SCRATCH/glusterfs-matrix-$n-$op.h5" \
-			64k 64k,256k 1
-	done
-	check "matrix $n rank(s): nothing left" dir_unchanged "$M"
+	matrix_cycle "$M" "glusterfs-matrix-$n" "$n" 64k 64k,256k
+	echo "# matrix on $n rank(s) took $((SECONDS - start)) s"
 done
-echo "# matrix on 1 and 2 ranks took $((SECONDS - start)) s"
+RUNNER=(pfs 1)
+matrix_columns "$M" glusterfs-matrix-13 1 1m
 [ "$T_FAILED" -eq 0 ] || show_run
 
 check "the bricks hold no pfsbench file" \

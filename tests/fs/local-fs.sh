@@ -115,7 +115,7 @@ fi
 RUNNER=(pfs 2)
 for fs in "${FSES[@]}"; do
 	M=$SCRATCH/$fs
-	mountpoint -q "$M" || continue
+	mountpoint -q "$M" || { not_ok "$fs: stream: '$M' is not mounted (its loop_fs above failed)"; continue; }
 	start=$SECONDS
 	stream_cycle "$M" "$fs-file" 2 file
 	stream_cycle "$M" "$fs-shared" 2 shared
@@ -133,7 +133,9 @@ done
 # with --force, written with O_DIRECT and fsync, read back, never removed.
 raw=$SCRATCH/raw.img
 truncate -s 16M "$raw"
-if DEV=$(losetup --find --show "$raw"); then
+if ! DEV=$(losetup --find --show "$raw"); then
+	not_ok "block device: stream: attach a loop device over '$raw'"
+else
 	T_CLEANUP+=("losetup -d '$DEV'")
 	run_stream -o "$DEV" -b 64k -s 4M
 	check "block device: refused without --force (exit 2)" test "$RC" -eq 2
@@ -164,11 +166,14 @@ fi
 # ---- pfsbench matrix (tests/matrix/checks.sh) --------------------------------------
 # On ext4: 1 rank, 2 ranks, then 2 simulated nodes x 2, writes and reads of small
 # lists, every cell's bytes, the outlier rule's marks and the report from
-# the rows, nothing left; then writes with O_DIRECT on the filesystem.
+# the rows, nothing left; perf_matrix's 13 request sizes, lines of 13
+# numbers; then writes with O_DIRECT on the filesystem.
 # shellcheck source=../matrix/checks.sh
 . "$(dirname "$0")/../matrix/checks.sh"
 M=$SCRATCH/ext4
-if mountpoint -q "$M"; then
+if ! mountpoint -q "$M"; then
+	not_ok "ext4: matrix: '$M' is not mounted (its loop_fs above failed)"
+else
 	start=$SECONDS
 	RUNNER=(pfs 1)
 	matrix_cycle "$M" ext4-matrix-1 1
@@ -181,6 +186,7 @@ if mountpoint -q "$M"; then
 	check "ext4: matrix 2 x 2: the slowest node per cell, against the median node" \
 		grep -qE "^Slowest node: node[12] in [0-9]+ cells?" "$OUT"
 	RUNNER=(pfs 2)
+	matrix_columns "$M" ext4-matrix-13 2 1m,2m
 	run_matrix --write "$M" --direct --req 4k,64k --xfer 64k,1m -i 2 --results "$SCRATCH/ext4-direct.h5"
 	matrix_ok "ext4 matrix --direct" 2 Write "$SCRATCH/ext4-direct.h5" 4k,64k 64k,1m 2
 	check "ext4: matrix --direct: the report says O_DIRECT and fsync" \
@@ -194,9 +200,19 @@ fi
 # without --force, and with too many ranks for its size; with --force, 2
 # ranks of 2 MiB parts, O_DIRECT by default: each rank's last cell is in
 # its part, and nothing past the parts changed, in the device or beyond.
+# Then 2 ranks of 4 MiB parts, the second ending at the device's end: the
+# file's bytes past it, 8 MiB to 16 MiB, still all 0xab.
 raw=$SCRATCH/matrix-raw.img
+parts_are() { # PART: on the device, rank 0's pattern at 0 and rank 1's at PART, PART bytes each
+	"$STREAM_TESTS/pattern.py" "$DEV" 0 "$1" 0 >/dev/null && "$STREAM_TESTS/pattern.py" "$DEV" "$1" "$1" 1 >/dev/null
+}
+untouched_from() { # OFFSET: the file's bytes from OFFSET to its end, 16 MiB, all 0xab
+	test "$(tail -c +$(($1 + 1)) "$raw" | tr -d '\253' | wc -c)" -eq 0 && test "$(stat -c %s "$raw")" -eq 16777216
+}
 head -c 16777216 /dev/zero | tr '\0' '\253' >"$raw"
-if DEV=$(losetup --find --show --sizelimit 8388608 "$raw"); then
+if ! DEV=$(losetup --find --show --sizelimit 8388608 "$raw"); then
+	not_ok "block device: matrix: attach a loop device of 8 MiB over '$raw'"
+else
 	T_CLEANUP+=("losetup -d '$DEV'")
 	sum=$(md5sum <"$raw")
 	run_matrix of="$DEV" --req 64k,1m --xfer 1m,2m
@@ -218,13 +234,18 @@ if DEV=$(losetup --find --show --sizelimit 8388608 "$raw"); then
 	check "block device: O_DIRECT by default, said in the report" \
 		grep -q "^O_DIRECT, fsync inside the time; caches dropped before each cell\$" "$OUT"
 	check "block device: each rank's last cell (2 MiB) in its part: rank 0 at 0, rank 1 at 2 MiB" \
-		eval '"$STREAM_TESTS/pattern.py" "$DEV" 0 2097152 0 >/dev/null &&
-			"$STREAM_TESTS/pattern.py" "$DEV" 2097152 2097152 1 >/dev/null'
+		parts_are 2097152
 	check "block device: never written past the parts: bytes 4 MiB to 16 MiB of the file all 0xab" \
-		eval 'test "$(tail -c +4194305 "$raw" | tr -d '"'"'\253'"'"' | wc -c)" -eq 0 &&
-			test "$(stat -c %s "$raw")" -eq 16777216'
+		untouched_from 4194304
 	run_matrix if="$DEV" --force --req 4k,64k,1m --xfer 1m,2m --results "$SCRATCH/matrix-dev-r.h5"
 	matrix_ok "block device read" 2 Read "$SCRATCH/matrix-dev-r.h5" 4k,64k,1m 1m,2m 1
+	check "block device: the device is 8 MiB" test "$(blockdev --getsize64 "$DEV")" -eq 8388608
+	run_matrix of="$DEV" --force --req 64k,1m --xfer 1m,4m --results "$SCRATCH/matrix-dev-end.h5"
+	matrix_ok "block device to its end" 2 Write "$SCRATCH/matrix-dev-end.h5" 64k,1m 1m,4m 1
+	check "block device to its end: each rank's last cell (4 MiB) in its part: rank 0 at 0, rank 1 at 4 MiB to the end" \
+		parts_are 4194304
+	check "block device to its end: never written past it: bytes 8 MiB to 16 MiB of the file all 0xab" \
+		untouched_from 8388608
 	check "block device: still there" test -b "$DEV"
 	[ "$T_FAILED" -eq 0 ] || show_run
 fi
