@@ -38,6 +38,8 @@ const struct pfs_field pfs_row_fields[] = {
 	FIELD(lat_max_ns, PFS_FIELD_U64, "ns", "slowest recorded item"),
 	FIELD(discarded, PFS_FIELD_U32, "",
 	      "1: an outlier, left out of the results by the workload's rule; else 0"),
+	FIELD(wait_us, PFS_FIELD_U64, "us",
+	      "time the rank was runnable but waiting for a CPU during the op (run_delay)"),
 };
 const size_t pfs_row_nfields = sizeof(pfs_row_fields) / sizeof(pfs_row_fields[0]);
 

@@ -58,6 +58,9 @@ struct pfs_row {
 	uint32_t discarded;            /* 1: the workload's outlier rule left this row out of
 					* its results (matrix's repetitions); it stays in the
 					* file all the same. 0 for every other row */
+	uint64_t wait_us;              /* time the rank was runnable but waiting for a CPU
+					* during the op (Linux's run_delay); 0 where the
+					* kernel does not say, and in older files */
 };
 
 enum pfs_field_type { PFS_FIELD_STRING, PFS_FIELD_U32, PFS_FIELD_U64 };

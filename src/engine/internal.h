@@ -91,6 +91,8 @@ struct pfs_engine {
 	const char *op_name;
 	enum pfs_unit op_unit;
 	uint64_t op_start_us, op_cpu_us;
+	uint64_t op_wait_ns;   /* the thread's run_delay when the op began */
+	int schedstat_fd;      /* /proc/thread-self/schedstat; -1 without one */
 	unsigned nsamples;     /* rows this rank emitted in the step */
 	struct pfs_sample pending[PFS_MAX_SAMPLES]; /* noted by the op, rows after it */
 	uint64_t pending_start_us[PFS_MAX_SAMPLES];
@@ -180,6 +182,8 @@ void pfs_peer_exchange(struct pfs_engine *e);
 /* worker.c */
 void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working);
 int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc);
+/* This thread's /proc/thread-self/schedstat, opened; -1 without one. */
+int pfs_schedstat_open(void);
 void pfs_worker_end_step(struct pfs_engine *e);
 bool pfs_engine_tick(struct pfs_worker *w); /* the worker's tick */
 

@@ -587,6 +587,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.dirfd = -1;
 	e.w.peer_dirfd = -1;
 	e.marker_fd = -1;
+	e.schedstat_fd = pfs_schedstat_open();
 	e.peer_rank = e.reader_rank = -1;
 	e.w.opts = e.opts;
 	pfs_stop_recv_post(&e);
@@ -605,6 +606,8 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.w.state);
 	free(e.hist[0]);
 	free(e.hist[1]);
+	if (e.schedstat_fd >= 0)
+		close(e.schedstat_fd);
 	free(e.rows);
 	free(e.cells);
 	free(e.fsstats);

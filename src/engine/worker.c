@@ -15,10 +15,37 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
+
+int pfs_schedstat_open(void)
+{
+	return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+/* The time this thread has spent runnable but waiting for a CPU, in
+ * nanoseconds: the second number of /proc/thread-self/schedstat (Linux's
+ * run_delay, kept where the kernel has CONFIG_SCHED_INFO); 0 without it. */
+static uint64_t wait_now_ns(int fd)
+{
+	char buf[96];
+	ssize_t n;
+	unsigned long long run_ns, wait_ns;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run_ns, &wait_ns) != 2)
+		return 0;
+	return wait_ns;
+}
 
 /* User + system CPU time of this process, in microseconds. */
 static uint64_t cpu_now_us(void)
@@ -50,6 +77,7 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 		w->lat = e->hist[0];
 	}
 	e->op_cpu_us = cpu_now_us();
+	e->op_wait_ns = wait_now_ns(e->schedstat_fd);
 	e->op_start_us = e->last_clock_us = pfs_now_us();
 }
 
@@ -61,9 +89,9 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w)
 }
 
 /* One row from a sample, on this rank's list of the iteration's rows; cpu_us
- * is the rank's CPU time over the op. */
+ * is the rank's CPU time over the op, wait_us its time waiting for a CPU. */
 static int emit(struct pfs_engine *e, const struct pfs_sample *s, uint64_t start_us,
-		uint64_t cpu_us)
+		uint64_t cpu_us, uint64_t wait_us)
 {
 	struct pfs_row r;
 
@@ -83,6 +111,7 @@ static int emit(struct pfs_engine *e, const struct pfs_sample *s, uint64_t start
 	r.items = s->items;
 	r.bytes = s->bytes;
 	r.cpu_us = cpu_us;
+	r.wait_us = wait_us;
 	if (e->deadline_us) {
 		/* An op that ended before the deadline was stopped by nothing:
 		 * its count at the deadline is all it did. */
@@ -272,10 +301,12 @@ int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 {
 	struct pfs_worker *w = &e->w;
 	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
+	uint64_t wait_ns = wait_now_ns(e->schedstat_fd);
+	uint64_t wait_us = wait_ns > e->op_wait_ns ? (wait_ns - e->op_wait_ns) / 1000 : 0;
 
 	/* The rows of a step whose op succeeded. */
 	for (size_t i = 0; !rc && i < e->npending; i++)
-		if (emit(e, &e->pending[i], e->pending_start_us[i], cpu_us))
+		if (emit(e, &e->pending[i], e->pending_start_us[i], cpu_us, wait_us))
 			rc = -ENOMEM;
 	e->npending = 0;
 	/* Told to stop, an op returns -ECANCELED; cut short by a signal
