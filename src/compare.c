@@ -19,6 +19,7 @@
 struct cmp_ent {
 	uint32_t key, iteration, step, node;
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
+	uint64_t wait_us;                  /* the rank's wait for a CPU in the op */
 };
 
 static int cmp_ents(const void *pa, const void *pb)
@@ -58,7 +59,7 @@ static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
 
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
-	double *iter_rates, *walls, *logs; /* nrows */
+	double *iter_rates, *walls, *waits, *logs; /* nrows */
 	double *node_amount, *node_us;     /* nnodes */
 	unsigned nnodes;
 };
@@ -92,7 +93,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 		memset(s->node_us, 0, s->nnodes * sizeof(*s->node_us));
 		while (*i < n && same(&e[*i], &e[it0], 2)) {
 			size_t st0 = *i;
-			uint64_t lo = UINT64_MAX, hi = 0;
+			uint64_t lo = UINT64_MAX, hi = 0, wait = 0;
 
 			while (*i < n && same(&e[*i], &e[st0], 3)) {
 				size_t nd0 = *i;
@@ -102,6 +103,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 					nlo = e[*i].start_us < nlo ? e[*i].start_us : nlo;
 					nhi = e[*i].end_us > nhi ? e[*i].end_us : nhi;
 					namount += e[*i].amount;
+					wait = e[*i].wait_us > wait ? e[*i].wait_us : wait;
 				}
 				s->node_amount[e[nd0].node] += (double)namount;
 				s->node_us[e[nd0].node] += (double)(nhi - nlo);
@@ -110,6 +112,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 				amount += (double)namount;
 			}
 			us += (double)(hi - lo);
+			s->waits[nwalls] = (double)wait;
 			s->walls[nwalls++] = (double)(hi - lo);
 		}
 		/* A zero wall time counts as one microsecond, as in the table. */
@@ -117,6 +120,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 	}
 	line->iterations = (unsigned)niter;
 	line->step_us = pfs_u64_sat(pfs_median(s->walls, nwalls));
+	line->wait_us = pfs_u64_sat(pfs_median(s->waits, nwalls));
 	if (niter >= 2) {
 		set_noise(line, s->iter_rates, niter, false, s->logs);
 	} else {
@@ -138,7 +142,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_ent *e = malloc(nr * sizeof(*e));
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
-		malloc(nn * sizeof(double)), malloc(nn * sizeof(double)), a->nnodes,
+		malloc(nr * sizeof(double)), malloc(nn * sizeof(double)), malloc(nn * sizeof(double)),
+		a->nnodes,
 	};
 	struct pfs_lat_summary *lat = NULL;
 	size_t nlat = 0;
@@ -146,7 +151,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 
 	out->n = 0;
 	out->lines = malloc(nr * sizeof(*out->lines));
-	if (!e || !s.iter_rates || !s.walls || !s.logs || !s.node_amount || !s.node_us ||
+	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.node_amount || !s.node_us ||
 	    !out->lines)
 		goto out;
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -154,7 +159,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 
 		e[i] = (struct cmp_ent){ key_of(out, r), r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
-					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes) };
+					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
+					 r->wait_us };
 	}
 	qsort(e, a->nrows, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < a->nrows;)
@@ -175,6 +181,7 @@ out:
 	free(e);
 	free(s.iter_rates);
 	free(s.walls);
+	free(s.waits);
 	free(s.logs);
 	free(s.node_amount);
 	free(s.node_us);
@@ -253,15 +260,26 @@ static double moved_us(const struct pfs_cmp_line *a, const struct pfs_cmp_line *
 	return longer * (1 - exp(-fabs(d)));
 }
 
+/* How much longer the slower run's ranks waited for a CPU a step than the
+ * faster run's (0 when they waited less, or did not record it). */
+static double waited_more_us(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double d)
+{
+	const struct pfs_cmp_line *slow = d < 0 ? b : a, *fast = d < 0 ? a : b;
+
+	return slow->wait_us > fast->wait_us ? (double)(slow->wait_us - fast->wait_us) : 0;
+}
+
 /* The verdict once the interval is known: beyond the noise (the interval
- * excludes 1) and the floor, and a change of at least PFS_CMP_RESOLVE_US in
- * a step's time. */
+ * excludes 1) and the floor, a change of at least PFS_CMP_RESOLVE_US in a
+ * step's time, and as much again beyond what the slower run's longer waits
+ * for a CPU account for. */
 static void decide(struct pfs_cmp_verdict *v, bool beyond_noise, double d)
 {
 	bool loud = beyond_noise && fabs(d) > log(PFS_CMP_FLOOR);
 
 	v->unresolved = loud && v->moved_us < PFS_CMP_RESOLVE_US;
-	v->called_out = loud && !v->unresolved;
+	v->busy = loud && !v->unresolved && v->moved_us - v->waited_us < PFS_CMP_RESOLVE_US;
+	v->called_out = loud && !v->unresolved && !v->busy;
 }
 
 void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double alpha,
@@ -276,6 +294,7 @@ void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *
 	d = log(b->rate / a->rate);
 	v->ratio = v->low = v->high = exp(d);
 	v->moved_us = moved_us(a, b, d);
+	v->waited_us = waited_more_us(a, b, d);
 	sa = a->noise;
 	sb = b->noise;
 	na = a->replicates;

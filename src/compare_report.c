@@ -85,13 +85,14 @@ static void p99_text(char *buf, size_t len, const struct pfs_cmp_line *l)
 static void print_verdict(const struct report *rp, const struct pfs_cmp_verdict *v)
 {
 	const char *word = v->unresolved    ? "short"
+			   : v->busy        ? "busy"
 			   : !v->called_out ? ""
 			   : v->ratio < 1   ? "SLOWER"
 					    : "FASTER";
 
 	if (!*word)
 		return;
-	if (v->unresolved) { /* beyond the noise, but under 10 ms: no colour */
+	if (!v->called_out) { /* short or busy: said, in no colour */
 		fputs(word, rp->out);
 		return;
 	}
@@ -113,8 +114,9 @@ static void print_change(const struct report *rp, const struct pfs_cmp_line *bas
 	pfs_compare_ratio_text(change, sizeof(change), v.ratio);
 	pfs_compare_interval_text(iv, sizeof(iv), &v);
 	/* Padded only where something follows: no line ends in blanks. */
-	fprintf(rp->out, "  %-12s %-*s", change, v.called_out || v.unresolved ? 12 : 0, iv);
-	if (v.called_out || v.unresolved)
+	fprintf(rp->out, "  %-12s %-*s", change, v.called_out || v.unresolved || v.busy ? 12 : 0,
+		iv);
+	if (v.called_out || v.unresolved || v.busy)
 		fputc(' ', rp->out);
 	print_verdict(rp, &v);
 }
@@ -274,7 +276,7 @@ static void text_report(const struct report *rp)
 {
 	FILE *out = rp->out;
 	bool any_short = false, no_interval = false;
-	size_t unresolved = 0;
+	size_t unresolved = 0, busy = 0;
 	char head[512];
 
 	for (size_t r = 0; r < rp->n; r++) {
@@ -316,6 +318,7 @@ static void text_report(const struct report *rp)
 				pfs_compare_judge(rp->shared[i], l, rp->alpha, &v);
 				no_interval |= !v.interval;
 				unresolved += v.unresolved;
+				busy += v.busy;
 			}
 		}
 	if (rp->unshared)
@@ -331,7 +334,8 @@ static void text_report(const struct report *rp)
 		     "the run's rate against [1]'s;\ninterval: where that factor lies with "
 		     "%.0f %% confidence for the table (a bound below 1 is\nthe other way). "
 		     "Called out (SLOWER, FASTER) when the interval excludes no change, "
-		     "the\nchange exceeds %.0f %% and it moved the op's steps by %u ms or more. "
+		     "the\nchange exceeds %.0f %% and it moved the op's steps by %u ms or more "
+		     "beyond the\nranks' longer waits for a CPU. "
 		     "See docs/compare.md.\n",
 		100 * (1 - PFS_CMP_ALPHA), 100 * (PFS_CMP_FLOOR - 1), PFS_CMP_RESOLVE_US / 1000);
 	if (no_interval)
@@ -343,6 +347,11 @@ static void text_report(const struct report *rp)
 			     "called out.\n",
 			unresolved, unresolved == 1 ? "" : "s", 100 * (PFS_CMP_FLOOR - 1),
 			PFS_CMP_RESOLVE_US / 1000);
+	if (busy)
+		fprintf(out, "busy: %zu change%s beyond the noise and %.0f %% that the slower run's "
+			     "longer waits for a CPU\naccount for (all but under %u ms of it): the "
+			     "machine was busier, not the filesystem\nslower; not called out.\n",
+			busy, busy == 1 ? "" : "s", 100 * (PFS_CMP_FLOOR - 1), PFS_CMP_RESOLVE_US / 1000);
 	print_slow_nodes(rp);
 }
 

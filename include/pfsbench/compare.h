@@ -22,7 +22,12 @@
  *     10 ms or more: max(step_a, step_b) x (1 - 1 / R) >= 10 ms, R = r or
  *     1 / r, whichever is above 1, step the median wall time of the op's
  *     steps (for runs of one plan, the time the faster run's steps were
- *     shorter by).
+ *     shorter by), and by 10 ms or more beyond how much longer the slower
+ *     run's ranks waited for a CPU a step: moved - (wait_slow - wait_fast)
+ *     >= 10 ms, wait the median over the op's steps of the longest wait of
+ *     one of its ranks (rows' wait_us, Linux's run_delay). Else a change
+ *     beyond the noise and the floor is 'short' (moved under 10 ms) or
+ *     'busy' (the CPU waits account for all but under 10 ms of it).
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_COMPARE_H
 #define PFSBENCH_COMPARE_H
@@ -56,6 +61,8 @@ struct pfs_cmp_line {
 	bool node_replicates;
 	double noise;        /* SD of the replicates' logs; < 0 when fewer than 2 */
 	uint64_t step_us;    /* median wall time of the op's steps */
+	uint64_t wait_us;    /* median over the op's steps of the longest wait of one of
+			      * its ranks for a CPU (rows' wait_us); 0 where unrecorded */
 	uint64_t p99_ns;     /* 99th percentile latency over all iterations and ranks; 0: none */
 };
 
@@ -89,6 +96,8 @@ struct pfs_cmp_verdict {
 	bool interval;       /* false: neither run measured its noise, or a rate is 0 */
 	double moved_us;     /* max(step_a, step_b) x (1 - 1 / R): the time the change is */
 	bool unresolved;     /* beyond the noise and the floor, but moved under 10 ms */
+	double waited_us;    /* how much longer the slower run's ranks waited for a CPU */
+	bool busy;           /* moved 10 ms or more, but under 10 ms beyond those waits */
 	bool called_out;
 };
 

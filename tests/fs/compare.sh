@@ -9,13 +9,16 @@
 # (-f 3000: about 30 ms, median): the number of pairs with any line called
 # out (false positives) is printed, with each line's step times, and the
 # lines compare marks `short` (beyond the noise, but moving the steps by
-# under 10 ms). Issue 11's bar is none. Measured 2026-12-01 on the 2-core
-# machine: 0 of 20 at load 4-5; 2 of 20 at load 5-6 with other builds
-# starting and stopping (1.96x to 2.63x on 16-46 ms steps, each run steady
-# in itself: the machine changed between the runs, which the interval,
-# built from each run's own iterations, cannot see). The check allows 3, to
-# catch a broken rule (which calls out nearly every pair) without failing
-# on the machine's load; the bar is not met. Root only; exit 77 = skipped.
+# under 10 ms) or `busy` (the ranks' longer waits for a CPU account for
+# it). Issue 11's bar is none. Measured 2026-12-01 on the 2-core machine,
+# with other builds and tests starting and stopping: before the ranks'
+# CPU waits were recorded, 0 of 20 at load 4-5 and 2 of 20 at load 5-6
+# (1.96x to 2.63x on 16-46 ms steps, each run steady in itself); with
+# them, 0 of 20 at load 3-5, where 6 lines in 4 pairs (1.42x to 2.24x on
+# 25-167 ms steps) were beyond the noise and said busy. The check allows
+# 3, to catch a broken rule (which calls out nearly every pair) without
+# failing on what the waits do not see (the disk, the hypervisor's steal).
+# Root only; exit 77 = skipped.
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/gluster-lib.sh"
@@ -63,7 +66,7 @@ sed 's/^/# /' "$SCRATCH/slower.txt"
 tr -d '\r' <"$SCRATCH/slower.csv" | sed 's/^/# csv: /'
 
 # 20 pairs of one configuration: how often is anything called out?
-fp=0 lines=0 quiet=0
+fp=0 lines=0 quiet=0 busy=0
 SAME=(-f 3000 -F 10 -s 64k -t se,pa -i 3 --no-drop-caches)
 for i in $(seq 1 20); do
 	for s in a b; do
@@ -81,13 +84,16 @@ for i in $(seq 1 20); do
 	awk -F, -v pair="$i" '{ sub(/\r$/, "") } NR > 1 && $4 == 1 { step[$1 " " $2] = $11 }
 		NR > 1 && $4 == 2 && ($18 == "true" || (($15 > 1 || $16 < 1) && ($14 > 1.1 || $14 < 1 / 1.1))) {
 			print "# pair " pair ": " $1 " " $2 " " $17 " (" $15 "-" $16 "), steps " \
-				step[$1 " " $2] " and " $11 " us: " ($18 == "true" ? "called out" : "short") }' \
+				step[$1 " " $2] " and " $11 " us: " ($18 == "true" ? "called out" : "short or busy") }' \
 		"$SCRATCH/same$i.csv"
 	q=$(sed -n 's/^short: \([0-9]*\) change.*/\1/p' "$SCRATCH/same$i.txt")
 	quiet=$((quiet + ${q:-0}))
+	q=$(sed -n 's/^busy: \([0-9]*\) change.*/\1/p' "$SCRATCH/same$i.txt")
+	busy=$((busy + ${q:-0}))
 done
 echo "# false positives: $fp of 20 pairs of one configuration had a line called out ($lines of 160 lines);" \
-	"$quiet lines marked short, beyond the noise but moving the steps by under 10 ms; load $(cut -d' ' -f1-3 /proc/loadavg)"
+	"$quiet lines marked short (beyond the noise, moving the steps by under 10 ms)" \
+	"and $busy busy (beyond the noise, but the ranks' waits for a CPU account for it); load $(cut -d' ' -f1-3 /proc/loadavg)"
 check "20 pairs of one configuration: at most 3 with a line called out ($fp)" test "$fp" -le 3
 echo "# compare.sh took $((SECONDS - t0)) s"
 finish

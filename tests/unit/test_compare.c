@@ -179,6 +179,37 @@ static void test_time_moved(void **state)
 	assert_false(v.called_out || v.unresolved);
 }
 
+/* The CPU waits: 2x slower on 50 ms steps (moved 50 ms) while the slower
+ * run's ranks waited 45 ms longer a step: busy, not called out; with 35 ms
+ * longer waits, 15 ms are left: called out; the faster run waiting longer
+ * explains nothing; rows without waits change nothing. */
+static void test_busy(void **state)
+{
+	struct pfs_cmp_line a = line(1000, 0.01, 5), b = line(500, 0.01, 5);
+	struct pfs_cmp_verdict v;
+
+	(void)state;
+	a.step_us = 50000;
+	b.step_us = 100000;
+	a.wait_us = 5000;
+	b.wait_us = 50000;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(fabs(v.moved_us - 50000) < 1e-6 && fabs(v.waited_us - 45000) < 1e-6);
+	assert_true(v.busy && !v.called_out && !v.unresolved);
+	pfs_compare_judge(&b, &a, 0.05, &v); /* the other order: the same */
+	assert_true(v.busy && !v.called_out);
+	b.wait_us = 40000;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(fabs(v.waited_us - 35000) < 1e-6);
+	assert_true(v.called_out && !v.busy);
+	a.wait_us = 60000; /* the faster run waited longer */
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(v.waited_us == 0 && v.called_out && !v.busy);
+	a.wait_us = b.wait_us = 0;
+	pfs_compare_judge(&a, &b, 0.05, &v);
+	assert_true(v.called_out && !v.busy);
+}
+
 static void test_zero_rate(void **state)
 {
 	struct pfs_cmp_line a = line(0, 0.1, 3), b = line(100, 0.1, 3);
@@ -203,7 +234,8 @@ static void test_words(void **state)
 		{ 1.006, "1.01x faster" },     { 12.34, "12.3x faster" }, { 1 / 99.96, "100x slower" },
 		{ 1, "no change" },
 	};
-	struct pfs_cmp_verdict v = { .ratio = 1 / 318.0, .low = 1 / 402.0, .high = 1 / 251.0, .interval = true, .called_out = true };
+	struct pfs_cmp_verdict v = { .ratio = 1 / 318.0, .low = 1 / 402.0, .high = 1 / 251.0,
+				     .interval = true, .called_out = true };
 	struct pfs_cmp_verdict w = { .ratio = 1.05, .low = 0.85, .high = 1.30, .interval = true };
 	char buf[64];
 
@@ -255,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_noise_decides),
 		cmocka_unit_test(test_time_moved),
+		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_shared_table),
