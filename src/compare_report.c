@@ -82,13 +82,20 @@ static void p99_text(char *buf, size_t len, const struct pfs_cmp_line *l)
 
 /* ---- text ------------------------------------------------------------------------- */
 
+/* The verdict column's word: SLOWER or FASTER when called out, short or
+ * busy for a change beyond the noise and the floor that is not, else "". */
+static const char *verdict_word(const struct pfs_cmp_verdict *v)
+{
+	return v->unresolved    ? "short"
+	       : v->busy        ? "busy"
+	       : !v->called_out ? ""
+	       : v->ratio < 1   ? "SLOWER"
+				: "FASTER";
+}
+
 static void print_verdict(const struct report *rp, const struct pfs_cmp_verdict *v)
 {
-	const char *word = v->unresolved    ? "short"
-			   : v->busy        ? "busy"
-			   : !v->called_out ? ""
-			   : v->ratio < 1   ? "SLOWER"
-					    : "FASTER";
+	const char *word = verdict_word(v);
 
 	if (!*word)
 		return;
@@ -369,7 +376,7 @@ static void csv_report(const struct report *rp)
 	FILE *out = rp->out;
 
 	fputs("test,op,unit,run,label,rate,iterations,replicates,replicates_of,noise,step_us,"
-	      "short,p99_ns,ratio,ratio_low,ratio_high,change,called_out\r\n",
+	      "short,p99_ns,ratio,ratio_low,ratio_high,change,called_out,verdict\r\n",
 	      out);
 	for (size_t i = 0; i < rp->nshared; i++) {
 		const struct pfs_cmp_line *a = rp->shared[i];
@@ -399,7 +406,7 @@ static void csv_report(const struct report *rp)
 			csv_num(out, v.high, r && v.interval);
 			fputc(',', out);
 			pfs_csv_field(out, change);
-			fprintf(out, ",%s\r\n", v.called_out ? "true" : "false");
+			fprintf(out, ",%s,%s\r\n", v.called_out ? "true" : "false", verdict_word(&v));
 		}
 	}
 }
@@ -504,7 +511,8 @@ static void json_report(const struct report *rp)
 				json_num(out, v.interval ? v.high : NAN);
 				fputs(", \"change\": ", out);
 				pfs_json_string(out, pfs_compare_ratio_text(change, sizeof(change), v.ratio));
-				fprintf(out, ", \"called_out\": %s", v.called_out ? "true" : "false");
+				fprintf(out, ", \"called_out\": %s, \"verdict\": \"%s\"",
+					v.called_out ? "true" : "false", verdict_word(&v));
 			}
 			fputc('}', out);
 		}

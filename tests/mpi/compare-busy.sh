@@ -62,6 +62,8 @@ check "a against b: the hogs made pa Create slower" \
 if awk -F, 'NR > 1 && $4 == 2 && $1 == "pa" && $2 == "Create" { exit !($16 < 1) }' "$SCRATCH/ab.csv"; then
 	check "a against b: pa Create, beyond the noise, marked busy" grep -Eq '^pa +Create .*x slower .* busy$' "$SCRATCH/ab.txt"
 	check "a against b: the busy lines are counted under the table" grep -q '^busy: [0-9]* change' "$SCRATCH/ab.txt"
+	check "a against b: --csv's verdict says busy" \
+		awk -F, 'NR > 1 && $4 == 2 && $1 == "pa" && $2 == "Create" { exit !($19 == "busy") }' "$SCRATCH/ab.csv"
 else
 	echo "# a against b: pa Create's interval reaches no change; busy not tested this time"
 fi
