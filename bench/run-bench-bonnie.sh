@@ -135,11 +135,13 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
 	}
 	b1=$(cg "$work/cg-b1" "$BONNIE" -q -d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -u root -m bench)
 	b0=$(cg "$work/cg-b0" "$BONNIE" -q -d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -f -u root -m bench)
-	# pfsbench: inside its ops only; MPI's start-up spins a varying number
-	# of times.
-	p1=$(cg "$work/cg-p1" --collect-atstart=no --toggle-collect=bonnie_run_op "$PFSBENCH" bonnie \
+	# pfsbench: inside its ops only, and the I/O tests' thread
+	# (helper_main), where the 1-byte calls are; MPI's start-up spins a
+	# varying number of times.
+	in_ops=(--collect-atstart=no --toggle-collect=bonnie_run_op --toggle-collect=helper_main)
+	p1=$(cg "$work/cg-p1" "${in_ops[@]}" "$PFSBENCH" bonnie \
 		-d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -q --progress=never --results "$work/r/cg1.h5")
-	p0=$(cg "$work/cg-p0" --collect-atstart=no --toggle-collect=bonnie_run_op "$PFSBENCH" bonnie \
+	p0=$(cg "$work/cg-p0" "${in_ops[@]}" "$PFSBENCH" bonnie \
 		-d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -f -q --progress=never --results "$work/r/cg0.h5")
 	awk -v b1="$b1" -v b0="$b0" -v p1="$p1" -v p0="$p0" 'BEGIN {
 		n = 2 * 3 * 1048576
