@@ -16,8 +16,10 @@
 # 2 x 3 MiB calls.
 # Root only (a tmpfs and an ext4 loop device of its own; bonnie++ -u root).
 # Environment: PFSBENCH, MPIRUN, BONNIE (default bonnie++), REPS, BENCH_CPU;
-# BENCH_TMPFS_ARGS and BENCH_EXT4_ARGS replace the sizes, BENCH_CALLGRIND=0
-# skips the instruction counts (a quick try).
+# BENCH_TMPFS_ARGS and BENCH_EXT4_ARGS replace the sizes, BENCH_FS=tmpfs or
+# ext4 runs the sides of that filesystem only (an ext4 round takes 4 times
+# a tmpfs one), BENCH_CALLGRIND=0 skips the instruction counts (a quick
+# try).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -26,10 +28,15 @@ PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
 MPIRUN=${MPIRUN:-mpirun}
 BONNIE=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
 REPS=${REPS:-9}
+BENCH_FS=${BENCH_FS:-tmpfs ext4}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs and a loop device)"; exit 77; }
 [ -x "$BONNIE" ] || { echo "SKIP: no bonnie++ (apt-get install bonnie++)"; exit 77; }
+case $BENCH_FS in
+"tmpfs ext4" | tmpfs | ext4) ;;
+*) echo "BENCH_FS: give tmpfs, ext4 or both ('tmpfs ext4'), not '$BENCH_FS'" >&2; exit 2 ;;
+esac
 work=$(mktemp -d /tmp/pfsbench-bench-bonnie.XXXXXX) || exit 1
 dev=
 cleanup() {
@@ -84,7 +91,11 @@ bonnie_tmpfs() { bonnie_side tmpfs "$1"; }
 pfs_ext4() { pfs_side ext4 "$1"; }
 bonnie_ext4() { bonnie_side ext4 "$1"; }
 echo "pfsbench bonnie (1 rank) against $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'), CPU $BENCH_CPU, $REPS rounds after a warm-up; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-rounds "$REPS" bonnie_tmpfs pfs_tmpfs bonnie_ext4 pfs_ext4 || exit 1
+sides=()
+for fs in $BENCH_FS; do
+	sides+=("bonnie_$fs" "pfs_$fs")
+done
+rounds "$REPS" "${sides[@]}" || exit 1
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # column FILE T: "rate cpu_us_per_unit" of test T (index into TESTS) in each
@@ -98,7 +109,7 @@ column() {
 	}' "$1"
 }
 
-for fs in tmpfs ext4; do
+for fs in $BENCH_FS; do
 	echo
 	echo "$fs (${ARGS[$fs]}): median (p25-p75) of the rates in each tool's CSV line, and"
 	echo "CPU us per unit (KiB, seek, file) = %CPU / 100 / rate; for putc and getc, per 1-byte call"
@@ -135,11 +146,13 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
 	}
 	b1=$(cg "$work/cg-b1" "$BONNIE" -q -d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -u root -m bench)
 	b0=$(cg "$work/cg-b0" "$BONNIE" -q -d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -f -u root -m bench)
-	# pfsbench: inside its ops only; MPI's start-up spins a varying number
-	# of times.
-	p1=$(cg "$work/cg-p1" --collect-atstart=no --toggle-collect=bonnie_run_op "$PFSBENCH" bonnie \
+	# pfsbench: inside its ops only, and the I/O tests' thread
+	# (helper_main), where the 1-byte calls are; MPI's start-up spins a
+	# varying number of times.
+	in_ops=(--collect-atstart=no --toggle-collect=bonnie_run_op --toggle-collect=helper_main)
+	p1=$(cg "$work/cg-p1" "${in_ops[@]}" "$PFSBENCH" bonnie \
 		-d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -q --progress=never --results "$work/r/cg1.h5")
-	p0=$(cg "$work/cg-p0" --collect-atstart=no --toggle-collect=bonnie_run_op "$PFSBENCH" bonnie \
+	p0=$(cg "$work/cg-p0" "${in_ops[@]}" "$PFSBENCH" bonnie \
 		-d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -f -q --progress=never --results "$work/r/cg0.h5")
 	awk -v b1="$b1" -v b0="$b0" -v p1="$p1" -v p0="$p0" 'BEGIN {
 		n = 2 * 3 * 1048576

@@ -44,6 +44,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,8 @@
 #define HEX_CHARS "0123456789abcdef"
 #define NAME_SLOT (DIR_PREFIX + PFS_BONNIE_NAME_BYTES)
 #define RAND_CHARS_MAX 12       /* random characters in a name, 0 to 12 */
-#define SEEK_POLL_NS 20000000   /* the main thread's look at the seekers */
-#define SEEKER_STACK (256u * 1024)
+#define HELPER_POLL_NS 20000000 /* the main thread's look at the tests' threads */
+#define HELPER_STACK (256u * 1024)
 
 /* Its names, for `pfsbench clean`: the I/O file; the file tests'
  * directory, its subdirectories (-n's DIRS > 1) and in either the files,
@@ -221,91 +222,6 @@ static void shuffle(struct bonnie_state *st)
 
 /* ---- the I/O tests --------------------------------------------------------- */
 
-/* Opens IO_FILE read-write, as bonnie++ does for every I/O test; create
- * makes it anew (O_EXCL), removing the last test's first. */
-static int io_open(struct pfs_worker *w, struct bonnie_state *st, bool create)
-{
-	int fd;
-
-	if (create && st->io_made) {
-		if (pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT)
-			return pfs_fail(w, "remove", IO_FILE, errno);
-		st->io_made = false;
-	}
-	fd = pfs_openat(w->dirfd, IO_FILE,
-			O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
-	if (fd < 0)
-		return pfs_fail(w, create ? "create" : "open", IO_FILE, errno);
-	if (create)
-		st->io_made = true;
-	return fd;
-}
-
-/* Inside the test's time, as bonnie++'s CFileOp::Close: fsync, close. */
-static int io_close(struct pfs_worker *w, int fd)
-{
-	if (pfs_fsync(fd)) {
-		int err = errno;
-
-		pfs_close(fd);
-		return pfs_fail(w, "fsync", IO_FILE, err);
-	}
-	if (pfs_close(fd))
-		return pfs_fail(w, "close", IO_FILE, errno);
-	return 0;
-}
-
-/* After a failure inside a test: the descriptor goes, the error stays. */
-static int io_abandon(int fd, int rc)
-{
-	pfs_close(fd);
-	return rc;
-}
-
-static int io_error(struct pfs_worker *w, int fd, const char *op, ssize_t n, int err)
-{
-	return io_abandon(fd, pfs_fail(w, op, IO_FILE, n < 0 ? err : EIO));
-}
-
-/* putc and getc: 1-byte write(2)s or read(2)s, a block's worth between
- * looks at the clock (bonnie++ times them a block at a time too). Inline,
- * called with a constant: each test's loop has no branch of the other's. */
-static inline __attribute__((always_inline)) int op_chars(struct pfs_worker *w,
-							   struct bonnie_state *st, bool wr)
-{
-	uint32_t chunk = st->p.io_chunk;
-	int fd = io_open(w, st, wr);
-
-	if (fd < 0)
-		return fd;
-	pfs_op_start(w, pfs_bonnie_test_names[wr ? PFS_BONNIE_PUTC : PFS_BONNIE_GETC], PFS_UNIT_BYTES,
-		     st->p.char_bytes, 0);
-	while (w->items < w->target) {
-		uint64_t t;
-
-		if (pfs_tick(w) && w->stopped)
-			return io_abandon(fd, -ECANCELED);
-		/* --char-size need not be a whole number of blocks */
-		if (chunk > w->target - w->items)
-			chunk = (uint32_t)(w->target - w->items);
-		t = pfs_lat_start(w);
-		for (uint32_t i = 0; i < chunk; i++) {
-			char c = (char)(i & 0x7f);
-			ssize_t n;
-
-			do
-				n = wr ? pfs_write(fd, &c, 1) : pfs_read(fd, &c, 1);
-			while (n < 0 && errno == EINTR);
-			if (n != 1)
-				return io_error(w, fd, wr ? "write" : "read", n, errno);
-		}
-		pfs_lat_stop(w, t);
-		w->items += chunk;
-		w->bytes += chunk;
-	}
-	return io_close(w, fd) ? -1 : pfs_op_done(w);
-}
-
 /* Reads one whole block; 0, or the failing read's return (0 at the end of
  * the file) with errno. */
 static ssize_t read_block(int fd, char *buf, size_t len)
@@ -324,59 +240,41 @@ static ssize_t read_block(int fd, char *buf, size_t len)
 	return 0;
 }
 
-enum block_kind { BLOCK_WRITE, BLOCK_REWRITE, BLOCK_READ };
+/* ---- the tests' threads: the I/O tests' one, the seekers --------------------- */
 
-/* put_block, rewrite, get_block: the file in blocks, each block one item. */
-static int op_blocks(struct pfs_worker *w, struct bonnie_state *st, enum block_kind kind)
-{
-	static const enum pfs_bonnie_test test[] = { PFS_BONNIE_PUT_BLOCK, PFS_BONNIE_REWRITE,
-						     PFS_BONNIE_GET_BLOCK };
-	uint32_t chunk = st->p.io_chunk;
-	uint64_t idx = 0;
-	int fd = io_open(w, st, kind == BLOCK_WRITE);
+/* The I/O tests and the seeks run in threads of their own, each with IO_FILE
+ * open, while the main thread alone speaks MPI: it starts the op's clock
+ * once all have the file open, then looks at the engine every 20 ms
+ * (progress, stop notices, which stop the threads at their next item).
+ *
+ * Why the I/O tests need a thread: bonnie++ runs them in a process of one
+ * thread, pfsbench in a process where MPI has started two more. In a
+ * process whose threads share one descriptor table, the kernel takes a
+ * reference on the file and, for a regular file, its position lock, in
+ * every read(2), write(2) and lseek(2) (fdget_pos); in one whose table
+ * and file have a single user, neither. That was 30 ns of CPU time per
+ * 1-byte call here, a sixth of the call (docs/bonnie.md). The I/O test's
+ * thread unshares its table (unshare(CLONE_FILES)) and then opens the
+ * file, so its calls take bonnie++'s path. The seekers share theirs, as
+ * bonnie++'s threads do. */
+enum io_kind { IO_PUTC, IO_PUT_BLOCK, IO_REWRITE, IO_GETC, IO_GET_BLOCK, IO_SEEKS };
 
-	if (fd < 0)
-		return fd;
-	if (kind == BLOCK_WRITE)
-		memset(st->buf, 0, chunk);
-	pfs_op_start(w, pfs_bonnie_test_names[test[kind]], PFS_UNIT_BYTES,
-		     pfs_bonnie_io_bytes(&st->p) / chunk, 0);
-	while (w->items < w->target) {
-		uint64_t t;
-		ssize_t n;
-		int rc;
+struct helper;
 
-		if (pfs_tick(w) && w->stopped)
-			return io_abandon(fd, -ECANCELED);
-		t = pfs_lat_start(w);
-		if (kind != BLOCK_WRITE && (n = read_block(fd, st->buf, chunk)))
-			return io_error(w, fd, "read", n, errno);
-		if (kind != BLOCK_READ) {
-			/* Each block differs from the last: one byte changed. */
-			st->buf[idx++ % chunk]++;
-			if (kind == BLOCK_REWRITE && lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
-				return io_error(w, fd, "seek in", -1, errno);
-			rc = pfs_write_all(fd, st->buf, chunk, chunk);
-			if (rc)
-				return io_abandon(fd, pfs_fail(w, "write", IO_FILE, -rc));
-		}
-		pfs_lat_stop(w, t);
-		w->items++;
-		w->bytes += chunk;
-	}
-	return io_close(w, fd) ? -1 : pfs_op_done(w);
-}
-
-/* ---- seeks: concurrent seekers ---------------------------------------------- */
-
-/* What the seekers share. Tickets are taken from next, as bonnie++'s
- * seekers take them from a pipe: whichever seeker is free takes the next. */
-struct seek_run {
+/* What the threads of one test share. */
+struct helper_run {
 	int dirfd;
-	const uint64_t *tickets;
+	enum io_kind kind;
+	int oflags;      /* O_CREAT | O_EXCL: the test makes IO_FILE anew */
+	bool own_fds;    /* a descriptor table of its own */
+	bool made;       /* IO_FILE was created */
+	uint64_t items;  /* bytes of a per-char test, blocks of a block test */
+	const uint64_t *tickets; /* the seeks' */
 	uint64_t nseeks, chunks;
 	uint32_t chunk;
 	bool sync;
+	/* The seeks' next ticket; the items done (written by the one I/O
+	 * thread, or added to by every seeker). */
 	atomic_uint_fast64_t next, done;
 	atomic_bool stop;
 	pthread_mutex_t mu;
@@ -385,8 +283,8 @@ struct seek_run {
 	bool go;
 };
 
-struct seeker {
-	struct seek_run *run;
+struct helper {
+	struct helper_run *run;
 	pthread_t tid;
 	struct pfs_hist *lat;
 	char *buf;
@@ -395,7 +293,7 @@ struct seeker {
 	const char *op;  /* and what failed */
 };
 
-static void run_signal(struct seek_run *r, unsigned *counter)
+static void run_signal(struct helper_run *r, unsigned *counter)
 {
 	pthread_mutex_lock(&r->mu);
 	(*counter)++;
@@ -403,7 +301,7 @@ static void run_signal(struct seek_run *r, unsigned *counter)
 	pthread_mutex_unlock(&r->mu);
 }
 
-static int seeker_fail(struct seeker *s, const char *op, ssize_t n, int err)
+static int helper_fail(struct helper *s, const char *op, ssize_t n, int err)
 {
 	s->op = op;
 	s->err = n < 0 ? err : EIO;
@@ -411,56 +309,107 @@ static int seeker_fail(struct seeker *s, const char *op, ssize_t n, int err)
 	return -1;
 }
 
+static bool run_stopped(struct helper_run *r)
+{
+	return atomic_load_explicit(&r->stop, memory_order_relaxed);
+}
+
+/* putc and getc: 1-byte write(2)s or read(2)s, a block's worth between
+ * looks at the clock and at the stop flag (bonnie++ times them a block at
+ * a time too). Inline, called with a constant: each test's loop has no
+ * branch of the other's. */
+static inline __attribute__((always_inline)) int io_chars(struct helper *s, int fd, bool wr)
+{
+	struct helper_run *r = s->run;
+	uint64_t done = 0;
+
+	while (done < r->items && !run_stopped(r)) {
+		/* --char-size need not be a whole number of blocks */
+		uint32_t chunk = r->items - done < r->chunk ? (uint32_t)(r->items - done) : r->chunk;
+		uint64_t t = pfs_now_ns();
+
+		for (uint32_t i = 0; i < chunk; i++) {
+			char c = (char)(i & 0x7f);
+			ssize_t n;
+
+			do
+				n = wr ? pfs_write(fd, &c, 1) : pfs_read(fd, &c, 1);
+			while (n < 0 && errno == EINTR);
+			if (n != 1)
+				return helper_fail(s, wr ? "write" : "read", n, errno);
+		}
+		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		done += chunk;
+		s->bytes = done;
+		atomic_store_explicit(&r->done, done, memory_order_relaxed);
+	}
+	return 0;
+}
+
+/* put_block, rewrite, get_block: the file in blocks, each block one item. */
+static int io_blocks(struct helper *s, int fd, enum io_kind kind)
+{
+	struct helper_run *r = s->run;
+	uint32_t chunk = r->chunk;
+	int rc;
+
+	if (kind == IO_PUT_BLOCK)
+		memset(s->buf, 0, chunk);
+	for (uint64_t b = 0; b < r->items && !run_stopped(r); b++) {
+		uint64_t t = pfs_now_ns();
+		ssize_t n;
+
+		if (kind != IO_PUT_BLOCK && (n = read_block(fd, s->buf, chunk)))
+			return helper_fail(s, "read", n, errno);
+		if (kind != IO_GET_BLOCK) {
+			/* Each block differs from the last: one byte changed. */
+			s->buf[b % chunk]++;
+			if (kind == IO_REWRITE && lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
+				return helper_fail(s, "seek in", -1, errno);
+			if ((rc = pfs_write_all(fd, s->buf, chunk, chunk)))
+				return helper_fail(s, "write", -1, -rc);
+		}
+		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		s->bytes += chunk;
+		atomic_store_explicit(&r->done, b + 1, memory_order_relaxed);
+	}
+	return 0;
+}
+
 /* bonnie++'s doseek: the ticket's block is read; every 10th is changed by
  * a byte and written back, and with -b fsync'ed. */
-static int seek_one(struct seeker *s, int fd, uint64_t ticket)
+static int seek_one(struct helper *s, int fd, uint64_t ticket)
 {
-	const struct seek_run *r = s->run;
+	const struct helper_run *r = s->run;
 	uint64_t block = ticket % r->chunks;
 	off_t where = (off_t)(block * r->chunk);
 	ssize_t n;
 	int rc;
 
 	if (lseek(fd, where, SEEK_SET) < 0)
-		return seeker_fail(s, "seek in", -1, errno);
+		return helper_fail(s, "seek in", -1, errno);
 	if ((n = read_block(fd, s->buf, r->chunk)))
-		return seeker_fail(s, "read", n, errno);
+		return helper_fail(s, "read", n, errno);
 	s->bytes += r->chunk;
 	if ((ticket >> 40) % PFS_BONNIE_UPDATE_EVERY)
 		return 0;
 	s->buf[block % r->chunk]--;
 	if (lseek(fd, where, SEEK_SET) < 0)
-		return seeker_fail(s, "seek in", -1, errno);
+		return helper_fail(s, "seek in", -1, errno);
 	if ((rc = pfs_write_all(fd, s->buf, r->chunk, r->chunk)))
-		return seeker_fail(s, "write", -1, -rc);
+		return helper_fail(s, "write", -1, -rc);
 	if (r->sync && pfs_fsync(fd))
-		return seeker_fail(s, "fsync", -1, errno);
+		return helper_fail(s, "fsync", -1, errno);
 	s->bytes += r->chunk;
 	return 0;
 }
 
-/* A seeker opens the file, waits for the start, takes tickets until none
- * is left, then fsyncs and closes inside its time (bonnie++'s seekers
- * report their first start and last stop). It touches no engine state:
- * the main thread alone speaks MPI. */
-static void *seeker_main(void *arg)
+/* A seeker takes tickets until none is left. */
+static void seeks(struct helper *s, int fd)
 {
-	struct seeker *s = arg;
-	struct seek_run *r = s->run;
-	int fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC, 0);
+	struct helper_run *r = s->run;
 
-	if (fd < 0)
-		seeker_fail(s, "open", -1, errno);
-	pthread_mutex_lock(&r->mu);
-	r->ready++;
-	pthread_cond_broadcast(&r->cv);
-	while (!r->go)
-		pthread_cond_wait(&r->cv, &r->mu);
-	pthread_mutex_unlock(&r->mu);
-	if (fd < 0)
-		goto out;
-	s->start_us = pfs_now_us();
-	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+	while (!run_stopped(r)) {
 		uint64_t i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed), t;
 
 		if (i >= r->nseeks)
@@ -471,26 +420,59 @@ static void *seeker_main(void *arg)
 		pfs_hist_add(s->lat, pfs_now_ns() - t);
 		atomic_fetch_add_explicit(&r->done, 1, memory_order_relaxed);
 	}
+}
+
+/* A thread opens the file, waits for the start, does its test, then fsyncs
+ * and closes inside its time (bonnie++'s CFileOp::Close; its seekers
+ * report their first start and last stop). It touches no engine state. */
+static void *helper_main(void *arg)
+{
+	struct helper *s = arg;
+	struct helper_run *r = s->run;
+	int fd = -1;
+
+	if (r->own_fds && unshare(CLONE_FILES))
+		helper_fail(s, "unshare the descriptor table to open", -1, errno);
+	else if ((fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC | r->oflags, 0600)) < 0)
+		helper_fail(s, r->oflags & O_CREAT ? "create" : "open", -1, errno);
+	pthread_mutex_lock(&r->mu);
+	r->made |= fd >= 0 && (r->oflags & O_CREAT);
+	r->ready++;
+	pthread_cond_broadcast(&r->cv);
+	while (!r->go)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	if (fd < 0)
+		goto out;
+	s->start_us = pfs_now_us();
+	if (r->kind == IO_PUTC)
+		io_chars(s, fd, true);
+	else if (r->kind == IO_GETC)
+		io_chars(s, fd, false);
+	else if (r->kind == IO_SEEKS)
+		seeks(s, fd);
+	else
+		io_blocks(s, fd, r->kind);
 	if (!s->err && pfs_fsync(fd))
-		seeker_fail(s, "fsync", -1, errno);
+		helper_fail(s, "fsync", -1, errno);
 	if (pfs_close(fd) && !s->err)
-		seeker_fail(s, "close", -1, errno);
+		helper_fail(s, "close", -1, errno);
 	s->end_us = pfs_now_us();
 out:
 	run_signal(r, &r->finished);
 	return NULL;
 }
 
-/* Waits for the seekers to finish, looking at the engine every 20 ms:
- * progress, and stop notices, which stop the seekers at their next ticket. */
-static void seekers_wait(struct pfs_worker *w, struct seek_run *r, unsigned n)
+/* Waits for the threads to finish, looking at the engine every 20 ms:
+ * progress, and stop notices, which stop the threads at their next item. */
+static void helpers_wait(struct pfs_worker *w, struct helper_run *r, unsigned n)
 {
 	struct timespec until;
 
 	pthread_mutex_lock(&r->mu);
 	while (r->finished < n) {
 		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += SEEK_POLL_NS;
+		until.tv_nsec += HELPER_POLL_NS;
 		if (until.tv_nsec >= 1000000000) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
@@ -505,7 +487,7 @@ static void seekers_wait(struct pfs_worker *w, struct seek_run *r, unsigned n)
 	pthread_mutex_unlock(&r->mu);
 }
 
-static int run_init(struct seek_run *r)
+static int run_init(struct helper_run *r)
 {
 	pthread_condattr_t ca;
 	int rc;
@@ -525,7 +507,100 @@ mutex:
 	return rc;
 }
 
-static void seekers_free(struct seeker *sk, unsigned n)
+/* Runs the test on n threads (hs, each with its lat) and hands the engine
+ * its row, timed as bonnie++ times it: from the first thread's start to the
+ * last one's end, fsync and close included. who names the threads in a
+ * failure to start them. */
+static int helpers_run(struct pfs_worker *w, struct helper_run *r, struct helper *hs, unsigned n,
+		       enum pfs_bonnie_test test, enum pfs_unit unit, const char *who)
+{
+	const char *op = pfs_bonnie_test_names[test];
+	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
+	struct helper *failed = NULL;
+	unsigned created = 0;
+	pthread_attr_t attr;
+	int rc;
+
+	if ((rc = run_init(r)))
+		return pfs_fail(w, "start", who, rc);
+	if (!(rc = pthread_attr_init(&attr))) {
+		rc = pthread_attr_setstacksize(&attr, HELPER_STACK);
+		for (; !rc && created < n; created += !rc)
+			rc = pthread_create(&hs[created].tid, &attr, helper_main, &hs[created]);
+		pthread_attr_destroy(&attr);
+	}
+	/* Every thread has its file open; then the clock starts. */
+	pthread_mutex_lock(&r->mu);
+	while (r->ready < created)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	if (rc)
+		atomic_store(&r->stop, true);
+	pfs_op_start(w, op, unit, r->kind == IO_SEEKS ? r->nseeks : r->items, 0);
+	pthread_mutex_lock(&r->mu);
+	r->go = true;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	helpers_wait(w, r, created);
+	for (unsigned i = 0; i < created; i++) {
+		pthread_join(hs[i].tid, NULL);
+		if (hs[i].err && !failed)
+			failed = &hs[i];
+		if (hs[i].start_us && hs[i].start_us < first)
+			first = hs[i].start_us;
+		if (hs[i].end_us > last)
+			last = hs[i].end_us;
+		bytes += hs[i].bytes;
+		if (w->lat)
+			pfs_hist_merge(w->lat, hs[i].lat);
+	}
+	w->items = atomic_load(&r->done);
+	w->bytes = bytes;
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	if (rc)
+		return pfs_fail(w, "start", who, rc);
+	if (failed)
+		return pfs_fail(w, failed->op, IO_FILE, failed->err);
+	if (w->stopped)
+		return -ECANCELED;
+	return pfs_emit(w, &(struct pfs_sample){ op, unit, w->items, w->bytes,
+						 last > first ? last - first : 0, w->lat });
+}
+
+/* An I/O test: its thread, with the state's buffer. Creating the file
+ * removes the last test's first, outside the time. */
+static int op_io(struct pfs_worker *w, struct bonnie_state *st, enum io_kind kind)
+{
+	static const enum pfs_bonnie_test test[] = { PFS_BONNIE_PUTC, PFS_BONNIE_PUT_BLOCK,
+						     PFS_BONNIE_REWRITE, PFS_BONNIE_GETC,
+						     PFS_BONNIE_GET_BLOCK };
+	bool chars = kind == IO_PUTC || kind == IO_GETC, create = kind == IO_PUTC || kind == IO_PUT_BLOCK;
+	struct helper_run r = {
+		.dirfd = w->dirfd, .kind = kind, .oflags = create ? O_CREAT | O_EXCL : 0,
+		.own_fds = true, .chunk = st->p.io_chunk,
+		.items = chars ? st->p.char_bytes : pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk,
+	};
+	struct helper h = { .run = &r, .buf = st->buf, .lat = malloc(sizeof(*h.lat)) };
+	int rc;
+
+	if (!h.lat)
+		return pfs_fail(w, "allocate", "the I/O test's thread", ENOMEM);
+	pfs_hist_init(h.lat);
+	if (create && st->io_made) {
+		if (pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT) {
+			free(h.lat);
+			return pfs_fail(w, "remove", IO_FILE, errno);
+		}
+		st->io_made = false;
+	}
+	rc = helpers_run(w, &r, &h, 1, test[kind], PFS_UNIT_BYTES, "the I/O test's thread");
+	st->io_made |= r.made;
+	free(h.lat);
+	return rc;
+}
+
+static void seekers_free(struct helper *sk, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		free(sk[i].lat);
@@ -536,16 +611,13 @@ static void seekers_free(struct seeker *sk, unsigned n)
 
 static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struct bonnie_state *st)
 {
-	unsigned procs = st->p.seek_procs, created = 0;
-	struct seek_run r = {
-		.dirfd = w->dirfd, .tickets = st->tickets, .nseeks = st->p.seeks,
+	unsigned procs = st->p.seek_procs;
+	struct helper_run r = {
+		.dirfd = w->dirfd, .kind = IO_SEEKS, .tickets = st->tickets, .nseeks = st->p.seeks,
 		.chunks = pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk, .chunk = st->p.io_chunk,
 		.sync = o->sync,
 	};
-	struct seeker *sk = calloc(procs, sizeof(*sk));
-	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
-	struct seeker *failed = NULL;
-	pthread_attr_t attr;
+	struct helper *sk = calloc(procs, sizeof(*sk));
 	int rc;
 
 	for (uint64_t i = 0; i < st->p.seeks; i++)
@@ -562,56 +634,7 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
 	}
 	if (!sk)
 		return pfs_fail(w, "allocate", "the seekers", ENOMEM);
-	if ((rc = run_init(&r))) {
-		seekers_free(sk, procs);
-		return pfs_fail(w, "start", "the seekers", rc);
-	}
-	if (!(rc = pthread_attr_init(&attr))) {
-		rc = pthread_attr_setstacksize(&attr, SEEKER_STACK);
-		for (; !rc && created < procs; created += !rc)
-			rc = pthread_create(&sk[created].tid, &attr, seeker_main, &sk[created]);
-		pthread_attr_destroy(&attr);
-	}
-	/* Every seeker has its file open; then the clock starts. */
-	pthread_mutex_lock(&r.mu);
-	while (r.ready < created)
-		pthread_cond_wait(&r.cv, &r.mu);
-	pthread_mutex_unlock(&r.mu);
-	if (rc)
-		atomic_store(&r.stop, true);
-	pfs_op_start(w, pfs_bonnie_test_names[PFS_BONNIE_SEEKS], PFS_UNIT_OPS, st->p.seeks, 0);
-	pthread_mutex_lock(&r.mu);
-	r.go = true;
-	pthread_cond_broadcast(&r.cv);
-	pthread_mutex_unlock(&r.mu);
-	seekers_wait(w, &r, created);
-	for (unsigned i = 0; i < created; i++) {
-		pthread_join(sk[i].tid, NULL);
-		if (sk[i].err && !failed)
-			failed = &sk[i];
-		if (sk[i].start_us && sk[i].start_us < first)
-			first = sk[i].start_us;
-		if (sk[i].end_us > last)
-			last = sk[i].end_us;
-		bytes += sk[i].bytes;
-		if (w->lat)
-			pfs_hist_merge(w->lat, sk[i].lat);
-	}
-	w->items = atomic_load(&r.done);
-	w->bytes = bytes;
-	pthread_cond_destroy(&r.cv);
-	pthread_mutex_destroy(&r.mu);
-	if (rc)
-		rc = pfs_fail(w, "start", "the seekers", rc);
-	else if (failed)
-		rc = pfs_fail(w, failed->op, IO_FILE, failed->err);
-	else if (w->stopped)
-		rc = -ECANCELED;
-	else
-		/* bonnie++'s time: the first seeker's start to the last one's end. */
-		rc = pfs_emit(w, &(struct pfs_sample){ pfs_bonnie_test_names[PFS_BONNIE_SEEKS],
-						       PFS_UNIT_OPS, w->items, w->bytes,
-						       last > first ? last - first : 0, w->lat });
+	rc = helpers_run(w, &r, sk, procs, PFS_BONNIE_SEEKS, PFS_UNIT_OPS, "the seekers");
 	seekers_free(sk, procs);
 	return rc;
 }
@@ -937,19 +960,19 @@ static int bonnie_run_op(struct pfs_worker *w, unsigned op)
 		return rc;
 	switch ((enum pfs_bonnie_test)op) {
 	case PFS_BONNIE_PUTC:
-		rc = op_chars(w, st, true);
+		rc = op_io(w, st, IO_PUTC);
 		break;
 	case PFS_BONNIE_PUT_BLOCK:
-		rc = op_blocks(w, st, BLOCK_WRITE);
+		rc = op_io(w, st, IO_PUT_BLOCK);
 		break;
 	case PFS_BONNIE_REWRITE:
-		rc = op_blocks(w, st, BLOCK_REWRITE);
+		rc = op_io(w, st, IO_REWRITE);
 		break;
 	case PFS_BONNIE_GETC:
-		rc = op_chars(w, st, false);
+		rc = op_io(w, st, IO_GETC);
 		break;
 	case PFS_BONNIE_GET_BLOCK:
-		rc = op_blocks(w, st, BLOCK_READ);
+		rc = op_io(w, st, IO_GET_BLOCK);
 		break;
 	case PFS_BONNIE_SEEKS:
 		rc = op_seeks(w, o, st);

@@ -31,8 +31,10 @@
  * (nanosleep, resumed after signals), so a delayed node really is slow.
  *
  * path=: a path call matches on its absolute path (a relative name joined
- * to its directory descriptor's /proc/self/fd link, or to the current
- * directory); a call on a descriptor matches on the descriptor's link;
+ * to its directory descriptor's /proc/thread-self/fd link, or to the
+ * current directory); a call on a descriptor matches on the descriptor's
+ * link (the calling thread's: a thread may have a descriptor table of its
+ * own, as pfsbench bonnie's I/O tests do);
  * rename on either name. Rules without path= also select MPI's own calls
  * of the same name in the chosen processes.
  *
@@ -176,7 +178,7 @@ static void *resolve(const char *name)
 /* Where a name points: absolute where the process can know it. */
 static const char *where(int dirfd, const char *name, char *buf, size_t len)
 {
-	char link[32];
+	char link[48];
 	ssize_t n;
 	size_t used;
 
@@ -186,7 +188,7 @@ static const char *where(int dirfd, const char *name, char *buf, size_t len)
 		if (!getcwd(buf, len))
 			return name;
 	} else {
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+		snprintf(link, sizeof(link), "/proc/thread-self/fd/%d", dirfd);
 		n = readlink(link, buf, len - 1);
 		if (n < 0)
 			return name ? name : "";
