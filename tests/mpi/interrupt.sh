@@ -57,6 +57,9 @@ finish_run() {
 	kill -KILL "$PID" 2>/dev/null
 	wait "$PID"
 	RC=$?
+	# a launcher killed here leaves its mpirun (a process group of its own)
+	# and the ranks running: end them, so that the next case starts clean
+	pkill -KILL -f -- "-m $T " 2>/dev/null && sleep 0.5
 	sleep 0.2 # the stderr reader's last lines
 	local at
 	at=$(awk '/removing the run.s files in/ {print $1; exit}' "$ERR")
