@@ -111,7 +111,10 @@ check "SIGUSR1: nothing of the run is left" dir_unchanged "$T"
 
 # ---- Ctrl-C to the launcher ------------------------------------------------
 if [ -x "$LAUNCHER" ]; then
-	start launcher env PFSBENCH="$PFSBENCH" PFSBENCH_MPIRUN_ARGS=--oversubscribe \
+	# --default-signal: a test started with SIGINT ignored (from `nohup ...
+	# &` in a script) would hand that on, and a shell cannot trap a signal
+	# ignored when it started
+	start launcher env --default-signal=INT PFSBENCH="$PFSBENCH" PFSBENCH_MPIRUN_ARGS=--oversubscribe \
 		"$LAUNCHER" -w 2 -m "$T" localhost -- -t pa -f 2000000 -F 1 -s 1k \
 		--results "$SCRATCH/launcher.h5"
 	check "launcher: the run is creating" wait_files 2000
