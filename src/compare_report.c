@@ -121,9 +121,8 @@ static void print_change(const struct report *rp, const struct pfs_cmp_line *bas
 	pfs_compare_ratio_text(change, sizeof(change), v.ratio);
 	pfs_compare_interval_text(iv, sizeof(iv), &v);
 	/* Padded only where something follows: no line ends in blanks. */
-	fprintf(rp->out, "  %-12s %-*s", change, v.called_out || v.unresolved || v.busy ? 12 : 0,
-		iv);
-	if (v.called_out || v.unresolved || v.busy)
+	fprintf(rp->out, "  %-12s %-*s", change, *verdict_word(&v) ? 12 : 0, iv);
+	if (*verdict_word(&v))
 		fputc(' ', rp->out);
 	print_verdict(rp, &v);
 }
