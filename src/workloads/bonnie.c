@@ -99,6 +99,7 @@ struct bonnie_state {
 	/* The file tests. */
 	uint64_t nfiles;
 	char *names;       /* nfiles paths in TEST_DIR, NAME_SLOT bytes each */
+	uint64_t name_key; /* the names' random part (name_make) */
 	size_t base;       /* where the name starts in a path: after "00003/" */
 	uint32_t *order;   /* the random stat's and delete's order */
 	uint64_t made;     /* names [0, made) were created; cleanup tries them */
@@ -144,26 +145,39 @@ static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
 /* bonnie++'s names: the index in 10 hex digits and 0 to 12 random
  * letters and digits, the index first for the sequential tests and last
  * for the random ones, so that the random tests' names do not come in
- * the order they are made. */
-static void make_names(struct bonnie_state *st, bool random)
+ * the order they are made. Name i's random part comes from i and the
+ * test's key alone, not from the generator's running sequence, so that
+ * owned() can make a name again rather than read it from the table: a
+ * table of a quarter of a million names read in readdir's order missed
+ * the cache often enough to cost seq_stat 2 % of its time. n has room
+ * for PFS_BONNIE_NAME_BYTES. */
+static void name_make(uint64_t key, uint64_t i, bool random, char *n)
 {
 	static const char chars[] = NAME_CHARS;
 	static const char hex[] = HEX_CHARS;
+	uint64_t s = key ^ (i * UINT64_C(0xd1b54a32d192ed03)), x = rng_next(&s);
+	unsigned len = (unsigned)(x % (RAND_CHARS_MAX + 1));
+	char *r = random ? n : n + HEX_DIGITS, *h = random ? n + len : n;
 
+	/* 8 characters from each 64-bit number: 62^8 < 2^64 */
+	for (unsigned k = 0; k < len; k++) {
+		if (k % 8 == 0)
+			x = rng_next(&s);
+		r[k] = chars[x % (sizeof(chars) - 1)];
+		x /= sizeof(chars) - 1;
+	}
+	for (int k = HEX_DIGITS - 1; k >= 0; k--)
+		h[k] = hex[(i >> (4 * (HEX_DIGITS - 1 - k))) & 15];
+	n[HEX_DIGITS + len] = '\0';
+}
+
+static void make_names(struct bonnie_state *st, bool random)
+{
+	st->name_key = rng_next(&st->rng);
 	for (uint64_t i = 0; i < st->nfiles; i++) {
-		char *n = name_of(st, i), *h, *r;
-		unsigned len;
-
 		if (st->base)
 			snprintf(path_of(st, i), NAME_SLOT, SUBDIR_FMT "/", dir_of(st, i));
-		len = (unsigned)(rng_next(&st->rng) % (RAND_CHARS_MAX + 1));
-		r = random ? n : n + HEX_DIGITS;
-		h = random ? n + len : n;
-		for (unsigned k = 0; k < len; k++)
-			r[k] = chars[rng_next(&st->rng) % (sizeof(chars) - 1)];
-		for (int k = HEX_DIGITS - 1; k >= 0; k--)
-			h[k] = hex[(i >> (4 * (HEX_DIGITS - 1 - k))) & 15];
-		n[HEX_DIGITS + len] = '\0';
+		name_make(st->name_key, i, random, name_of(st, i));
 	}
 }
 
@@ -171,6 +185,7 @@ static void make_names(struct bonnie_state *st, bool random)
  * none this rank made there. */
 static int64_t owned(const struct bonnie_state *st, unsigned d, const char *name)
 {
+	char made[PFS_BONNIE_NAME_BYTES];
 	uint64_t i = 0;
 
 	for (int k = 0; k < HEX_DIGITS; k++) {
@@ -182,9 +197,10 @@ static int64_t owned(const struct bonnie_state *st, unsigned d, const char *name
 			return -1;
 		i = i * 16 + v;
 	}
-	if (i >= st->made || dir_of(st, i) != d || strcmp(name, name_of(st, i)))
+	if (i >= st->made || dir_of(st, i) != d)
 		return -1;
-	return (int64_t)i;
+	name_make(st->name_key, i, false, made);
+	return strcmp(name, made) ? -1 : (int64_t)i;
 }
 
 /* The path of directory d, or of name in it, relative to the worker's
@@ -196,14 +212,6 @@ static void file_path(char *buf, size_t len, const struct bonnie_state *st, unsi
 		snprintf(buf, len, TEST_DIR "/" SUBDIR_FMT "%s%s", d, name ? "/" : "", name ? name : "");
 	else
 		snprintf(buf, len, TEST_DIR "%s%s", name ? "/" : "", name ? name : "");
-}
-
-static int fail_at(struct pfs_worker *w, const char *op, unsigned d, const char *name, int err)
-{
-	char path[sizeof(TEST_DIR) + 8 + NAME_MAX]; /* a stranger's name too */
-
-	file_path(path, sizeof(path), w->state, d, name);
-	return pfs_fail(w, op, path, err);
 }
 
 /* Shuffles the order of the random stat and delete (Fisher-Yates). */
@@ -641,35 +649,70 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
 
 /* ---- the file tests ------------------------------------------------------------ */
 
-/* The directory of the files and its subdirectories, outside the time (as
- * bonnie++ makes them); with -b, each directory stays open for its
- * fsyncs, as in bonnie++. */
-static int dirs_make(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-		     struct bonnie_state *st)
-{
-	unsigned ndirs = st->p.num_dirs > 1 ? st->p.num_dirs : 0;
-	char name[16];
+/* Each file test runs in a thread of its own, as the I/O tests do, and for
+ * the same reason: every openat, fstatat, unlinkat and getdents64 names a
+ * directory by its descriptor, and in a process whose threads share one
+ * descriptor table the kernel takes a reference on that directory in each
+ * call (fdget_raw, fput), and the table's lock to give out and take back
+ * each file's descriptor. bonnie++'s single thread does neither. The
+ * thread unshares its table, opens the test's directories itself (outside
+ * the time), does the test and what bonnie++ times after it (syncfs; the
+ * delete tests remove the directories), and closes them before it ends:
+ * no descriptor of the file tests is ever in the main thread's table. It
+ * inherits the -u/-g identity the main thread has taken. The main thread
+ * starts and ends the op's clock and speaks to the engine, as for the I/O
+ * tests (helpers_wait). */
+struct ftest {
+	struct pfs_worker *w; /* the thread reads dirfd, and names for messages */
+	const struct pfs_bonnie_opts *o;
+	struct bonnie_state *st;
+	enum pfs_bonnie_test test;
+	struct helper_run run; /* its lock, start, stop, and count of items */
+	struct pfs_hist *lat;  /* NULL: latency is not recorded */
+	uint64_t items, bytes;
+	/* the first failure, which the main thread reports */
+	int err;
+	const char *op;
+	char path[sizeof(TEST_DIR) + 8 + NAME_MAX]; /* a stranger's name too */
+};
 
-	if (pfs_mkdirat(w->dirfd, TEST_DIR, 0700))
-		return pfs_fail(w, "create", TEST_DIR, errno);
-	st->tdir_made = true;
-	st->tdfd = pfs_openat(w->dirfd, TEST_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (st->tdfd < 0)
-		return pfs_fail(w, "open", TEST_DIR, errno);
-	for (unsigned d = 0; d < ndirs; d++) {
-		snprintf(name, sizeof(name), SUBDIR_FMT, d);
-		if (pfs_mkdirat(st->tdfd, name, 0700))
-			return fail_at(w, "create", d, NULL, errno);
-		st->dirs_made = d + 1;
+/* Records the first failure, on name in directory d (NULL: the directory),
+ * and stops the test; returns -err. d == DIR_TOP: name is the path itself
+ * (NULL: the worker's directory). */
+#define DIR_TOP UINT_MAX
+static int ft_fail(struct ftest *f, const char *op, unsigned d, const char *name, int err)
+{
+	if (!f->err) {
+		f->op = op;
+		f->err = err ? err : EIO;
+		if (d == DIR_TOP)
+			snprintf(f->path, sizeof(f->path), "%s", name ? name : "");
+		else
+			file_path(f->path, sizeof(f->path), f->st, d, name);
 	}
-	for (unsigned d = 0; o->sync && d < st->p.num_dirs; d++) {
-		snprintf(name, sizeof(name), SUBDIR_FMT, d);
-		st->syncfd[d] = pfs_openat(st->tdfd, ndirs ? name : ".",
-					   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-		if (st->syncfd[d] < 0)
-			return fail_at(w, "open", d, NULL, errno);
-	}
-	return 0;
+	atomic_store(&f->run.stop, true);
+	return -f->err;
+}
+
+/* Before each item: publishes the count of items done, which the main
+ * thread reads at any time, and says whether the engine asked for a stop. */
+static bool ft_stopped(struct ftest *f)
+{
+	atomic_store_explicit(&f->run.done, f->items, memory_order_relaxed);
+	return run_stopped(&f->run);
+}
+
+static uint64_t ft_lat_start(const struct ftest *f)
+{
+	return f->lat ? pfs_now_ns() : 0;
+}
+
+/* An item done: its latency, and the count. */
+static void ft_done(struct ftest *f, uint64_t t0)
+{
+	if (f->lat)
+		pfs_hist_add(f->lat, pfs_now_ns() - t0);
+	f->items++;
 }
 
 static void syncfds_close(struct bonnie_state *st)
@@ -689,44 +732,80 @@ static void dirs_close(struct bonnie_state *st)
 	st->tdfd = -1;
 }
 
+/* The thread's directories, outside the time: TEST_DIR (which the create
+ * tests make first, and its subdirectories after it, as bonnie++ does)
+ * and, with -b in the tests that create and delete, each directory open
+ * for its fsyncs, as bonnie++ keeps them. */
+static int dirs_open(struct ftest *f, bool make)
+{
+	struct bonnie_state *st = f->st;
+	bool sub = st->p.num_dirs > 1;
+	char name[16];
+
+	if (make) {
+		if (pfs_mkdirat(f->w->dirfd, TEST_DIR, 0700))
+			return ft_fail(f, "create", DIR_TOP, TEST_DIR, errno);
+		st->tdir_made = true;
+	}
+	st->tdfd = pfs_openat(f->w->dirfd, TEST_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (st->tdfd < 0)
+		return ft_fail(f, "open", DIR_TOP, TEST_DIR, errno);
+	for (unsigned d = 0; make && sub && d < st->p.num_dirs; d++) {
+		snprintf(name, sizeof(name), SUBDIR_FMT, d);
+		if (pfs_mkdirat(st->tdfd, name, 0700))
+			return ft_fail(f, "create", d, NULL, errno);
+		st->dirs_made = d + 1;
+	}
+	if (!f->o->sync || f->test == PFS_BONNIE_SEQ_STAT || f->test == PFS_BONNIE_RAN_STAT)
+		return 0;
+	for (unsigned d = 0; d < st->p.num_dirs; d++) {
+		snprintf(name, sizeof(name), SUBDIR_FMT, d);
+		st->syncfd[d] = pfs_openat(st->tdfd, sub ? name : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+		if (st->syncfd[d] < 0)
+			return ft_fail(f, "open", d, NULL, errno);
+	}
+	return 0;
+}
+
 /* The end of a delete test, inside its time as in bonnie++: the
  * directories go, then syncfs (bonnie++'s sync(), for this filesystem
  * only). */
-static int dirs_remove(struct pfs_worker *w, struct bonnie_state *st)
+static int dirs_remove(struct ftest *f)
 {
+	struct bonnie_state *st = f->st;
 	char name[16];
 
 	syncfds_close(st);
 	for (unsigned d = st->p.num_dirs > 1 ? st->p.num_dirs : 0; d-- > 0;) {
 		snprintf(name, sizeof(name), SUBDIR_FMT, d);
 		if (pfs_unlinkat(st->tdfd, name, AT_REMOVEDIR))
-			return fail_at(w, "remove", d, NULL, errno);
+			return ft_fail(f, "remove", d, NULL, errno);
 		st->dirs_made = d;
 	}
 	dirs_close(st);
-	if (pfs_unlinkat(w->dirfd, TEST_DIR, AT_REMOVEDIR))
-		return pfs_fail(w, "remove", TEST_DIR, errno);
+	if (pfs_unlinkat(f->w->dirfd, TEST_DIR, AT_REMOVEDIR))
+		return ft_fail(f, "remove", DIR_TOP, TEST_DIR, errno);
 	st->tdir_made = false;
 	st->made = 0;
-	if (syncfs(w->dirfd))
-		return pfs_fail(w, "syncfs", NULL, errno);
+	if (syncfs(f->w->dirfd))
+		return ft_fail(f, "syncfs", DIR_TOP, NULL, errno);
 	return 0;
 }
 
 /* -b: after each create and delete, bonnie++ fsyncs the directory; where
  * a filesystem refuses, it stops doing so, and so does pfsbench. */
-static void dir_sync(struct pfs_worker *w, struct bonnie_state *st, int dfd)
+static void dir_sync(struct ftest *f, int dfd)
 {
-	if (st->dir_sync && pfs_fsync(dfd)) {
-		st->dir_sync = false;
+	if (f->st->dir_sync && pfs_fsync(dfd)) {
+		f->st->dir_sync = false;
 		pfs_warn("node %s worker %u: cannot fsync a directory (%s); -b goes on without",
-			 w->node_name, w->worker, strerror(errno));
+			 f->w->node_name, f->w->worker, strerror(errno));
 	}
 }
 
-static int create_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-		      struct bonnie_state *st, uint64_t i)
+static int create_one(struct ftest *f, uint64_t i)
 {
+	struct bonnie_state *st = f->st;
 	uint32_t range = st->p.max_bytes - st->p.min_bytes;
 	uint64_t size = st->p.min_bytes + (range ? rng_next(&st->rng) % ((uint64_t)range + 1) : 0);
 	unsigned d = dir_of(st, i);
@@ -734,59 +813,48 @@ static int create_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 			    0600), rc;
 
 	if (fd < 0)
-		return fail_at(w, "create", d, name_of(st, i), errno);
+		return ft_fail(f, "create", d, name_of(st, i), errno);
 	st->made = i + 1;
 	rc = pfs_write_all(fd, st->buf, st->p.file_chunk, size);
-	if (!rc && o->sync && pfs_fsync(fd))
+	if (!rc && f->o->sync && pfs_fsync(fd))
 		rc = -errno;
 	if (rc) {
 		pfs_close(fd);
-		return fail_at(w, o->sync ? "write and fsync" : "write", d, name_of(st, i), -rc);
+		return ft_fail(f, f->o->sync ? "write and fsync" : "write", d, name_of(st, i), -rc);
 	}
-	if (o->sync)
-		dir_sync(w, st, st->syncfd[d]);
+	if (f->o->sync)
+		dir_sync(f, st->syncfd[d]);
 	if (pfs_close(fd))
-		return fail_at(w, "close", d, name_of(st, i), errno);
-	w->bytes += size;
+		return ft_fail(f, "close", d, name_of(st, i), errno);
+	f->bytes += size;
 	return 0;
 }
 
-static int op_create(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-		     struct bonnie_state *st, bool random)
+/* seq_create and ran_create, then syncfs inside the time. */
+static int files_create(struct ftest *f)
 {
-	enum pfs_bonnie_test t = random ? PFS_BONNIE_RAN_CREATE : PFS_BONNIE_SEQ_CREATE;
 	int rc;
 
-	/* bonnie++ removes the I/O tests' file before the file tests. */
-	if (st->io_made && pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT)
-		return pfs_fail(w, "remove", IO_FILE, errno);
-	st->io_made = false;
-	make_names(st, random);
-	st->dir_sync = o->sync;
-	if ((rc = dirs_make(w, o, st)))
-		return rc;
-	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->nfiles, 0);
-	while (w->items < w->target) {
+	while (f->items < f->st->nfiles) {
 		uint64_t lat;
 
-		if (pfs_tick(w) && w->stopped)
+		if (ft_stopped(f))
 			return -ECANCELED;
-		lat = pfs_lat_start(w);
-		if ((rc = create_one(w, o, st, w->items)))
+		lat = ft_lat_start(f);
+		if ((rc = create_one(f, f->items)))
 			return rc;
-		pfs_lat_stop(w, lat);
-		w->items++;
+		ft_done(f, lat);
 	}
-	if (syncfs(st->tdfd))
-		return pfs_fail(w, "syncfs", TEST_DIR, errno);
-	return pfs_op_done(w);
+	if (syncfs(f->st->tdfd))
+		return ft_fail(f, "syncfs", DIR_TOP, TEST_DIR, errno);
+	return 0;
 }
 
 /* stat, and read what the file holds: path is relative to dfd, the file
  * is name in directory d (for messages). */
-static int stat_one(struct pfs_worker *w, struct bonnie_state *st, int dfd, const char *path,
-		    unsigned d, const char *name)
+static int stat_one(struct ftest *f, int dfd, const char *path, unsigned d, const char *name)
 {
+	struct bonnie_state *st = f->st;
 	uint32_t chunk = st->p.file_chunk;
 	struct stat sb;
 	uint64_t left;
@@ -794,14 +862,14 @@ static int stat_one(struct pfs_worker *w, struct bonnie_state *st, int dfd, cons
 	int fd;
 
 	if (fstatat(dfd, path, &sb, AT_SYMLINK_NOFOLLOW))
-		return fail_at(w, "stat", d, name, errno);
+		return ft_fail(f, "stat", d, name, errno);
 	if (!S_ISREG(sb.st_mode))
-		return fail_at(w, "read", d, name, EINVAL);
+		return ft_fail(f, "read", d, name, EINVAL);
 	if (!sb.st_size)
 		return 0;
 	fd = pfs_openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
 	if (fd < 0)
-		return fail_at(w, "open", d, name, errno);
+		return ft_fail(f, "open", d, name, errno);
 	for (left = (uint64_t)sb.st_size; left; left -= (uint64_t)n) {
 		n = pfs_read(fd, st->buf, left < chunk ? (size_t)left : chunk);
 		if (n < 0 && errno == EINTR) {
@@ -812,34 +880,31 @@ static int stat_one(struct pfs_worker *w, struct bonnie_state *st, int dfd, cons
 			int err = n < 0 ? errno : EIO;
 
 			pfs_close(fd);
-			return fail_at(w, "read", d, name, err);
+			return ft_fail(f, "read", d, name, err);
 		}
 	}
 	pfs_close(fd);
-	w->bytes += (uint64_t)sb.st_size;
+	f->bytes += (uint64_t)sb.st_size;
 	return 0;
 }
 
-static int remove_one(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-		      struct bonnie_state *st, int dfd, const char *path, unsigned d, const char *name)
+static int remove_one(struct ftest *f, int dfd, const char *path, unsigned d, const char *name)
 {
 	if (pfs_unlinkat(dfd, path, 0))
-		return fail_at(w, "remove", d, name, errno);
-	if (o->sync)
-		dir_sync(w, st, st->syncfd[d]);
+		return ft_fail(f, "remove", d, name, errno);
+	if (f->o->sync)
+		dir_sync(f, f->st->syncfd[d]);
 	return 0;
 }
 
 /* seq_stat and seq_del: each directory read, each of its files stat'ed
  * and read, or removed, in the order readdir gives them. A name this rank
  * did not make stops the test, untouched. */
-static int op_by_readdir(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-			 struct bonnie_state *st, bool del)
+static int files_by_readdir(struct ftest *f, bool del)
 {
-	enum pfs_bonnie_test t = del ? PFS_BONNIE_SEQ_DEL : PFS_BONNIE_SEQ_STAT;
+	struct bonnie_state *st = f->st;
 	int rc = 0;
 
-	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->made, 0);
 	for (unsigned d = 0; d < st->p.num_dirs && !rc; d++) {
 		char sub[16];
 		int fd;
@@ -853,74 +918,168 @@ static int op_by_readdir(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		if (!dir) {
 			if (fd >= 0)
 				pfs_close(fd);
-			return fail_at(w, "open", d, NULL, errno);
+			return ft_fail(f, "open", d, NULL, errno);
 		}
 		for (;;) {
-			uint64_t lat = pfs_lat_start(w);
+			uint64_t lat = ft_lat_start(f);
 			struct dirent *ent;
 
 			errno = 0;
 			if (!(ent = readdir(dir))) {
 				if (errno)
-					rc = fail_at(w, "read", d, NULL, errno);
+					rc = ft_fail(f, "read", d, NULL, errno);
 				break;
 			}
 			if (ent->d_name[0] == '.')
 				continue;
-			if (pfs_tick(w) && w->stopped) {
+			if (ft_stopped(f)) {
 				rc = -ECANCELED;
 				break;
 			}
 			if (owned(st, d, ent->d_name) < 0) {
-				rc = fail_at(w, del ? "remove a file it did not create:"
+				rc = ft_fail(f, del ? "remove a file it did not create:"
 						    : "read a file it did not create:",
 					     d, ent->d_name, EPERM);
 				break;
 			}
-			rc = del ? remove_one(w, o, st, fd, ent->d_name, d, ent->d_name)
-				 : stat_one(w, st, fd, ent->d_name, d, ent->d_name);
+			rc = del ? remove_one(f, fd, ent->d_name, d, ent->d_name)
+				 : stat_one(f, fd, ent->d_name, d, ent->d_name);
 			if (rc)
 				break;
-			pfs_lat_stop(w, lat);
-			w->items++;
+			ft_done(f, lat);
 		}
 		closedir(dir);
 	}
 	if (rc)
 		return rc;
-	if (w->items != st->made)
-		return fail_at(w, del ? "remove every file in" : "read every file in", 0, NULL, ENOENT);
-	if (del && (rc = dirs_remove(w, st)))
-		return rc;
-	return pfs_op_done(w);
+	if (f->items != st->made)
+		return ft_fail(f, del ? "remove every file in" : "read every file in", DIR_TOP,
+			       TEST_DIR, ENOENT);
+	return del ? dirs_remove(f) : 0;
 }
 
-/* ran_stat and ran_del: the files in a random order. */
-static int op_random(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
-		     struct bonnie_state *st, bool del)
+/* ran_stat and ran_del: the files in the order shuffle() chose. */
+static int files_random(struct ftest *f, bool del)
 {
-	enum pfs_bonnie_test t = del ? PFS_BONNIE_RAN_DEL : PFS_BONNIE_RAN_STAT;
+	struct bonnie_state *st = f->st;
 	int rc;
 
-	shuffle(st);
-	pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, st->made, 0);
-	while (w->items < w->target) {
-		uint32_t i = st->order[w->items];
+	while (f->items < st->made) {
+		uint32_t i = st->order[f->items];
 		unsigned d = dir_of(st, i);
 		uint64_t lat;
 
-		if (pfs_tick(w) && w->stopped)
+		if (ft_stopped(f))
 			return -ECANCELED;
-		lat = pfs_lat_start(w);
-		rc = del ? remove_one(w, o, st, st->tdfd, path_of(st, i), d, name_of(st, i))
-			 : stat_one(w, st, st->tdfd, path_of(st, i), d, name_of(st, i));
+		lat = ft_lat_start(f);
+		rc = del ? remove_one(f, st->tdfd, path_of(st, i), d, name_of(st, i))
+			 : stat_one(f, st->tdfd, path_of(st, i), d, name_of(st, i));
 		if (rc)
 			return rc;
-		pfs_lat_stop(w, lat);
-		w->items++;
+		ft_done(f, lat);
 	}
-	if (del && (rc = dirs_remove(w, st)))
-		return rc;
+	return del ? dirs_remove(f) : 0;
+}
+
+static void *ftest_main(void *arg)
+{
+	struct ftest *f = arg;
+	struct helper_run *r = &f->run;
+	enum pfs_bonnie_test t = f->test;
+	bool create = t == PFS_BONNIE_SEQ_CREATE || t == PFS_BONNIE_RAN_CREATE;
+	bool del = t == PFS_BONNIE_SEQ_DEL || t == PFS_BONNIE_RAN_DEL;
+	int rc = unshare(CLONE_FILES) ? ft_fail(f, "unshare the descriptor table in", DIR_TOP, NULL, errno)
+				      : dirs_open(f, create);
+
+	pthread_mutex_lock(&r->mu);
+	r->ready++;
+	pthread_cond_broadcast(&r->cv);
+	while (!r->go)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	if (!rc && !run_stopped(r)) {
+		if (create)
+			files_create(f);
+		else if (t == PFS_BONNIE_SEQ_STAT || t == PFS_BONNIE_SEQ_DEL)
+			files_by_readdir(f, del);
+		else
+			files_random(f, del);
+	}
+	atomic_store(&r->done, f->items);
+	dirs_close(f->st);
+	run_signal(r, &r->finished);
+	return NULL;
+}
+
+/* A file test: what comes before it in the main thread (the names, the
+ * order), its thread, and its row. */
+static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
+		    struct bonnie_state *st, enum pfs_bonnie_test t)
+{
+	bool create = t == PFS_BONNIE_SEQ_CREATE || t == PFS_BONNIE_RAN_CREATE;
+	bool random = t == PFS_BONNIE_RAN_CREATE || t == PFS_BONNIE_RAN_STAT || t == PFS_BONNIE_RAN_DEL;
+	struct ftest f = { .w = w, .o = o, .st = st, .test = t };
+	struct pfs_hist *hist;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int rc;
+
+	if (create) {
+		/* bonnie++ removes the I/O tests' file before the file tests. */
+		if (st->io_made && pfs_unlinkat(w->dirfd, IO_FILE, 0) && errno != ENOENT)
+			return pfs_fail(w, "remove", IO_FILE, errno);
+		st->io_made = false;
+		make_names(st, random);
+		st->dir_sync = o->sync;
+	} else if (random) {
+		shuffle(st);
+	}
+	if (!(hist = malloc(sizeof(*hist))))
+		return pfs_fail(w, "allocate", "the file test's thread", ENOMEM);
+	pfs_hist_init(hist);
+	if ((rc = run_init(&f.run))) {
+		free(hist);
+		return pfs_fail(w, "start", "the file test's thread", rc);
+	}
+	if (!(rc = pthread_attr_init(&attr))) {
+		rc = pthread_attr_setstacksize(&attr, HELPER_STACK);
+		if (!rc)
+			rc = pthread_create(&tid, &attr, ftest_main, &f);
+		pthread_attr_destroy(&attr);
+	}
+	if (!rc) {
+		pthread_mutex_lock(&f.run.mu);
+		while (!f.run.ready)
+			pthread_cond_wait(&f.run.cv, &f.run.mu);
+		pthread_mutex_unlock(&f.run.mu);
+		/* its directories are open: the clock starts, and says whether
+		 * latency is recorded; the thread reads f.lat after go */
+		if (!f.err) {
+			pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES,
+				     create ? st->nfiles : st->made, 0);
+			f.lat = w->lat ? hist : NULL;
+		}
+		pthread_mutex_lock(&f.run.mu);
+		f.run.go = true;
+		pthread_cond_broadcast(&f.run.cv);
+		pthread_mutex_unlock(&f.run.mu);
+		if (!f.err)
+			helpers_wait(w, &f.run, 1);
+		pthread_join(tid, NULL);
+		w->items = f.items;
+		w->bytes = f.bytes;
+		if (w->lat && f.lat)
+			pfs_hist_merge(w->lat, f.lat);
+	}
+	pthread_cond_destroy(&f.run.cv);
+	pthread_mutex_destroy(&f.run.mu);
+	free(hist);
+	if (rc)
+		return pfs_fail(w, "start", "the file test's thread", rc);
+	if (f.err)
+		return pfs_fail(w, f.op, f.path[0] ? f.path : NULL, f.err);
+	if (w->stopped)
+		return -ECANCELED;
 	return pfs_op_done(w);
 }
 
@@ -977,16 +1136,8 @@ static int bonnie_run_op(struct pfs_worker *w, unsigned op)
 	case PFS_BONNIE_SEEKS:
 		rc = op_seeks(w, o, st);
 		break;
-	case PFS_BONNIE_SEQ_CREATE:
-	case PFS_BONNIE_RAN_CREATE:
-		rc = op_create(w, o, st, op == PFS_BONNIE_RAN_CREATE);
-		break;
-	case PFS_BONNIE_SEQ_STAT:
-	case PFS_BONNIE_SEQ_DEL:
-		rc = op_by_readdir(w, o, st, op == PFS_BONNIE_SEQ_DEL);
-		break;
 	default:
-		rc = op_random(w, o, st, op == PFS_BONNIE_RAN_DEL);
+		rc = op_files(w, o, st, (enum pfs_bonnie_test)op);
 		break;
 	}
 	rc2 = identity(w, o, false);

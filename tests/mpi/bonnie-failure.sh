@@ -1,7 +1,8 @@
 #!/bin/bash
 # pfsbench bonnie when a rank fails (the test-only fault injector,
 # tests/fault): a write that finds the disk full in put_block, a read that
-# fails inside a seeker thread, and a file someone else put among the
+# fails inside a seeker thread, a remove that fails in ran_del (the file
+# tests' thread), and a file someone else put among the
 # rank's small files. Each stops every rank with exit 1 and one message
 # naming node, worker, op and path; the results file says aborted; what
 # the run made is removed, and the stranger's file is kept, with the
@@ -47,6 +48,19 @@ check "seeker: the failing rank's seeks have no row, its block tests have theirs
 	"$PFSBENCH" export "$SCRATCH/seeker.h5" --csv |
 		awk -F, 'NR > 1 && $6 == 0 { printf "%s ", $7 }')" = "put_block rewrite get_block "
 check "seeker: nothing of the run is left" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+
+# The file tests run in a thread of their own: rank 1's 100th remove
+# after seq_del's 1024 (in ran_del) fails. The message names the file,
+# rank 0 stops in its own ran_del, and the files left are removed.
+PFSBENCH=$(faulty "fail unlinkat EIO rank=1 path=Bonnie.files after=1124 count=1") \
+	pfs 2 bonnie -d "$D" -s 0 -n 1 --results "$SCRATCH/unlink.h5"
+aborted unlink "cannot remove '$RUN_RE/Bonnie\.files/[0-9A-Za-z]{0,12}[0-9a-f]{10}': Input/output error"
+check "unlink: both ranks' rows up to ran_stat, with latencies; no ran_del row of rank 1" test "$(
+	"$PFSBENCH" export "$SCRATCH/unlink.h5" --csv |
+		awk -F, 'NR > 1 && $18 == $12 { n[$7]++ } NR > 1 && $7 == "ran_del" && $6 == 1 { n["x"]++ }
+			END { printf "%d %d %d %d", n["seq_create"], n["seq_del"], n["ran_stat"], n["x"] }')" = "2 2 2 0"
+check "unlink: nothing of the run is left" dir_unchanged "$D"
 [ "$T_FAILED" -eq 0 ] || show_run
 
 # A stranger's file among rank 1's small files, made while seq_stat's
