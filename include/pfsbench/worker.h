@@ -44,6 +44,11 @@ struct pfs_worker {
 	unsigned countdown;   /* items until pfs_tick looks at the clock */
 	unsigned batch;       /* items between clock readings, adapted */
 	struct pfs_hist *lat; /* latency of this op's items; NULL when not recorded */
+	/* An op whose items threads of its own do (bonnie's tests) puts here
+	 * how long the thread that did them waited for a CPU (pfs_wait_meter;
+	 * of several, the longest): the row's wait_us is the main thread's
+	 * waits and these. Zeroed by pfs_op_start. */
+	uint64_t thread_wait_ns;
 	/* The engine's look at the clock (pfs_engine_tick): stop notices and
 	 * signals, progress ticks, the stonewall deadline. Returns true when
 	 * the op must stop: told to (stopped), or done (items has reached
@@ -102,6 +107,14 @@ int pfs_emit(struct pfs_worker *w, const struct pfs_sample *s);
 /* A second histogram for an op that emits two kinds of item, reset at
  * pfs_op_start; NULL when latency is not recorded. */
 struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
+
+/* A thread's meter of its waits for a CPU (Linux's run_delay, from
+ * /proc/thread-self/schedstat): opened in the thread that does an op's
+ * items, before the op's clock starts, read (ns so far; 0 where the kernel
+ * keeps none) when it starts and ends its items, and closed. */
+int pfs_wait_meter_open(void);
+uint64_t pfs_wait_meter_ns(int fd);
+void pfs_wait_meter_close(int fd);
 
 /* Called by an op on failure: records it, prints "node N worker W: cannot
  * OP 'DIR/NAME': strerror", tells every other rank to stop, returns -err. */

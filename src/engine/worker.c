@@ -27,9 +27,10 @@ int pfs_schedstat_open(void)
 	return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 }
 
-/* The time this thread has spent runnable but waiting for a CPU, in
- * nanoseconds: the second number of /proc/thread-self/schedstat (Linux's
- * run_delay, kept where the kernel has CONFIG_SCHED_INFO); 0 without it. */
+/* The time the thread whose schedstat fd is has spent runnable but waiting
+ * for a CPU, in nanoseconds: the second number of
+ * /proc/thread-self/schedstat (Linux's run_delay, kept where the kernel has
+ * CONFIG_SCHED_INFO); 0 without it. */
 static uint64_t wait_now_ns(int fd)
 {
 	char buf[96];
@@ -45,6 +46,22 @@ static uint64_t wait_now_ns(int fd)
 	if (sscanf(buf, "%llu %llu", &run_ns, &wait_ns) != 2)
 		return 0;
 	return wait_ns;
+}
+
+int pfs_wait_meter_open(void)
+{
+	return pfs_schedstat_open();
+}
+
+uint64_t pfs_wait_meter_ns(int fd)
+{
+	return wait_now_ns(fd);
+}
+
+void pfs_wait_meter_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 /* User + system CPU time of this process, in microseconds. */
@@ -66,6 +83,7 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 	e->op_name = op;
 	e->op_unit = unit;
 	w->items = w->bytes = 0;
+	w->thread_wait_ns = 0;
 	w->target = items;
 	/* Look at the clock after the first item, then adapt (progress.c). */
 	w->batch = w->countdown = 1;
@@ -302,7 +320,8 @@ int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 	struct pfs_worker *w = &e->w;
 	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
 	uint64_t wait_ns = wait_now_ns(e->schedstat_fd);
-	uint64_t wait_us = wait_ns > e->op_wait_ns ? (wait_ns - e->op_wait_ns) / 1000 : 0;
+	uint64_t wait_us = ((wait_ns > e->op_wait_ns ? wait_ns - e->op_wait_ns : 0) +
+			    w->thread_wait_ns) / 1000;
 
 	/* The rows of a step whose op succeeded. */
 	for (size_t i = 0; !rc && i < e->npending; i++)

@@ -147,17 +147,15 @@ static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
  * for the random ones, so that the random tests' names do not come in
  * the order they are made. Name i's random part comes from i and the
  * test's key alone, not from the generator's running sequence, so that
- * owned() can make a name again rather than read it from the table: a
- * table of a quarter of a million names read in readdir's order missed
- * the cache often enough to cost seq_stat 2 % of its time. n has room
- * for PFS_BONNIE_NAME_BYTES. */
-static void name_make(uint64_t key, uint64_t i, bool random, char *n)
+ * owned() can make it again rather than read it from the table: a table
+ * of a quarter of a million names, read in readdir's order, missed the
+ * cache often enough to cost seq_stat 2 % of its time. Writes the random
+ * characters to r (room for RAND_CHARS_MAX) and returns how many. */
+static unsigned name_rand(uint64_t key, uint64_t i, char *r)
 {
 	static const char chars[] = NAME_CHARS;
-	static const char hex[] = HEX_CHARS;
 	uint64_t s = key ^ (i * UINT64_C(0xd1b54a32d192ed03)), x = rng_next(&s);
 	unsigned len = (unsigned)(x % (RAND_CHARS_MAX + 1));
-	char *r = random ? n : n + HEX_DIGITS, *h = random ? n + len : n;
 
 	/* 8 characters from each 64-bit number: 62^8 < 2^64 */
 	for (unsigned k = 0; k < len; k++) {
@@ -166,6 +164,18 @@ static void name_make(uint64_t key, uint64_t i, bool random, char *n)
 		r[k] = chars[x % (sizeof(chars) - 1)];
 		x /= sizeof(chars) - 1;
 	}
+	return len;
+}
+
+/* Name i, into n (room for PFS_BONNIE_NAME_BYTES). */
+static void name_make(uint64_t key, uint64_t i, bool random, char *n)
+{
+	static const char hex[] = HEX_CHARS;
+	char r[RAND_CHARS_MAX];
+	unsigned len = name_rand(key, i, r);
+	char *h = random ? n + len : n;
+
+	memcpy(random ? n : n + HEX_DIGITS, r, len);
 	for (int k = HEX_DIGITS - 1; k >= 0; k--)
 		h[k] = hex[(i >> (4 * (HEX_DIGITS - 1 - k))) & 15];
 	n[HEX_DIGITS + len] = '\0';
@@ -182,11 +192,13 @@ static void make_names(struct bonnie_state *st, bool random)
 }
 
 /* The index of the sequential name found in directory d, or -1 when it is
- * none this rank made there. */
+ * none this rank made there: its hex digits give the index, from which
+ * the rest is made again. */
 static int64_t owned(const struct bonnie_state *st, unsigned d, const char *name)
 {
-	char made[PFS_BONNIE_NAME_BYTES];
+	char r[RAND_CHARS_MAX];
 	uint64_t i = 0;
+	unsigned len;
 
 	for (int k = 0; k < HEX_DIGITS; k++) {
 		char c = name[k];
@@ -199,8 +211,11 @@ static int64_t owned(const struct bonnie_state *st, unsigned d, const char *name
 	}
 	if (i >= st->made || dir_of(st, i) != d)
 		return -1;
-	name_make(st->name_key, i, false, made);
-	return strcmp(name, made) ? -1 : (int64_t)i;
+	len = name_rand(st->name_key, i, r);
+	/* strncmp stops at the end of a shorter name */
+	if (strncmp(name + HEX_DIGITS, r, len) || name[HEX_DIGITS + len])
+		return -1;
+	return (int64_t)i;
 }
 
 /* The path of directory d, or of name in it, relative to the worker's
@@ -297,6 +312,7 @@ struct helper {
 	struct pfs_hist *lat;
 	char *buf;
 	uint64_t start_us, end_us, bytes;
+	uint64_t wait_ns; /* its waits for a CPU over its test (pfs_wait_meter) */
 	int err;         /* the first failure's errno, 0 for none */
 	const char *op;  /* and what failed */
 };
@@ -437,12 +453,19 @@ static void *helper_main(void *arg)
 {
 	struct helper *s = arg;
 	struct helper_run *r = s->run;
-	int fd = -1;
+	int fd = -1, meter = -1;
+	uint64_t wait0 = 0;
 
-	if (r->own_fds && unshare(CLONE_FILES))
+	if (r->own_fds && unshare(CLONE_FILES)) {
 		helper_fail(s, "unshare the descriptor table to open", -1, errno);
-	else if ((fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC | r->oflags, 0600)) < 0)
-		helper_fail(s, r->oflags & O_CREAT ? "create" : "open", -1, errno);
+	} else {
+		/* the meter after the unsharing: in this thread's table alone */
+		meter = pfs_wait_meter_open();
+		wait0 = pfs_wait_meter_ns(meter);
+		fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC | r->oflags, 0600);
+		if (fd < 0)
+			helper_fail(s, r->oflags & O_CREAT ? "create" : "open", -1, errno);
+	}
 	pthread_mutex_lock(&r->mu);
 	r->made |= fd >= 0 && (r->oflags & O_CREAT);
 	r->ready++;
@@ -466,7 +489,9 @@ static void *helper_main(void *arg)
 	if (pfs_close(fd) && !s->err)
 		helper_fail(s, "close", -1, errno);
 	s->end_us = pfs_now_us();
+	s->wait_ns = pfs_wait_meter_ns(meter) - wait0;
 out:
+	pfs_wait_meter_close(meter);
 	run_signal(r, &r->finished);
 	return NULL;
 }
@@ -559,6 +584,8 @@ static int helpers_run(struct pfs_worker *w, struct helper_run *r, struct helper
 		if (hs[i].end_us > last)
 			last = hs[i].end_us;
 		bytes += hs[i].bytes;
+		if (hs[i].wait_ns > w->thread_wait_ns)
+			w->thread_wait_ns = hs[i].wait_ns;
 		if (w->lat)
 			pfs_hist_merge(w->lat, hs[i].lat);
 	}
@@ -670,6 +697,7 @@ struct ftest {
 	struct helper_run run; /* its lock, start, stop, and count of items */
 	struct pfs_hist *lat;  /* NULL: latency is not recorded */
 	uint64_t items, bytes;
+	uint64_t wait_ns; /* its waits for a CPU over the test (pfs_wait_meter) */
 	/* the first failure, which the main thread reports */
 	int err;
 	const char *op;
@@ -990,6 +1018,8 @@ static void *ftest_main(void *arg)
 	bool del = t == PFS_BONNIE_SEQ_DEL || t == PFS_BONNIE_RAN_DEL;
 	int rc = unshare(CLONE_FILES) ? ft_fail(f, "unshare the descriptor table in", DIR_TOP, NULL, errno)
 				      : dirs_open(f, create);
+	int meter = pfs_wait_meter_open();
+	uint64_t wait0 = pfs_wait_meter_ns(meter);
 
 	pthread_mutex_lock(&r->mu);
 	r->ready++;
@@ -1006,6 +1036,8 @@ static void *ftest_main(void *arg)
 			files_random(f, del);
 	}
 	atomic_store(&r->done, f->items);
+	f->wait_ns = pfs_wait_meter_ns(meter) - wait0;
+	pfs_wait_meter_close(meter);
 	dirs_close(f->st);
 	run_signal(r, &r->finished);
 	return NULL;
@@ -1068,6 +1100,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		pthread_join(tid, NULL);
 		w->items = f.items;
 		w->bytes = f.bytes;
+		w->thread_wait_ns = f.wait_ns;
 		if (w->lat && f.lat)
 			pfs_hist_merge(w->lat, f.lat);
 	}
