@@ -38,6 +38,10 @@
 # results files have them, in each step.
 #
 # COMPARE_FS (default "ext3 gfs2 glusterfs") picks the filesystems.
+# COMPARE_TIMEOUT (default 1500 s) bounds each create-unlink run of the
+# comparison; a GlusterFS in the emulator, at about 5 files/s, needs about
+# 4000 s for -i 3 when the host is busy. A VM's whole job is given twice
+# that and 30 minutes more.
 # Checks only that the runs ran: exit 0, complete results files, the
 # filesystem the report names, nothing left, the swap of names. Keeps the
 # results files, reports, comparisons and statistics in $GFS2_KEEP/compare
@@ -49,6 +53,9 @@
 
 t0=$SECONDS
 ITER=${COMPARE_ITERATIONS:-3}
+CU_TIMEOUT=${COMPARE_TIMEOUT:-1500}
+[[ $CU_TIMEOUT =~ ^[1-9][0-9]*$ ]] || { echo "COMPARE_TIMEOUT: a number of seconds, not '$CU_TIMEOUT'" >&2; exit 2; }
+VM_TIMEOUT=$((2 * CU_TIMEOUT + 1800))
 ROUNDS=${COMPARE_ROUNDS:-2}
 CACHES=${COMPARE_CACHES:-drop}
 FSES=${COMPARE_FS:-ext3 gfs2 glusterfs}
@@ -69,14 +76,14 @@ export NO_COLOR=1
 # What the guests' jobs share: the runs every filesystem gets, and the
 # cross-node rounds.
 {
-	echo "ITER=$ITER ROUNDS=$ROUNDS SHIFT=$SHIFT CACHES='$CACHES'"
+	echo "ITER=$ITER ROUNDS=$ROUNDS SHIFT=$SHIFT CACHES='$CACHES' CU_TIMEOUT=$CU_TIMEOUT"
 	printf 'MPIRUN_2NODES=%q MPIRUN_HOSTS=%q\n' "$MPIRUN_2NODES" "$MPIRUN_HOSTS"
 } >"$SHARE/compare.lib"
 cat >>"$SHARE/compare.lib" <<'LIB'
 XTREE="-l 1 -d 3 -f 50 -s 1"
 # compare_runs FS DIR
 compare_runs() {
-	PFS_TIMEOUT=1500 pfs_run "$1-cu" "$2" create-unlink -m "$2" -f 200 -F 5 -s 64k -i "$ITER" \
+	PFS_TIMEOUT=$CU_TIMEOUT pfs_run "$1-cu" "$2" create-unlink -m "$2" -f 200 -F 5 -s 64k -i "$ITER" \
 		--results "$SHARE/$1-cu.h5"
 	PFS_TIMEOUT=900 pfs_run "$1-tree" "$2" tree -o "$2" -l 2 -d 3 -f 4 -s 2 -i "$ITER" \
 		--results "$SHARE/$1-tree.h5"
@@ -156,7 +163,7 @@ pair_jobs() {
 	cat >"$SHARE/n2.job" <<-JOB
 	$up
 	touch $SHARE/n2.ready
-	wait_for $SHARE/n1.done 3000
+	wait_for $SHARE/n1.done $VM_TIMEOUT
 	umount $dir
 	ip link set eth0 down
 	touch $SHARE/n2.unmounted
@@ -168,7 +175,7 @@ phase_end() {
 	local fs=$1 vm
 	shift
 	for vm in "$@"; do
-		check "$fs: $vm ran its job and powered off" vm_wait "$vm" 3600
+		check "$fs: $vm ran its job and powered off" vm_wait "$vm" "$VM_TIMEOUT"
 		check "$fs: $vm's job succeeded" test "$(cat "$SHARE/$vm.status" 2>/dev/null)" = 0
 		cp "$SHARE/$vm.log" "$SHARE/$fs-$vm.log" 2>/dev/null
 		cp "$SCRATCH/$vm.console" "$SHARE/$fs-$vm.console" 2>/dev/null
