@@ -147,9 +147,9 @@ static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
  * for the random ones, so that the random tests' names do not come in
  * the order they are made. Name i's random part comes from i and the
  * test's key alone, not from the generator's running sequence, so that
- * owned() can make it again rather than read it from the table: a table
- * of a quarter of a million names, read in readdir's order, missed the
- * cache often enough to cost seq_stat 2 % of its time. Writes the random
+ * owned() can make it again rather than read it from the table: comparing
+ * against a table of a quarter of a million names cost seq_stat 2 % of
+ * its time, most likely in cache misses. Writes the random
  * characters to r (room for RAND_CHARS_MAX) and returns how many. */
 static unsigned name_rand(uint64_t key, uint64_t i, char *r)
 {
