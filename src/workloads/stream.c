@@ -425,7 +425,10 @@ static const struct pfs_option stream_options[] = {
 	PFS_OPT_FLAG(O, keep, "keep", 0, "writes: leave the files for a read run with -i"),
 	PFS_OPT_FLAG(O, verify, "verify", 0,
 		     "check every byte: reads as they go, writes afterwards (untimed)"),
-	PFS_COMMON_OPTIONS_ITER(O, 0),
+	PFS_COMMON_OPTIONS_FORCE(O, 0,
+				 "write or read a regular file or block device named by -o or -i (a "
+				 "write destroys its data); and run even when the target lacks the space "
+				 "or inodes the plan needs"),
 	PFS_OPT_END,
 };
 

@@ -5,7 +5,8 @@
 # exit 1 with node, worker, offset and errno, the progress timeline kept,
 # the run's files removed. -x where O_DIRECT is refused (ramfs; tmpfs
 # before Linux 6.6): dm's fallback message. A rank that fails stops another
-# inside one 1 GiB request within seconds, not the request's 100 s.
+# inside one 1 GiB request within seconds, not the request's 100 s. --help
+# says what --force lets a write destroy.
 . "$(dirname "$0")/../mpi/lib.sh"
 . "$(dirname "$0")/checks.sh"
 
@@ -14,6 +15,12 @@ T_CLEANUP+=("rm -rf '$D' '$D.before'")
 echo keep >"$D/foreign"
 snapshot "$D"
 host=$(hostname)
+
+# ---- --help: --force says what it lets stream destroy ----------------------------
+"$PFSBENCH" stream --help >"$SCRATCH/help.out" 2>&1
+check "stream --help: exit 0" test $? -eq 0
+check "stream --help: --force names the file or device it lets a write destroy" grep -qE \
+	'^ +--force +write or read a regular file or block device named by -o or -i \(a write destroys its data\)' "$SCRATCH/help.out"
 
 # ---- bad input ------------------------------------------------------------------
 echo data >"$SCRATCH/file"
