@@ -489,7 +489,8 @@ static void *helper_main(void *arg)
 	if (pfs_close(fd) && !s->err)
 		helper_fail(s, "close", -1, errno);
 	s->end_us = pfs_now_us();
-	s->wait_ns = pfs_wait_meter_ns(meter) - wait0;
+	s->wait_ns = pfs_wait_meter_ns(meter);
+	s->wait_ns = s->wait_ns > wait0 ? s->wait_ns - wait0 : 0;
 out:
 	pfs_wait_meter_close(meter);
 	run_signal(r, &r->finished);
@@ -1036,7 +1037,8 @@ static void *ftest_main(void *arg)
 			files_random(f, del);
 	}
 	atomic_store(&r->done, f->items);
-	f->wait_ns = pfs_wait_meter_ns(meter) - wait0;
+	f->wait_ns = pfs_wait_meter_ns(meter);
+	f->wait_ns = f->wait_ns > wait0 ? f->wait_ns - wait0 : 0;
 	pfs_wait_meter_close(meter);
 	dirs_close(f->st);
 	run_signal(r, &r->finished);

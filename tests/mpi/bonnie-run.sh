@@ -5,7 +5,8 @@
 # rows, Debian's bon_csv2txt and bon_csv2html reading the 1.98 lines,
 # nothing left, show, export and compare (tests/mpi/bonnie-lib.sh); then
 # -x 2: the CSV header and each iteration's lines, no tables; 2 ranks on
-# one CPU: the waits of the tests' threads are in the rows.
+# one CPU: the waits of the tests' threads are in the rows; -b: every fsync
+# bonnie++ makes, counted.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bonnie-lib.sh"
 
@@ -44,6 +45,22 @@ check "-x 2: every figure of both iterations is what its rows give" \
 check "-x 2: -f leaves the per-char tests out" test "$(grep -cE ',(putc|getc),' "$SCRATCH/rows.csv")" -eq 0
 check "-x 2: nothing is left" dir_unchanged "$D"
 [ "$T_FAILED" -eq 0 ] || show_run
+# -b: bonnie++'s fsyncs, made in the file tests' threads on the
+# directories each opens: every file after its creation, and its directory
+# after each create and each remove: 1024 x (2 + 2 + 1 + 1), over 4
+# directories. Logged by the fault injector's delay of 0 ns.
+f=$(mktemp "$SCRATCH/pfsbench-logging.XXXXXX")
+printf '#!/bin/bash\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
+	"${PFSFAULT:?}" "delay fsync 0ns path=/Bonnie.files/" "$T_PFSBENCH" >"$f"
+chmod +x "$f"
+PFSBENCH=$f pfs 1 bonnie -d "$D" -s 0 -n 1:0:0:4 -b -q --results "$SCRATCH/sync.h5"
+check "-b: exits 0" test "$RC" -eq 0
+check "-b: 6144 fsyncs in Bonnie.files: 2048 of files, 4096 of its 4 directories" test \
+	"$(sed -n "s|^pfsfault: rank 0 node [^:]*: fsync #[0-9]* '.*/Bonnie\.files/\(0000[0-3]\)\(/[^/']*\)\{0,1\}': delayed 0 ns$|\1\2|p" "$ERR" |
+		awk '{ if ($0 ~ /\//) f++; else d++ } END { print f + 0, d + 0 }')" = "2048 4096"
+check "-b: every test has its row" test "$("$PFSBENCH" export "$SCRATCH/sync.h5" --csv | awk -F, 'NR > 1' | wc -l)" -eq 6
+check "-b: nothing is left" dir_unchanged "$D"
+
 # The tests run in threads of their own (docs/bonnie.md): a row's wait_us
 # must still hold the waits of the thread that did the work. Two ranks on
 # one CPU each wait about half the time: at least a fifth, in the tests
