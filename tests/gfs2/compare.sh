@@ -44,8 +44,10 @@
 # that and 30 minutes more.
 # Checks only that the runs ran: exit 0, complete results files, the
 # filesystem the report names, nothing left, the swap of names. Keeps the
-# results files, reports, comparisons and statistics in $GFS2_KEEP/compare
-# (default /tmp/pfsbench-gfs2/compare). TCG emulation: the times say
+# results files, reports, comparisons and statistics in
+# $GFS2_KEEP/compare/<the filesystems run> (default
+# /tmp/pfsbench-gfs2/compare/ext3-gfs2-glusterfs), so that a run of one
+# filesystem does not replace another's. TCG emulation: the times say
 # nothing about real hardware; only ratios between filesystems run here
 # in the same emulator mean anything. Root only; exit 77 = skipped.
 # shellcheck source-path=SCRIPTDIR disable=SC2317 # run_FS and the jobs are called by name
@@ -372,7 +374,7 @@ mkdir -p "$SHARE/small"
 for f in "$SHARE"/*.h5 "$SHARE"/x/*-R.h5 "$SHARE"/s/*.h5; do
 	[ -e "$f" ] && h5repack -f GZIP=9 "$f" "$SHARE/small/$(basename "$f")"
 done
-vm_keep compare "$SHARE"/*.h5 "$SHARE"/*.out "$SHARE"/*.txt "$SHARE"/*.log "$SHARE"/*.console \
+vm_keep "compare/${FSES// /-}" "$SHARE"/*.h5 "$SHARE"/*.out "$SHARE"/*.txt "$SHARE"/*.log "$SHARE"/*.console \
 	"$SHARE/x" "$SHARE/s" "$SHARE/stats" "$SHARE/small"
 echo "# compare.sh took $((SECONDS - t0)) s (TCG emulation: no figure here says anything about real hardware)"
 finish
