@@ -1082,13 +1082,17 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		pthread_attr_destroy(&attr);
 	}
 	if (!rc) {
+		bool ready;
+
 		pthread_mutex_lock(&f.run.mu);
 		while (!f.run.ready)
 			pthread_cond_wait(&f.run.cv, &f.run.mu);
+		/* read before go: after it, the thread may write f.err */
+		ready = !f.err;
 		pthread_mutex_unlock(&f.run.mu);
 		/* its directories are open: the clock starts, and says whether
 		 * latency is recorded; the thread reads f.lat after go */
-		if (!f.err) {
+		if (ready) {
 			pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES,
 				     create ? st->nfiles : st->made, 0);
 			f.lat = w->lat ? hist : NULL;
@@ -1097,7 +1101,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		f.run.go = true;
 		pthread_cond_broadcast(&f.run.cv);
 		pthread_mutex_unlock(&f.run.mu);
-		if (!f.err)
+		if (ready)
 			helpers_wait(w, &f.run, 1);
 		pthread_join(tid, NULL);
 		w->items = f.items;

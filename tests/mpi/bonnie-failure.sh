@@ -1,8 +1,9 @@
 #!/bin/bash
 # pfsbench bonnie when a rank fails (the test-only fault injector,
 # tests/fault): a write that finds the disk full in put_block, a read that
-# fails inside a seeker thread, a remove that fails in ran_del (the file
-# tests' thread), and a file someone else put among the
+# fails inside a seeker thread, a remove that fails in ran_del and a
+# directory that cannot be made (the file tests' thread), and a file someone
+# else put among the
 # rank's small files. Each stops every rank with exit 1 and one message
 # naming node, worker, op and path; the results file says aborted; what
 # the run made is removed, and the stranger's file is kept, with the
@@ -61,6 +62,16 @@ check "unlink: both ranks' rows up to ran_stat, with latencies; no ran_del row o
 		awk -F, 'NR > 1 && $18 == $12 { n[$7]++ } NR > 1 && $7 == "ran_del" && $6 == 1 { n["x"]++ }
 			END { printf "%d %d %d %d", n["seq_create"], n["seq_del"], n["ran_stat"], n["x"] }')" = "2 2 2 0"
 check "unlink: nothing of the run is left" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+
+# The file tests' thread cannot make its directory (before seq_create's
+# clock starts): the same message, stop and cleanup.
+PFSBENCH=$(faulty "fail mkdirat EIO rank=1 path=Bonnie.files count=1") \
+	pfs 2 bonnie -d "$D" -s 0 -n 1 --results "$SCRATCH/mkdir.h5"
+aborted mkdir "cannot create '$RUN_RE/Bonnie\.files': Input/output error"
+check "mkdir: no row of rank 1" test "$(
+	"$PFSBENCH" export "$SCRATCH/mkdir.h5" --csv | awk -F, 'NR > 1 && $6 == 1' | wc -l)" -eq 0
+check "mkdir: nothing of the run is left" dir_unchanged "$D"
 [ "$T_FAILED" -eq 0 ] || show_run
 
 # A stranger's file among rank 1's small files, made while seq_stat's
