@@ -10,10 +10,13 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -461,10 +464,67 @@ int pfs_archive_load_here(const char *path, struct pfs_archive *a)
  * bytes. Costs a fork and a second read: a few ms for a results file. */
 #define CHILD_REFUSED 100
 #define CHILD_ERRNO_MAX 150
+/* The child's bounds. A damaged local heap (a group's name heap) once made
+ * HDF5 1.10.8 allocate small blocks without end, 41 million of them in 2
+ * GB, in H5HL_protect under H5Gopen2 (docs/fuzzing.md): without a bound the
+ * child would take the machine's memory while pfsbench waited. A results
+ * file needs a small multiple of its size; past 1 GiB + 16 x the file's
+ * size, or 300 s, the child is killed and the file called damaged. */
+#define CHILD_RSS_BASE (1ull << 30)
+#define CHILD_RSS_PER_BYTE 16u
+#define CHILD_SECONDS 300u
+
+/* The resident memory of process pid, in bytes; 0 when unknown. */
+static uint64_t rss_of(pid_t pid)
+{
+	char p[64];
+	unsigned long long size = 0, resident = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/statm", (int)pid);
+	if (!(f = fopen(p, "r")))
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Waits for the reader child within its bounds: 0 with its status, or
+ * 1 when it was killed for going past them (*why says which). */
+static int child_wait(pid_t pid, uint64_t file_bytes, int *status, const char **why)
+{
+	uint64_t rss_max = CHILD_RSS_BASE + CHILD_RSS_PER_BYTE * file_bytes;
+	uint64_t start = pfs_now_us(), nap_us = 500;
+
+	for (;;) {
+		pid_t got = waitpid(pid, status, WNOHANG);
+
+		if (got == pid)
+			return 0;
+		if (got < 0 && errno != EINTR)
+			return -errno;
+		*why = rss_of(pid) > rss_max ? "memory"
+		       : pfs_now_us() - start > CHILD_SECONDS * 1000000ull ? "time" : NULL;
+		if (*why) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			return 1;
+		}
+		/* a results file is read in milliseconds: look often, then less */
+		usleep((useconds_t)nap_us);
+		if (nap_us < 20000)
+			nap_us *= 2;
+	}
+}
+
 int pfs_archive_load(const char *path, struct pfs_archive *a)
 {
 	pid_t pid;
-	int status = 0;
+	int status = 0, waited;
+	const char *why = NULL;
+	struct stat sb;
 
 	memset(a, 0, sizeof(*a));
 	fflush(stdout);
@@ -481,9 +541,14 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 	}
 	if (pid < 0) /* no child to spare: read it here, unguarded */
 		return pfs_archive_load_here(path, a);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return load_error(path, -errno, "cannot wait for the process reading it");
+	waited = child_wait(pid, stat(path, &sb) ? 0 : (uint64_t)sb.st_size, &status, &why);
+	if (waited < 0)
+		return load_error(path, waited, "cannot wait for the process reading it");
+	if (waited > 0) {
+		pfs_error("cannot read '%s': the HDF5 file is damaged (reading it took more %s "
+			  "than a results file needs)", path, why);
+		return -EIO;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) > CHILD_REFUSED &&
 	    WEXITSTATUS(status) <= CHILD_REFUSED + CHILD_ERRNO_MAX)
 		return -(WEXITSTATUS(status) - CHILD_REFUSED);

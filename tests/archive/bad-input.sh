@@ -113,6 +113,17 @@ for cmd in show "export --csv" "compare $scratch/good.h5"; do
 	grep -Eq "the HDF5 file is damaged \((HDF5 died reading it|the process reading it ended with status)" \
 		"$scratch/err" || fail "HDF5 crash: $(cat "$scratch/err")"
 done
+# A damaged group name heap on which HDF5 allocates without end (it took
+# 24 GB and the kernel's OOM killer 87 s to end the reader before): the
+# reader is killed past its memory bound, in seconds.
+for cmd in show "export --json" "compare $scratch/good.h5"; do
+	# shellcheck disable=SC2086
+	timeout 120 "$PFSBENCH" $cmd "$SRCDIR/tests/data/hostile-name-heap-loop.h5" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	[ "$rc" = 1 ] || fail "'$cmd' on an endless name heap exited $rc (124: it ran 120 s): $(cat "$scratch/err")"
+	grep -q "the HDF5 file is damaged (reading it took more memory than a results file needs)" \
+		"$scratch/err" || fail "endless name heap: $(cat "$scratch/err")"
+done
 # One on which H5Dread died converting a damaged record type is refused
 # before HDF5 reads the table (record_type_ok).
 expect 1 show "$SRCDIR/tests/fuzz/known/h5dread-conv-struct-crash.h5"
