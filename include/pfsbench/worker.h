@@ -114,6 +114,9 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w);
  * keeps none) when it starts and ends its items, and closed. */
 int pfs_wait_meter_open(void);
 uint64_t pfs_wait_meter_ns(int fd);
+/* The waits since a reading of pfs_wait_meter_ns; 0 if the meter went back
+ * (a read that failed reads 0). */
+uint64_t pfs_wait_meter_since(int fd, uint64_t start_ns);
 void pfs_wait_meter_close(int fd);
 
 /* Called by an op on failure: records it, prints "node N worker W: cannot

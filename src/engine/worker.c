@@ -58,6 +58,13 @@ uint64_t pfs_wait_meter_ns(int fd)
 	return wait_now_ns(fd);
 }
 
+uint64_t pfs_wait_meter_since(int fd, uint64_t start_ns)
+{
+	uint64_t now = wait_now_ns(fd);
+
+	return now > start_ns ? now - start_ns : 0;
+}
+
 void pfs_wait_meter_close(int fd)
 {
 	if (fd >= 0)
@@ -319,8 +326,7 @@ int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 {
 	struct pfs_worker *w = &e->w;
 	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
-	uint64_t wait_ns = wait_now_ns(e->schedstat_fd);
-	uint64_t wait_us = ((wait_ns > e->op_wait_ns ? wait_ns - e->op_wait_ns : 0) +
+	uint64_t wait_us = (pfs_wait_meter_since(e->schedstat_fd, e->op_wait_ns) +
 			    w->thread_wait_ns) / 1000;
 
 	/* The rows of a step whose op succeeded. */

@@ -325,6 +325,35 @@ static void run_signal(struct helper_run *r, unsigned *counter)
 	pthread_mutex_unlock(&r->mu);
 }
 
+/* A test's thread: says it is ready, and waits for the start. */
+static void run_ready_wait(struct helper_run *r)
+{
+	pthread_mutex_lock(&r->mu);
+	r->ready++;
+	pthread_cond_broadcast(&r->cv);
+	while (!r->go)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* The main thread: waits until n threads are ready. */
+static void run_await_ready(struct helper_run *r, unsigned n)
+{
+	pthread_mutex_lock(&r->mu);
+	while (r->ready < n)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* The main thread: starts them. */
+static void run_go(struct helper_run *r)
+{
+	pthread_mutex_lock(&r->mu);
+	r->go = true;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
 static int helper_fail(struct helper *s, const char *op, ssize_t n, int err)
 {
 	s->op = op;
@@ -468,11 +497,8 @@ static void *helper_main(void *arg)
 	}
 	pthread_mutex_lock(&r->mu);
 	r->made |= fd >= 0 && (r->oflags & O_CREAT);
-	r->ready++;
-	pthread_cond_broadcast(&r->cv);
-	while (!r->go)
-		pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
+	run_ready_wait(r);
 	if (fd < 0)
 		goto out;
 	s->start_us = pfs_now_us();
@@ -489,8 +515,7 @@ static void *helper_main(void *arg)
 	if (pfs_close(fd) && !s->err)
 		helper_fail(s, "close", -1, errno);
 	s->end_us = pfs_now_us();
-	s->wait_ns = pfs_wait_meter_ns(meter);
-	s->wait_ns = s->wait_ns > wait0 ? s->wait_ns - wait0 : 0;
+	s->wait_ns = pfs_wait_meter_since(meter, wait0);
 out:
 	pfs_wait_meter_close(meter);
 	run_signal(r, &r->finished);
@@ -564,17 +589,11 @@ static int helpers_run(struct pfs_worker *w, struct helper_run *r, struct helper
 		pthread_attr_destroy(&attr);
 	}
 	/* Every thread has its file open; then the clock starts. */
-	pthread_mutex_lock(&r->mu);
-	while (r->ready < created)
-		pthread_cond_wait(&r->cv, &r->mu);
-	pthread_mutex_unlock(&r->mu);
+	run_await_ready(r, created);
 	if (rc)
 		atomic_store(&r->stop, true);
 	pfs_op_start(w, op, unit, r->kind == IO_SEEKS ? r->nseeks : r->items, 0);
-	pthread_mutex_lock(&r->mu);
-	r->go = true;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
+	run_go(r);
 	helpers_wait(w, r, created);
 	for (unsigned i = 0; i < created; i++) {
 		pthread_join(hs[i].tid, NULL);
@@ -1022,12 +1041,7 @@ static void *ftest_main(void *arg)
 	int meter = pfs_wait_meter_open();
 	uint64_t wait0 = pfs_wait_meter_ns(meter);
 
-	pthread_mutex_lock(&r->mu);
-	r->ready++;
-	pthread_cond_broadcast(&r->cv);
-	while (!r->go)
-		pthread_cond_wait(&r->cv, &r->mu);
-	pthread_mutex_unlock(&r->mu);
+	run_ready_wait(r);
 	if (!rc && !run_stopped(r)) {
 		if (create)
 			files_create(f);
@@ -1037,8 +1051,7 @@ static void *ftest_main(void *arg)
 			files_random(f, del);
 	}
 	atomic_store(&r->done, f->items);
-	f->wait_ns = pfs_wait_meter_ns(meter);
-	f->wait_ns = f->wait_ns > wait0 ? f->wait_ns - wait0 : 0;
+	f->wait_ns = pfs_wait_meter_since(meter, wait0);
 	pfs_wait_meter_close(meter);
 	dirs_close(f->st);
 	run_signal(r, &r->finished);
@@ -1084,12 +1097,9 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	if (!rc) {
 		bool ready;
 
-		pthread_mutex_lock(&f.run.mu);
-		while (!f.run.ready)
-			pthread_cond_wait(&f.run.cv, &f.run.mu);
+		run_await_ready(&f.run, 1);
 		/* read before go: after it, the thread may write f.err */
 		ready = !f.err;
-		pthread_mutex_unlock(&f.run.mu);
 		/* its directories are open: the clock starts, and says whether
 		 * latency is recorded; the thread reads f.lat after go */
 		if (ready) {
@@ -1097,10 +1107,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 				     create ? st->nfiles : st->made, 0);
 			f.lat = w->lat ? hist : NULL;
 		}
-		pthread_mutex_lock(&f.run.mu);
-		f.run.go = true;
-		pthread_cond_broadcast(&f.run.cv);
-		pthread_mutex_unlock(&f.run.mu);
+		run_go(&f.run);
 		if (ready)
 			helpers_wait(w, &f.run, 1);
 		pthread_join(tid, NULL);
