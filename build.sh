@@ -95,7 +95,10 @@ suite() {
 	make "${@:2}" "$target" || rc=$?
 	[ -f test-suite.log ] && tally
 	if [ "$rc" -ne 0 ]; then
-		for t in $(sed -n 's/^\(FAIL\|ERROR\): \(.*\)$/\2/p' test-suite.log 2>/dev/null); do
+		# a failed test's section starts "FAIL: name" over a line of =;
+		# its log's own "FAIL: ..." lines are not names
+		for t in $(awk '/^=+$/ && prev ~ /^(FAIL|ERROR): / { sub(/^[A-Z]+: /, "", prev); print prev }
+				{ prev = $0 }' test-suite.log 2>/dev/null); do
 			log=${t%.sh}.log
 			echo "==== $target: $t failed; its checks that failed, then the end of $log"
 			grep -E '^not ok' "$log" 2>/dev/null | head -20 || true
