@@ -8,15 +8,17 @@ report=$1
 list=$(dirname "$0")/hdf5-crashes.txt
 # stack_after PATTERN: the first stack after the line matching PATTERN,
 # without the sanitizer's own frames (its interceptors of memcpy & co.) and
-# glibc's memcpy, which HDF5 calls directly where its own copies inline.
+# glibc's memcpy, which HDF5 calls directly where its own copies inline,
+# and the fuzz target's allocation hook (the stack of an endless allocation
+# is unwound from inside it).
 stack_after() {
 	awk -v pat="$1" '
 		!seen && $0 ~ pat { seen = 1; next }
 		seen && /^ +#[0-9]+ / { on = 1; print; next }
 		on { exit }' "$report" |
-		grep -v '__interceptor_\|Interceptor\|__asan\|__sanitizer\|fuzzer::\| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) \| in __mem[a-z_0-9]* string/'
+		grep -v '__interceptor_\|Interceptor\|__asan\|__sanitizer\|fuzzer::\| in fuzz_heap_hook \| in \(memmove\|memcpy\|memset\|malloc\|calloc\|realloc\|free\|strdup\) \| in __mem[a-z_0-9]* string/'
 }
-stack=$(stack_after 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer: out-of-memory \(malloc)')
+stack=$(stack_after 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer: out-of-memory \(malloc|fuzzarchive: endless-allocation)')
 echo "$stack" | head -n 1 | grep -q 'libhdf5' || exit 0
 # The memory it names, if any: allocated (or freed) inside HDF5 as well.
 owner=$(stack_after '(allocated|freed) by thread' | head -n 1)
