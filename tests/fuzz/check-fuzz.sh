@@ -15,7 +15,10 @@
 # HDF5. Those (tests/fuzz/classify.sh: the crash and the memory it names
 # both inside libhdf5) do not fail the run, since pfs_archive_load reads
 # each file in a child first; one not yet listed in hdf5-crashes.txt is
-# named, to be listed. Fails on any other finding: a crash or sanitizer's
+# named, to be listed. A finding whose replay alone shows no report (some
+# of HDF5's crashes need what the job read before) is classified by the
+# report its fuzzing job kept (FUZZ_REPORTS, tests/fuzz/fuzz_archive.c).
+# Fails on any other finding: a crash or sanitizer's
 # report in pfsbench's code or memory, a leak, an input taking more than
 # 10 s or 2 GB.
 # Prints the executions, their rate and the coverage either way.
@@ -31,6 +34,11 @@ rm -rf "$dir/seeds"
 echo "fuzz: making the seeds from real runs (tests/fuzz/make-seeds.sh)"
 sh "$SRCDIR/tests/fuzz/make-seeds.sh" "$dir/seeds" || { echo "FAIL: fuzz: the seeds could not be made"; exit 1; }
 mkdir -p "$dir/corpus" "$dir/findings/hdf5"
+# The ASan reports of this run's fuzzing jobs, each with its input
+# (<pid>.in, <pid>.txt; tests/fuzz/fuzz_archive.c): for a finding whose
+# replay alone shows nothing.
+reports=$dir/findings/reports
+rm -rf "$reports" && mkdir -p "$reports"
 # Findings of earlier runs stay; this run's are those newer than this.
 : >"$dir/findings/.start"
 count() { find "$1" -type f | wc -l; }
@@ -45,7 +53,7 @@ export LSAN_OPTIONS="suppressions=$SRCDIR/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$
 # stderr. -max_len: above every seed (at most about 60 KiB).
 # tests/fuzz/known: the inputs of docs/fuzzing.md's findings, replayed too.
 # shellcheck disable=SC2086
-"$fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+FUZZ_REPORTS=$reports "$fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 	-max_total_time="$seconds" $limits -max_len=131072 -close_fd_mask=3 \
 	-artifact_prefix="$dir/findings/" \
 	"$dir/corpus" "$dir/seeds" "$SRCDIR/tests/fuzz/known" >"$log" 2>&1
@@ -72,6 +80,21 @@ while read -r f; do
 	# shellcheck disable=SC2086
 	"$fuzzer" $limits "$f" >"$f.txt" 2>&1
 	name=$(sh "$SRCDIR/tests/fuzz/classify.sh" "$f.txt")
+	# Some of HDF5's crashes need what the job read before: when the
+	# replay shows no report at all, the report its job kept decides.
+	if [ -z "$name" ] && ! grep -Eq 'ERROR: |runtime error' "$f.txt"; then
+		for r in "$reports"/*.in; do
+			if ! [ -f "$r" ] || ! cmp -s "$r" "$f"; then
+				continue
+			fi
+			{
+				echo "(the replay alone showed no report; the report of the job that found it:)"
+				cat "${r%.in}.txt"
+			} >>"$f.txt"
+			name=$(sh "$SRCDIR/tests/fuzz/classify.sh" "${r%.in}.txt")
+			break
+		done
+	fi
 	if [ "$name" = unlisted ]; then
 		mv "$f" "$f.txt" "$dir/findings/hdf5/"
 		unlisted=$((unlisted + 1))
@@ -88,6 +111,7 @@ while read -r f; do
 		echo "----"
 	fi
 done <"$dir/findings/.new"
+rm -rf "$reports"
 echo "fuzz: findings inside HDF5 1.10.8 itself: $known listed in tests/fuzz/hdf5-crashes.txt," \
 	"$unlisted not yet; $failed in pfsbench"
 if [ "$failed" -ne 0 ]; then

@@ -15,7 +15,9 @@
 #include "pfsbench/export.h"
 #include "pfsbench/pictures.h"
 
+#include <fcntl.h>
 #include <sanitizer/allocator_interface.h>
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +72,43 @@ static void fuzz_free_hook(const volatile void *ptr)
 	(void)ptr;
 }
 
+/* Some of HDF5's crashes depend on what the process read before (its free
+ * lists hand an input blocks that an earlier one filled), so replaying a
+ * fuzzing job's reproducer alone may show nothing, and libFuzzer's fork
+ * mode keeps no job's report. With FUZZ_REPORTS set, an ASan report writes
+ * the input (DIR/<pid>.in) and the report (DIR/<pid>.txt) there, for
+ * check-fuzz.sh to classify what its replay cannot repeat. */
+static const char *reports;
+static const uint8_t *input;
+static size_t input_size;
+
+static void write_all(const char *name, const void *buf, size_t len)
+{
+	char p[4096];
+	int out;
+
+	snprintf(p, sizeof(p), "%s/%d.%s", reports, (int)getpid(), name);
+	out = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return;
+	for (size_t done = 0; done < len;) {
+		ssize_t w = write(out, (const char *)buf + done, len - done);
+
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	close(out);
+}
+
+static void keep_report(const char *report)
+{
+	if (!reports || !in_input)
+		return;
+	write_all("in", input, input_size);
+	write_all("txt", report, strlen(report));
+}
+
 static void remove_file(void)
 {
 	if (path[0])
@@ -90,6 +129,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	atexit(remove_file);
+	reports = getenv("FUZZ_REPORTS");
+	__asan_set_error_report_callback(keep_report);
 	if (!__sanitizer_install_malloc_and_free_hooks(fuzz_heap_hook, fuzz_free_hook)) {
 		fputs("fuzz_archive: cannot install its allocation hook\n", stderr);
 		exit(1);
@@ -144,6 +185,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pfs_archive a;
 
 	live_at_start = __sanitizer_get_current_allocated_bytes();
+	input = data;
+	input_size = size;
 	in_input = 1;
 	if (write_input(data, size)) {
 		perror("fuzz_archive: cannot write its temporary file");
