@@ -45,10 +45,14 @@ struct pfs_worker {
 	unsigned batch;       /* items between clock readings, adapted */
 	struct pfs_hist *lat; /* latency of this op's items; NULL when not recorded */
 	/* An op whose items threads of its own do (bonnie's tests) puts here
-	 * how long the thread that did them waited for a CPU (pfs_wait_meter;
-	 * of several, the longest): the row's wait_us is the main thread's
-	 * waits and these. Zeroed by pfs_op_start. */
+	 * how long the thread that did them waited for a CPU over its items
+	 * (pfs_wait_meter; of several, the longest) and sets thread_waited:
+	 * the row's wait_us is then these alone. The main thread only
+	 * watches meanwhile; its waits to wake up every 20 ms are not on the
+	 * work's path, and added to the thread's they made wait_us exceed
+	 * elapsed_us. Both zeroed by pfs_op_start. */
 	uint64_t thread_wait_ns;
+	bool thread_waited;
 	/* The engine's look at the clock (pfs_engine_tick): stop notices and
 	 * signals, progress ticks, the stonewall deadline. Returns true when
 	 * the op must stop: told to (stopped), or done (items has reached

@@ -91,6 +91,7 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 	e->op_unit = unit;
 	w->items = w->bytes = 0;
 	w->thread_wait_ns = 0;
+	w->thread_waited = false;
 	w->target = items;
 	/* Look at the clock after the first item, then adapt (progress.c). */
 	w->batch = w->countdown = 1;
@@ -326,8 +327,8 @@ int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 {
 	struct pfs_worker *w = &e->w;
 	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
-	uint64_t wait_us = (pfs_wait_meter_since(e->schedstat_fd, e->op_wait_ns) +
-			    w->thread_wait_ns) / 1000;
+	uint64_t wait_us = (w->thread_waited ? w->thread_wait_ns
+					     : pfs_wait_meter_since(e->schedstat_fd, e->op_wait_ns)) / 1000;
 
 	/* The rows of a step whose op succeeded. */
 	for (size_t i = 0; !rc && i < e->npending; i++)

@@ -490,7 +490,6 @@ static void *helper_main(void *arg)
 	} else {
 		/* the meter after the unsharing: in this thread's table alone */
 		meter = pfs_wait_meter_open();
-		wait0 = pfs_wait_meter_ns(meter);
 		fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC | r->oflags, 0600);
 		if (fd < 0)
 			helper_fail(s, r->oflags & O_CREAT ? "create" : "open", -1, errno);
@@ -501,6 +500,8 @@ static void *helper_main(void *arg)
 	run_ready_wait(r);
 	if (fd < 0)
 		goto out;
+	/* the waits over the row's time (start_us to end_us) alone */
+	wait0 = pfs_wait_meter_ns(meter);
 	s->start_us = pfs_now_us();
 	if (r->kind == IO_PUTC)
 		io_chars(s, fd, true);
@@ -606,6 +607,7 @@ static int helpers_run(struct pfs_worker *w, struct helper_run *r, struct helper
 		bytes += hs[i].bytes;
 		if (hs[i].wait_ns > w->thread_wait_ns)
 			w->thread_wait_ns = hs[i].wait_ns;
+		w->thread_waited = true;
 		if (w->lat)
 			pfs_hist_merge(w->lat, hs[i].lat);
 	}
@@ -1114,6 +1116,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		w->items = f.items;
 		w->bytes = f.bytes;
 		w->thread_wait_ns = f.wait_ns;
+		w->thread_waited = true;
 		if (w->lat && f.lat)
 			pfs_hist_merge(w->lat, f.lat);
 	}

@@ -5,7 +5,7 @@
 # rows, Debian's bon_csv2txt and bon_csv2html reading the 1.98 lines,
 # nothing left, show, export and compare (tests/mpi/bonnie-lib.sh); then
 # -x 2: the CSV header and each iteration's lines, no tables; 2 ranks on
-# one CPU: the waits of the tests' threads are in the rows; -b: every fsync
+# one CPU: the waits of the tests' threads are in the rows, none above its time; -b: every fsync
 # bonnie++ makes, counted.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bonnie-lib.sh"
@@ -62,16 +62,31 @@ check "-b: every test has its row" test "$("$PFSBENCH" export "$SCRATCH/sync.h5"
 check "-b: nothing is left" dir_unchanged "$D"
 
 # The tests run in threads of their own (docs/bonnie.md): a row's wait_us
-# must still hold the waits of the thread that did the work. Two ranks on
-# one CPU each wait about half the time: at least a fifth, in the tests
-# that keep the CPU busy.
+# must still hold the waits of the thread that did the work; were it the
+# main thread's, which sleeps meanwhile, it would be close to 0. Two ranks
+# on one CPU each wait about half the time while both work. putc and getc
+# (0.3 s or more) show it in every row. The file tests last 5 to 20 ms,
+# a few of the scheduler's slices: a rank that leaves the barrier a slice
+# late runs much of its test alone, and one row of seq_create fell below a
+# fifth in CI. Their four CPU-bound tests are judged together: both ranks'
+# waits, summed, a fifth of their times or more.
 (cd "$SCRATCH" && timeout 300 taskset -c 0 "$MPIRUN" --bind-to none --oversubscribe -np 2 "$PFSBENCH" \
 	bonnie -d "$D" -s 8m -r 4 --char-size 256k -n 1 -q --results "$SCRATCH/wait.h5") >"$OUT" 2>"$ERR"
 RC=$?
 check "one CPU: exits 0" test "$RC" -eq 0
-check "one CPU: putc, getc, seq_create and ran_create of both ranks waited a fifth of their time or more" \
-	test "$("$PFSBENCH" export "$SCRATCH/wait.h5" --csv |
-		awk -F, '$7 ~ /^(putc|getc|seq_create|ran_create)$/ && $22 * 5 >= $11 { n++ } END { print n + 0 }')" -eq 8
+"$PFSBENCH" export "$SCRATCH/wait.h5" --csv >"$SCRATCH/wait.csv"
+echo "# one CPU: wait_us / elapsed_us of each row:"
+awk -F, 'NR > 1 { printf "#   %-10s rank %s: %.2f\n", $7, $6, $22 / $11 }' "$SCRATCH/wait.csv"
+# Nor can a row's waits exceed its time: the main thread's waits to wake
+# up, added to the thread's, once made get_block's 1.06x and seeks' 1.36x
+# of it (100 us allow for the file tests' meter, read just before the
+# clock starts).
+check "one CPU: no row's wait_us exceeds its elapsed_us" \
+	test "$(awk -F, 'NR > 1 && $22 + 0 > $11 + 100 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 0
+check "one CPU: putc and getc of both ranks waited a fifth of their time or more" \
+	test "$(awk -F, '$7 ~ /^(putc|getc)$/ && $22 * 5 >= $11 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 4
+check "one CPU: seq_create, seq_del, ran_create and ran_del of both ranks, together, waited a fifth of their time or more" \
+	awk -F, '$7 ~ /^(seq|ran)_(create|del)$/ { n++; w += $22; t += $11 } END { exit !(n == 8 && w * 5 >= t) }' "$SCRATCH/wait.csv"
 check "one CPU: nothing is left" dir_unchanged "$D"
 
 finish
