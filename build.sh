@@ -87,6 +87,16 @@ tally() {
 	n=$(sed -n 's/^# SKIP: *//p' test-suite.log) && SKIPPED=$((SKIPPED + n))
 }
 
+# The time of each part of check, printed as it ends and together at the
+# end: CI should take under 25 minutes, and this says where they go.
+TIMES=() T_MARK=$SECONDS
+mark() {
+	local d=$((SECONDS - T_MARK))
+	T_MARK=$SECONDS
+	TIMES+=("$(printf '%-28s %3d min %02d s' "$1" $((d / 60)) $((d % 60)))")
+	echo "build.sh: $1 took $((d / 60)) min $((d % 60)) s"
+}
+
 # Runs one make check target and tallies it. When a test fails, its
 # "not ok" lines and the end of its log are printed last, so that the end
 # of CI's output (often all that a reader gets) says what failed and why.
@@ -132,8 +142,10 @@ packages)
 	;;
 check)
 	install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+	mark "packages"
 	build
 	allow_root_mpi
+	mark "build"
 	# The whole make check, on the sanitizer build: any report of ASan,
 	# LSan or UBSan fails the test it comes from (tests/sanitized.sh).
 	# It runs instead of make check on the build above, not beside it:
@@ -142,9 +154,11 @@ check)
 	# above is still what check-cluster, check-fs, check-gfs2 and
 	# distcheck-quick (the unit tests and one run of each kind) run.
 	sanitizer_build
+	mark "sanitizer build"
 	cd sanitizers/build
 	suite check -j"$(nproc)"
 	cd ../..
+	mark "make check (sanitizers)"
 	# The fuzz target over the results file's readers, for 120 s
 	# (docs/fuzzing.md); "SKIP: check-fuzz: ..." without clang's libFuzzer.
 	mkdir -p tests/fuzz
@@ -154,17 +168,23 @@ check)
 	else
 		PASSED=$((PASSED + 1))
 	fi
+	mark "check-fuzz"
 	# Several hosts (network namespaces) and a private Slurm; one at a time.
 	# Each test says "SKIP: reason" where root or namespaces are missing.
 	suite check-cluster
+	mark "check-cluster"
 	# ext3, ext4, xfs on loop devices and a GlusterFS volume; as root.
 	suite check-fs
+	mark "check-fs"
 	# GFS2 in virtual machines (QEMU, Debian's kernel); as root.
 	suite check-gfs2
+	mark "check-gfs2"
 	# The tarball builds out of tree and its tests run there (a subset:
 	# the whole suite ran above, on the sanitizer build of the same
 	# sources).
 	make distcheck-quick
+	mark "distcheck-quick"
+	printf 'build.sh: %s\n' "${TIMES[@]}"
 	# One closing line for the whole suite (test programs and scripts; the
 	# distcheck rerun of make check is not counted again).
 	echo "tests: $PASSED passed, $FAILED failed, $SKIPPED skipped"
