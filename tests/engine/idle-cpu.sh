@@ -17,16 +17,6 @@ mkdir "$D"
 snapshot "$D"
 CPU_BOUND=25 # percent of a core over the 2 s; a spinning rank takes 50 to 100
 
-# node_pid NODE: the pid of the rank of simulated node NODE of the run on $D.
-node_pid() {
-	local p
-	for p in $(pgrep -f "create-unlink -m $D"); do
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PFSBENCH_NODENAME=$1" &&
-			{ echo "$p"; return 0; }
-	done
-	return 1
-}
-
 # Once node1 has made its 1000 files and node2 is making its own, node1's
 # CPU ticks over 2 s, as a percent of a core, into $SCRATCH/wait-cpu
 # ("none": the window was missed).
@@ -37,8 +27,8 @@ sample_wait() {
 			[ "$(find "$D" -mindepth 3 -path '*/node2.*/*' 2>/dev/null | wc -l)" -ge 1 ] && break
 		sleep 0.05
 	done
-	p=$(node_pid node1) && c0=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) &&
-		sleep 2 && c1=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) &&
+	p=$(pid_with_env "create-unlink -m $D" PFSBENCH_NODENAME=node1) &&
+		c0=$(cpu_ticks "$p" 2>/dev/null) && sleep 2 && c1=$(cpu_ticks "$p" 2>/dev/null) &&
 		[ "$(find "$D" -mindepth 3 -path '*/node2.*/*' 2>/dev/null | wc -l)" -lt 1000 ] ||
 		{ echo none >"$SCRATCH/wait-cpu"; return; }
 	awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" \

@@ -94,6 +94,22 @@ faulty() {
 	echo "$f"
 }
 
+# pid_with_env PATTERN NAME=VALUE: the pid of the process whose command
+# line matches PATTERN (pgrep -f) and whose environment holds NAME=VALUE:
+# one rank of a run (OMPI_COMM_WORLD_RANK=1, PFSBENCH_NODENAME=node1).
+pid_with_env() {
+	local p
+	for p in $(pgrep -f "$1"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "$2" && { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+# cpu_ticks PID: user + system time of PID so far, in clock ticks.
+cpu_ticks() {
+	awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
 # csv_rows FILE: the rows of results FILE as CSV (export --csv).
 csv_rows() {
 	"$T_PFSBENCH" export "$1" --csv

@@ -24,17 +24,7 @@ END_SLACK=8  # seconds for Open MPI to end the job once a rank ends it
 
 # rank_pid R: the pid of MPI rank R of the run on $T.
 rank_pid() {
-	local p
-	for p in $(pgrep -f "^$T_PFSBENCH create-unlink -m $T"); do
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" &&
-			{ echo "$p"; return 0; }
-	done
-	return 1
-}
-
-# cpu_ticks PID: user + system time of PID so far, in clock ticks.
-cpu_ticks() {
-	awk '{print $14 + $15}' "/proc/$1/stat"
+	pid_with_env "^$T_PFSBENCH create-unlink -m $T" "OMPI_COMM_WORLD_RANK=$1"
 }
 
 # stop_one RANK NAME: runs the plan with RANK slowed, SIGSTOPs RANK once
