@@ -1,12 +1,13 @@
 #!/bin/bash
 # pfsbench bonnie on a tmpfs with bonnie++'s small sizes (-s 64m -r 32m
 # -n 1), on 1 rank, 2 ranks (1.98 layout) and 2 simulated nodes of 2 ranks
-# (1.98, -q, 1 MiB per-char): every test on every rank, every figure consistent with its
-# rows, Debian's bon_csv2txt and bon_csv2html reading the 1.98 lines,
-# nothing left, show, export and compare (tests/mpi/bonnie-lib.sh); then
-# -x 2: the CSV header and each iteration's lines, no tables; 2 ranks on
-# one CPU: the waits of the tests' threads are in the rows, none above its time; -b: every fsync
-# bonnie++ makes, counted.
+# (1.98, -q, 1 MiB per-char): every test on every rank, every figure
+# consistent with its rows, Debian's bon_csv2txt and bon_csv2html reading
+# the 1.98 lines, nothing left, show, export and compare
+# (tests/mpi/bonnie-lib.sh); then -x 2: the CSV header and each
+# iteration's lines, no tables; 2 ranks on one CPU: the waits of the
+# tests' threads are in the rows, and no row waited longer than it took;
+# -b: every fsync bonnie++ makes, counted.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bonnie-lib.sh"
 
