@@ -607,10 +607,10 @@ static int helpers_run(struct pfs_worker *w, struct helper_run *r, struct helper
 		bytes += hs[i].bytes;
 		if (hs[i].wait_ns > w->thread_wait_ns)
 			w->thread_wait_ns = hs[i].wait_ns;
-		w->thread_waited = true;
 		if (w->lat)
 			pfs_hist_merge(w->lat, hs[i].lat);
 	}
+	w->thread_waited = created > 0;
 	w->items = atomic_load(&r->done);
 	w->bytes = bytes;
 	pthread_cond_destroy(&r->cv);
