@@ -111,12 +111,17 @@ column() {
 
 for fs in $BENCH_FS; do
 	echo
-	echo "$fs (${ARGS[$fs]}): median (p25-p75) of the rates in each tool's CSV line, and"
+	echo "$fs (${ARGS[$fs]}): median (p25-p75) of the rates in each tool's CSV line;"
+	echo "paired: median (p25-p75) of each round's pfsbench / bonnie++, and the rounds pfsbench was ahead;"
 	echo "CPU us per unit (KiB, seek, file) = %CPU / 100 / rate; for putc and getc, per 1-byte call"
-	printf '  %-10s %-8s %24s %24s %7s %10s %10s\n' test unit bonnie++ pfsbench ratio "bonnie CPU" "pfs CPU"
+	printf '  %-10s %-8s %24s %24s %7s %22s %6s %10s %10s\n' test unit bonnie++ pfsbench ratio paired ahead \
+		"bonnie CPU" "pfs CPU"
 	for t in "${!TESTS[@]}"; do
 		column "$work/bonnie-$fs.csv" "$t" | grep -v NA >"$work/b"
 		column "$work/pfs-$fs.csv" "$t" | grep -v NA >"$work/p"
+		# Line i of each file is round i: the rounds where both have a rate.
+		paste -d' ' <(column "$work/bonnie-$fs.csv" "$t") <(column "$work/pfs-$fs.csv" "$t") |
+			awk '$1 != "NA" && $3 != "NA" { print $3 / $1 }' >"$work/pair"
 		unit="files/s"
 		[ "$t" -lt 5 ] && unit="KiB/s"
 		[ "$t" -eq 5 ] && unit="seeks/s"
@@ -124,41 +129,100 @@ for fs in $BENCH_FS; do
 		read -r pm p25 p75 <<<"$(stats "$work/p" 1)"
 		read -r bc _ <<<"$(stats "$work/b" 2)"
 		read -r pc _ <<<"$(stats "$work/p" 2)"
+		read -r qm q25 q75 <<<"$(stats "$work/pair" 1)"
 		awk -v t="${TESTS[t]}" -v u="$unit" -v bm="$bm" -v b25="$b25" -v b75="$b75" -v pm="$pm" \
 			-v p25="$p25" -v p75="$p75" -v bc="$bc" -v pc="$pc" -v nb="$(wc -l <"$work/b")" \
-			-v np="$(wc -l <"$work/p")" 'BEGIN {
-			printf "  %-10s %-8s %10.0f (%.0f-%.0f) %10.0f (%.0f-%.0f) %7s %10.3f %10.3f%s\n", t, u,
-				bm, b25, b75, pm, p25, p75, (bm > 0 ? sprintf("%.2fx", pm / bm) : "-"), bc, pc,
+			-v np="$(wc -l <"$work/p")" -v qm="$qm" -v q25="$q25" -v q75="$q75" \
+			-v ahead="$(awk '$1 >= 1' "$work/pair" | wc -l)/$(wc -l <"$work/pair")" 'BEGIN {
+			printf "  %-10s %-8s %10.0f (%.0f-%.0f) %10.0f (%.0f-%.0f) %7s %22s %6s %10.3f %10.3f%s\n", t, u,
+				bm, b25, b75, pm, p25, p75, (bm > 0 ? sprintf("%.2fx", pm / bm) : "-"),
+				(qm > 0 ? sprintf("%.2fx (%.2f-%.2f)", qm, q25, q75) : "-"), ahead, bc, pc,
 				(nb < 1 || np < 1) ? "  (too fast: +++++)" : (nb != np ? sprintf("  (%d/%d rounds with a rate)", nb, np) : "")
 		}'
 	done
 done
 
-# User-space instructions per 1-byte call (putc and getc together): the
-# whole run with the per-char tests minus the run without (-f), over
-# 2 x 3 MiB calls; 1 seek by 1 seeker, no file tests.
+# What each tool does per item, counted rather than timed: pairs of small
+# runs on the tmpfs that differ only in how many items they have, the
+# difference divided by the items. Per 1-byte call (putc and getc): 3 MiB
+# with and without the per-char tests (-f), 2 x 3 MiB calls. Per 8 KiB
+# block (put_block, rewrite and get_block together): -s 6 against -s 3
+# with -f, 3 x 384 blocks. Per file (all six file tests together): -n 2
+# against -n 1, 1024 files. All with 1 seek by 1 seeker.
+PER_KINDS=(char block file)
+declare -A PER_BIG=([char]="-s 3:8k:1:1 -r 1 -n 0" [block]="-s 6:8k:1:1 -r 1 -n 0 -f" [file]="-s 0 -n 2")
+declare -A PER_SMALL=([char]="-s 3:8k:1:1 -r 1 -n 0 -f" [block]="-s 3:8k:1:1 -r 1 -n 0 -f" [file]="-s 0 -n 1")
+declare -A PER_N=([char]=6291456 [block]=1152 [file]=1024)
+declare -A PER_WHAT=([char]="1-byte call (putc, getc)" [block]="8 KiB block (put_block, rewrite, get_block)"
+	[file]="file (seq and ran create, stat, del)")
+# per_run WRAPPER TOOL KIND SIZE: runs TOOL (b or p) under WRAPPER (an array
+# name) with KIND's arguments of SIZE (big or small).
+per_run() {
+	local -n wrap=$1
+	local args
+	if [ "$4" = big ]; then args=${PER_BIG[$3]}; else args=${PER_SMALL[$3]}; fi
+	rm -f "$work/r/per.h5"
+	# shellcheck disable=SC2086
+	if [ "$2" = b ]; then
+		"${wrap[@]}" "$BONNIE" -q -d "$work/tmpfs" $args -u root -m bench
+	else
+		"${wrap[@]}" "$PFSBENCH" bonnie -d "$work/tmpfs" $args -q --progress=never --results "$work/r/per.h5"
+	fi >/dev/null 2>&1
+}
+
+# User-space instructions (callgrind). pfsbench is counted inside its ops
+# only, and in the tests' threads (helper_main, ftest_main): MPI's start-up
+# spins a varying number of times.
 if [ "${BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
-	cg() { # OUT CMD...
-		local out=$1
-		shift
-		valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>&1 || return 1
-		awk '/^totals:/ { print $2 }' "$out"*
+	echo
+	echo "user-space instructions per item (callgrind; a run with more items minus one with fewer):"
+	cg_b=(valgrind --tool=callgrind --callgrind-out-file="$work/cg.out")
+	# shellcheck disable=SC2034 # per_run's WRAPPER
+	cg_p=("${cg_b[@]}" --collect-atstart=no --toggle-collect=bonnie_run_op --toggle-collect=helper_main
+		--toggle-collect=ftest_main)
+	cg() { # TOOL KIND SIZE: the run's instructions
+		rm -f "$work/cg.out"*
+		per_run "cg_$1" "$@" || return 1
+		awk '/^totals:/ { s += $2 } END { print s }' "$work/cg.out"*
 	}
-	b1=$(cg "$work/cg-b1" "$BONNIE" -q -d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -u root -m bench)
-	b0=$(cg "$work/cg-b0" "$BONNIE" -q -d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -f -u root -m bench)
-	# pfsbench: inside its ops only, and the I/O tests' thread
-	# (helper_main), where the 1-byte calls are; MPI's start-up spins a
-	# varying number of times.
-	in_ops=(--collect-atstart=no --toggle-collect=bonnie_run_op --toggle-collect=helper_main)
-	p1=$(cg "$work/cg-p1" "${in_ops[@]}" "$PFSBENCH" bonnie \
-		-d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -q --progress=never --results "$work/r/cg1.h5")
-	p0=$(cg "$work/cg-p0" "${in_ops[@]}" "$PFSBENCH" bonnie \
-		-d "$work/tmpfs" -s 3:8k:1:1 -r 1 -n 0 -f -q --progress=never --results "$work/r/cg0.h5")
-	awk -v b1="$b1" -v b0="$b0" -v p1="$p1" -v p0="$p0" 'BEGIN {
-		n = 2 * 3 * 1048576
-		printf "\nuser-space instructions per 1-byte call (putc and getc, callgrind): bonnie++ %.1f, pfsbench %.1f\n", \
-			(b1 - b0) / n, (p1 - p0) / n
-	}'
+	for k in "${PER_KINDS[@]}"; do
+		awk -v b1="$(cg b "$k" big)" -v b0="$(cg b "$k" small)" -v p1="$(cg p "$k" big)" \
+			-v p0="$(cg p "$k" small)" -v n="${PER_N[$k]}" -v w="${PER_WHAT[$k]}" 'BEGIN {
+			if (b1 == "" || b0 == "" || p1 == "" || p0 == "")
+				printf "  per %-45s a run under valgrind failed\n", w
+			else
+				printf "  per %-45s bonnie++ %7.1f   pfsbench %7.1f\n", w, (b1 - b0) / n, (p1 - p0) / n
+		}'
+	done
 else
 	echo "(no valgrind: instruction counts skipped)"
+fi
+
+# System calls (strace -c), the same pairs but for the per-char one (6
+# million calls under strace): each call made at least once per 10 items.
+if [ "${BENCH_STRACE:-1}" = 1 ] && command -v strace >/dev/null; then
+	echo
+	echo "system calls per item (strace -c -f; a run with more items minus one with fewer):"
+	st_b=(strace -f -c -o "$work/st.out")
+	# shellcheck disable=SC2034 # per_run's WRAPPER
+	st_p=("${st_b[@]}")
+	st() { # TOOL KIND SIZE: "call count" lines of the run, in st-SIZE
+		per_run "st_$1" "$@" || return 1
+		awk 'NR > 2 && $1 !~ /^-/ && $NF != "total" { print $NF, $4 }' "$work/st.out" | sort >"$work/st-$3"
+	}
+	for k in block file; do
+		for tool in b p; do
+			# One after the other: both runs write st.out.
+			st "$tool" "$k" small && st "$tool" "$k" big &&
+				join -a1 -a2 -e0 -o 0,1.2,2.2 "$work/st-small" "$work/st-big" |
+				awk -v n="${PER_N[$k]}" '($3 - $2) / n >= 0.1 || ($3 - $2) / n <= -0.1 {
+					printf " %s %.2f", $1, ($3 - $2) / n }' >"$work/calls-$tool" ||
+				echo " a run under strace failed" >"$work/calls-$tool"
+		done
+		printf '  per %s\n    bonnie++:%s\n    pfsbench:%s\n' "${PER_WHAT[$k]}" \
+			"$(cat "$work/calls-b")" "$(cat "$work/calls-p")"
+	done
+	echo "  per 1-byte call: one write(2) (putc) or read(2) (getc) in both (docs/bonnie.md)"
+else
+	echo "(no strace: system call counts skipped)"
 fi
