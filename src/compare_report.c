@@ -180,11 +180,16 @@ static void text_rows(const struct report *rp)
 	}
 }
 
+/* A parameter a file does not hold (written before pfsbench had the option)
+ * is not assumed to have had today's default: which value that run used is
+ * not known. */
+#define NOT_RECORDED "(not recorded)"
+
 static const char *param_value(const struct pfs_archive *a, const char *key)
 {
 	const char *v = pfs_archive_param(a, key);
 
-	return v ? v : "(none)";
+	return v ? v : NOT_RECORDED;
 }
 
 /* One line when key's value is not the same in every run. */
@@ -240,7 +245,7 @@ static void print_differences(FILE *out, const struct pfs_archive *runs, size_t 
 			bool seen = false;
 
 			for (size_t q = 0; q < r && !seen; q++)
-				seen = strcmp(param_value(&runs[q], key), "(none)") != 0;
+				seen = pfs_archive_param(&runs[q], key) != NULL;
 			if (!seen)
 				print_if_differs(out, runs, n, key, true, &any);
 		}
