@@ -5,21 +5,25 @@
 # each side thrown away, then REPS rounds (default 9) of the four sides
 # (tmpfs and ext4, each tool), in bench/lib.sh's balanced order; for each
 # test the median and p25-p75 of the rate bonnie++'s CSV line shows (its
-# %CPU too), the ratio of the medians (target >= 0.95, README says where
-# it is not met and why), and CPU time per unit, %CPU / 100 / rate.
+# %CPU too), the ratio of the medians (target >= 0.95, docs/bonnie.md says
+# where it is not met and why), the median and p25-p75 of each round's
+# own ratio with the rounds pfsbench was ahead (a round's two runs are
+# minutes apart, so what drifts over the bench moves both), and CPU time
+# per unit, %CPU / 100 / rate.
 # The sizes make every test last more than bonnie++'s 0.5 s, below which
 # it prints +++++ instead of a rate: on the tmpfs -s 4g:8k:200000 -r 2048
 # -n 256, on the ext4 -s 2g:8k:200000 -r 1024 -n 256 (200000 seeks instead
-# of 8192, which take 0.05 s). Then, under callgrind, user-space
-# instructions per 1-byte call of the per-char tests, from two runs of each
-# tool with and without them (-s 3 -n 0, 1 seek): the difference over the
-# 2 x 3 MiB calls.
+# of 8192, which take 0.05 s). Then what each tool does per item, counted
+# rather than timed, from small runs that differ only in their number of
+# items: user-space instructions (callgrind) and system calls (strace).
 # Root only (a tmpfs and an ext4 loop device of its own; bonnie++ -u root).
 # Environment: PFSBENCH, MPIRUN, BONNIE (default bonnie++), REPS, BENCH_CPU;
 # BENCH_TMPFS_ARGS and BENCH_EXT4_ARGS replace the sizes, BENCH_FS=tmpfs or
 # ext4 runs the sides of that filesystem only (an ext4 round takes 4 times
-# a tmpfs one), BENCH_CALLGRIND=0 skips the instruction counts (a quick
-# try).
+# a tmpfs one), BENCH_CALLGRIND=0 and BENCH_STRACE=0 skip the counts (a
+# quick try). BENCH_SELF=1 runs bonnie++ on both sides, the pfsbench
+# column being a second bonnie++: how far apart the bench puts one tool
+# and itself, which is as close as it can tell two tools apart.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -80,6 +84,12 @@ pfs_side() { # FS ROUND
 	[ "$2" = warm ] && out=/dev/null
 	settle
 	rm -f "$work/r/r.h5"
+	if [ "${BENCH_SELF:-0}" = 1 ]; then
+		# shellcheck disable=SC2086
+		on_cpu "$BONNIE" -q -d "$work/$1" ${ARGS[$1]} -u root -m bench 2>"$work/err" >>"$out" ||
+			{ echo "bonnie++ (as the second side) failed on $1:"; cat "$work/err"; return 1; }
+		return 0
+	fi
 	# shellcheck disable=SC2086
 	on_cpu "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" bonnie -d "$work/$1" ${ARGS[$1]} -m bench -q \
 		--bonnie-version 1.98 --progress=never --results "$work/r/r.h5" 2>"$work/err" |
@@ -90,6 +100,7 @@ pfs_tmpfs() { pfs_side tmpfs "$1"; }
 bonnie_tmpfs() { bonnie_side tmpfs "$1"; }
 pfs_ext4() { pfs_side ext4 "$1"; }
 bonnie_ext4() { bonnie_side ext4 "$1"; }
+[ "${BENCH_SELF:-0}" = 1 ] && echo "BENCH_SELF=1: the pfsbench column is bonnie++ again"
 echo "pfsbench bonnie (1 rank) against $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'), CPU $BENCH_CPU, $REPS rounds after a warm-up; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 sides=()
 for fs in $BENCH_FS; do
@@ -195,7 +206,7 @@ if [ "${BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
 		}'
 	done
 else
-	echo "(no valgrind: instruction counts skipped)"
+	echo "(instruction counts skipped: BENCH_CALLGRIND=0, or no valgrind)"
 fi
 
 # System calls (strace -c), the same pairs but for the per-char one (6
@@ -224,5 +235,5 @@ if [ "${BENCH_STRACE:-1}" = 1 ] && command -v strace >/dev/null; then
 	done
 	echo "  per 1-byte call: one write(2) (putc) or read(2) (getc) in both (docs/bonnie.md)"
 else
-	echo "(no strace: system call counts skipped)"
+	echo "(system call counts skipped: BENCH_STRACE=0, or no strace)"
 fi
