@@ -128,10 +128,12 @@ for fs in $BENCH_FS; do
 	printf '  %-10s %-8s %24s %24s %7s %22s %6s %10s %10s\n' test unit bonnie++ pfsbench ratio paired ahead \
 		"bonnie CPU" "pfs CPU"
 	for t in "${!TESTS[@]}"; do
-		column "$work/bonnie-$fs.csv" "$t" | grep -v NA >"$work/b"
-		column "$work/pfs-$fs.csv" "$t" | grep -v NA >"$work/p"
+		column "$work/bonnie-$fs.csv" "$t" >"$work/b-all"
+		column "$work/pfs-$fs.csv" "$t" >"$work/p-all"
+		grep -v NA "$work/b-all" >"$work/b"
+		grep -v NA "$work/p-all" >"$work/p"
 		# Line i of each file is round i: the rounds where both have a rate.
-		paste -d' ' <(column "$work/bonnie-$fs.csv" "$t") <(column "$work/pfs-$fs.csv" "$t") |
+		paste -d' ' "$work/b-all" "$work/p-all" |
 			awk '$1 != "NA" && $3 != "NA" { print $3 / $1 }' >"$work/pair"
 		unit="files/s"
 		[ "$t" -lt 5 ] && unit="KiB/s"
