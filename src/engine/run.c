@@ -38,26 +38,9 @@ static void usage(const struct pfs_workload *wl, FILE *out)
 static int parse_on_root(struct pfs_engine *e, int argc, char **argv)
 {
 	const struct pfs_workload *wl = e->wl;
-	const char *names[PFS_MAX_TESTS + 1] = { 0 };
 	char err[512] = "";
-	int rc;
+	int rc = pfs_workload_parse(wl, e->opts, argc, argv, err, sizeof(err));
 
-	wl->defaults(e->opts);
-	e->common->iterations = 1;
-	e->common->drop_caches = true;
-	rc = pfs_opts_parse(wl->options, e->opts, argc, argv, err, sizeof(err));
-	for (unsigned i = 0; wl->tests[i].name && i < PFS_MAX_TESTS; i++)
-		names[i] = wl->tests[i].name;
-	if (rc == PFS_PARSE_OK)
-		rc = pfs_tests_select(e->common->test_list, names, e->common->tests,
-				      &e->common->ntests, err, sizeof(err));
-	/* The results file records the tests that run, also when -t was left
-	 * at its default (all). */
-	if (rc == PFS_PARSE_OK)
-		rc = pfs_tests_name(names, e->common->tests, e->common->ntests, e->common->test_list,
-				    sizeof(e->common->test_list));
-	if (rc == PFS_PARSE_OK)
-		rc = wl->validate(e->opts, err, sizeof(err));
 	if (rc == PFS_PARSE_HELP)
 		usage(wl, stdout);
 	else if (rc == PFS_PARSE_VERSION)

@@ -6,12 +6,12 @@
 mkdir -p "$scratch/target"
 # mpirun gives the ranks odls_base_sigkill_timeout seconds (default 1)
 # between its SIGTERM and its SIGKILL (and waits as long before the
-# SIGTERM); removing 20000 files on a loaded machine can take longer, and
+# SIGTERM); removing 2000 files on a loaded machine can take longer, and
 # what is checked here is the clean-up.
 export OMPI_MCA_odls_base_sigkill_timeout=30
 for sig in INT TERM; do
 	h5="$scratch/$sig.h5"
-	"$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" create-unlink -m "$scratch/target" -f 20000 -F 5 \
+	"$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" create-unlink -m "$scratch/target" -f 2000 -F 5 \
 		-s 4k -t se,pa -i 1000 --no-drop-caches --results "$h5" >"$scratch/$sig.txt" 2>"$scratch/$sig.err" &
 	pid=$!
 	# Wait for the first block of rows in the report, then interrupt.

@@ -172,17 +172,8 @@ bad() { # MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing made
 	check "refused ($*): '$msg'" grep -qF -- "$msg" "$ERR"
 }
 bad "pfsbench matrix: say what to measure: --read PATH (if=PATH) or --write PATH (of=PATH)" --req 4k
-bad "pfsbench matrix: --read and --write: one at a time" --read "$D" of="$D"
-bad "pfsbench matrix: -w/--write and of= say the same: give one" --write "$D" of="$D"
-bad "pfsbench matrix: --req: '3k..8k': 8k is not 3k times a power of two" --write "$D" --req 3k..8k
-bad "pfsbench matrix: --xfer: sizes must increase: 1m comes after 4194304 bytes" --write "$D" --xfer 4m,1m
-bad "pfsbench matrix: no cell to run" --write "$D" --req 1m --xfer 64k
-bad "pfsbench matrix: -i/--iter '1001' is too large" --write "$D" -i 1001
-bad "pfsbench matrix: iter= must be at least 1" of="$D" iter=0
-bad "pfsbench matrix: --iterations repeats whole runs" --write "$D" --iterations 2
-bad "pfsbench matrix: --no-fsync is for writes" --read "$D" --no-fsync
-bad "pfsbench matrix: --direct wants one of auto, on, off, not 'yes'" --write "$D" --direct=yes
-bad "pfsbench matrix: unexpected argument 'bs=4k'" of="$D" bs=4k
+# The other refusals of values are tests/unit/test_refusals.c's; here,
+# the whole path of one and those that need the filesystem.
 bad "pfsbench matrix: '$SCRATCH/file' is not a directory: pfsbench matrix writes a file or device only with --force" \
 	of="$SCRATCH/file"
 bad "pfsbench matrix: cannot read '$SCRATCH/none': No such file or directory" if="$SCRATCH/none"

@@ -30,20 +30,11 @@ bad() {
 }
 
 bad create-unlink -m "$D" --bogus -- "pfsbench create-unlink: unknown option '--bogus'" hint
-bad create-unlink -m "$D" -x -- "pfsbench create-unlink: unknown option '-x'" hint
+# The other refusals of values, each with its message, are
+# tests/unit/test_refusals.c's, through the function rank 0 calls: here,
+# the whole path of a few (2 ranks, one message, the hint, nothing made)
+# and the refusals that need the filesystem or the ranks.
 bad create-unlink -f 10 -- "pfsbench create-unlink: -m DIR is required: the directory to test in" hint
-bad create-unlink -m "$D" -f abc -- "-f/--files wants a whole number, not 'abc'" hint
-bad create-unlink -m "$D" -f 0 -- "-f/--files must be at least 1" hint
-bad create-unlink -m "$D" -F -3 -- "-F/--write-files wants a whole number, not '-3'" hint
-bad create-unlink -m "$D" -i 0 -- "-i/--iterations must be at least 1" hint
-bad create-unlink -m "$D" -s 4q -- "-s/--size wants a size such as 4096, 64k or 4m, not '4q'" hint
-bad create-unlink -m "$D" -t se,zz -- "unknown test 'zz' in -t (known: se,pa,ua,ub,uc)" hint
-bad create-unlink -m "$D" -f 10 -F 20 -- "-F (20) cannot exceed -f (10)" hint
-bad create-unlink -m "$D" extra -- "unexpected argument 'extra'" hint
-# A newline in a path would split the report's header: refused, as in --label.
-bad create-unlink -m "$D
-x" -f 5 -F 1 -s 1k -- "-m/--mount wants printable text, without control characters" hint
-bad create-unlink -m "$D" -f 99999999999 -- "-f/--files '99999999999' is too large" hint
 bad create-unlink -m "$D/missing" -f 5 -F 1 -s 1k -- "cannot use '$D/missing': No such file or directory"
 bad create-unlink -m "$SCRATCH/plainfile" -f 5 -F 1 -s 1k -- "'$SCRATCH/plainfile' is not a directory"
 bad frobnicate -- "pfsbench: unknown command 'frobnicate'" hint

@@ -21,25 +21,11 @@ refused() {
 }
 
 S=(-d "$D" -r 32m)
+# The refusals of values, each with its message, are
+# tests/unit/test_refusals.c's; here, the whole path of two (one of 2
+# ranks) and the refusals that need the filesystem, the users or the ranks.
 refused 1 "-s '64x': '64x' is not a size in MiB (suffix m, g or t)" "${S[@]}" -s 64x
 refused 2 "-s '64m:300': the chunk size '300' is not a power of two" "${S[@]}" -s 64m:300
-refused 1 "-s '64m::8192': not SIZE[:CHUNK[:SEEKS[:PROCS]]]" "${S[@]}" -s 64m::8192
-refused 1 "-s '64m:8k:8192:0': '0' is not a number of seekers" "${S[@]}" -s 64m:8k:8192:0
-refused 1 "-s 63m is less than twice the RAM (32 MiB)" "${S[@]}" -s 63m
-refused 1 "-n '1:-1': bonnie++'s links (MAX -1 or -2) are not supported" "${S[@]}" -s 64m -n 1:-1
-refused 1 "-n '1:512:4096': the largest file (512 bytes) is smaller than the smallest (4096)" \
-	"${S[@]}" -s 64m -n 1:512:4096
-refused 1 "-n '1:0:0:100000': '100000' is not a number of directories" "${S[@]}" -s 64m -n 1:0:0:100000
-refused 1 "-n 28340: too many files to keep the names of" -d "$D" -r 0 -s 0 -n 28340
-refused 1 "nothing to run: no I/O tests (-s 0 or -F) and no file tests (-n 0)" "${S[@]}" -s 0 -n 0
-refused 1 "nothing to run" "${S[@]}" -F -n 0
-refused 1 "-r 'lots': not a number of MiB" -d "$D" -r lots
-refused 1 "-r '1g': not a number of MiB (bonnie++ reads '1g' as 1)" -d "$D" -r 1g -s 4g
-refused 1 "-m: a name without commas or control characters" "${S[@]}" -s 64m -m a,b
-refused 1 "--bonnie-version '2.00a': pfsbench writes 1.96 (the default) or 1.98" \
-	"${S[@]}" -s 64m --bonnie-version 2.00a
-refused 1 "-z/--seed '4294967296' is too large" "${S[@]}" -s 64m -z 4294967296
-refused 1 "unexpected argument 'extra'" "${S[@]}" -s 64m extra
 refused 1 "cannot use '$D/missing': No such file or directory" -d "$D/missing" -r 32m -s 64m
 if [ "$(id -u)" -eq 0 ]; then
 	refused 1 "-u: no user 'pfsbench-no-such-user'" "${S[@]}" -s 64m -u pfsbench-no-such-user

@@ -20,19 +20,12 @@ refused() {
 }
 
 S=(-o "$D" --no-drop-caches)
+# The refusals of values, each with its message, are
+# tests/unit/test_refusals.c's; here, the whole path of two (one of 2
+# ranks) and the refusals that need the filesystem or the ranks.
 refused 1 "unknown option '--bogus'" "${S[@]}" --bogus
-refused 1 "unknown option '-x'" "${S[@]}" -x
-refused 2 "-d/--dirs must be at least 1" "${S[@]}" -d 0
-refused 1 "-f/--files must be at least 1" "${S[@]}" -f 0
-refused 1 "-s/--size must be at least 1" "${S[@]}" -s 0
-refused 1 "-l/--levels wants a whole number, not '-1'" "${S[@]}" -l -1
-refused 1 "-f/--files wants a whole number, not '-5'" "${S[@]}" -f -5
-refused 1 "-l/--levels '300' is too large" "${S[@]}" -l 300
-refused 1 "make a tree too large to count" "${S[@]}" -l 30 -d 10
-refused 1 "unexpected argument 'extra'" "${S[@]}" extra
 refused 2 "cannot use '$D/missing': No such file or directory" -o "$D/missing"
-refused 1 "-C and -R exclude each other" "${S[@]}" -C -R
-refused 1 "-C and -R run once" "${S[@]}" -C -i 2
+refused 2 "-C and -R exclude each other" "${S[@]}" -C -R
 refused 2 "nothing to resume: no earlier run with these options left '$D/pfsbench.tree.l4.d10.f10.s10'" "${S[@]}" -R
 refused 1 "this run needs" "${S[@]}" -l 6 -d 10 -s 1000000
 refused 1 "this run needs" "${S[@]}" -l 6 -d 10 -s 1000000 --dry-run

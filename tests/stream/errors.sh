@@ -32,15 +32,8 @@ bad() { # MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing made
 	check "refused ($*): '$msg'" grep -qF "pfsbench stream: $msg" "$ERR"
 }
 bad "say where to stream: -o PATH to write, -i PATH to read" -b 1M
-bad "-i with -o copies in dm" -i "$D" -o "$SCRATCH/file"
-bad "-a fills the buffer instead of reading: not with -i" -i "$D" -a 0
-bad "-b/--buffer-size: 12x is not a valid number" -o "$D" -b 12x
-bad "-b/--buffer-size must be at least 1" -o "$D" -b 0
-bad "-b/--buffer-size '2g' is too large" -o "$D" -b 2g
-bad "--shared puts rank r at offset r x -s: give -s" -o "$D" --shared
-bad "--prepare writes the data a read (-i) reads" -o "$D" --prepare -s 1M
-bad "--keep leaves a write run's files (-o)" -i "$D" --keep
-bad "-d shows the percentage of -s: give -s" -o "$D" -d
+# The other refusals of values are tests/unit/test_refusals.c's; here,
+# the whole path of one and those that need the filesystem.
 bad "'$SCRATCH/file' is not a directory: pfsbench writes a file or device only with --force" \
 	-o "$SCRATCH/file" -s 1M
 bad "'$SCRATCH/file' is not a directory: pfsbench reads a file or device only with --force" \
