@@ -4,9 +4,13 @@
 # on a loop device whose writes are throttled to 16 MiB/s (blkio), so that
 #  - writing a 128 MiB file takes about 8 s (the device may hold only
 #    4 MiB of dirty pages), and SIGINT 2 s into it stops the ranks within
-#    1 s (the results file closed, aborted), and the run leaves nothing;
+#    3 s (the results file closed, aborted), and the run leaves nothing;
 #  - the cache drop after writing 128 MiB without fsync syncs for about 8 s,
-#    and SIGINT 1 s into it stops the ranks within 1 s, leaving nothing.
+#    and SIGINT 1 s into it stops the ranks within 3 s, leaving nothing.
+# The bound is half of what the throttled device still had to do when the
+# signal came (6 s and more), which no CPU load shortens: a stop that
+# waited for the call could not make it, and a busy machine's slower stop
+# path (0.1 s idle) has room. (It was 1 s until issue 24.)
 # The run's end comes later: removing a file waits for the writes the
 # kernel has already sent to the device; both times are printed.
 # As root; skips where loop devices or the throttle are missing.
@@ -22,7 +26,7 @@ MM=$(lsblk -no MAJ:MIN "$DEV" | tr -d ' ')
 BDI=/sys/class/bdi/$MM
 echo "$MM 16777216" >"$BLKIO" || skip "cannot throttle $DEV"
 T_CLEANUP+=("echo '$MM 0' >'$BLKIO'")
-BOUND=1 # seconds from the signal to the stop (pfsbench's "removing" line)
+BOUND=3 # seconds from the signal to the stop (pfsbench's "removing" line)
 
 # run_until WHAT SECONDS-AFTER-START-OF-PHASE ARGS...: runs pfsbench on 2
 # ranks on $M; SIGINT to the ranks once the test file has grown to a byte

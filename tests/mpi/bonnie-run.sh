@@ -5,7 +5,7 @@
 # consistent with its rows, Debian's bon_csv2txt and bon_csv2html reading
 # the 1.98 lines, nothing left, show, export and compare
 # (tests/mpi/bonnie-lib.sh); then -x 2: the CSV header and each
-# iteration's lines, no tables; 2 ranks on one CPU: the waits of the
+# iteration's lines, no tables; 2 ranks capped at a fifth of a CPU: the waits of the
 # tests' threads are in the rows, and no row waited longer than it took;
 # -b: every fsync bonnie++ makes, counted.
 . "$(dirname "$0")/lib.sh"
@@ -64,30 +64,54 @@ check "-b: nothing is left" dir_unchanged "$D"
 
 # The tests run in threads of their own (docs/bonnie.md): a row's wait_us
 # must still hold the waits of the thread that did the work; were it the
-# main thread's, which sleeps meanwhile, it would be close to 0. Two ranks
-# on one CPU each wait about half the time while both work. putc and getc
-# (0.3 s or more) show it in every row. The file tests last 5 to 20 ms,
-# a few of the scheduler's slices: a rank that leaves the barrier a slice
-# late runs much of its test alone, and one row of seq_create fell below a
-# fifth in CI. Their four CPU-bound tests are judged together: both ranks'
-# waits, summed, a fifth of their times or more.
-(cd "$SCRATCH" && timeout 300 taskset -c 0 "$MPIRUN" --bind-to none --oversubscribe -np 2 "$PFSBENCH" \
+# main thread's, which sleeps meanwhile, it would be close to 0. The two
+# ranks run in a cgroup of their own whose CPU quota is 2 ms in every
+# 10 ms: the kernel counts the time a throttled thread is kept off the CPU
+# as waiting for one (schedstat's run_delay), so every thread that works
+# for more than a millisecond or so waits most of its time, and a busy
+# machine only adds to it. Until issue 24 the two ranks shared one CPU
+# with nothing else, which made each wait about half the time while both
+# worked, and the file tests (5 to 20 ms) often ran alone: a busy CI run
+# failed the check. Without root or the cpu controller the waits are
+# printed, not judged.
+CG=
+if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] && [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+	CG=/sys/fs/cgroup/cpu/pfsbench-bonnie-run-$$
+	mkdir "$CG" && echo 10000 >"$CG/cpu.cfs_period_us" && echo 2000 >"$CG/cpu.cfs_quota_us" || CG=
+elif [ "$(id -u)" -eq 0 ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	CG=/sys/fs/cgroup/pfsbench-bonnie-run-$$
+	mkdir "$CG" && echo "2000 10000" >"$CG/cpu.max" || CG=
+fi
+capped=$PFSBENCH
+if [ -n "$CG" ]; then
+	T_CLEANUP+=("rmdir '$CG'")
+	capped=$SCRATCH/capped-pfsbench
+	printf '#!/bin/bash
+echo $$ >%q/cgroup.procs && exec %q "$@"
+' "$CG" "$PFSBENCH" >"$capped"
+	chmod +x "$capped"
+fi
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 2 "$capped" \
 	bonnie -d "$D" -s 8m -r 4 --char-size 256k -n 1 -q --results "$SCRATCH/wait.h5") >"$OUT" 2>"$ERR"
 RC=$?
-check "one CPU: exits 0" test "$RC" -eq 0
+check "capped: exits 0" test "$RC" -eq 0
 "$PFSBENCH" export "$SCRATCH/wait.h5" --csv >"$SCRATCH/wait.csv"
-echo "# one CPU: wait_us / elapsed_us of each row:"
+echo "# capped at 20 % of a CPU: wait_us / elapsed_us of each row:"
 awk -F, 'NR > 1 { printf "#   %-10s rank %s: %.2f\n", $7, $6, $22 / $11 }' "$SCRATCH/wait.csv"
 # Nor can a row's waits exceed its time: the main thread's waits to wake
 # up, added to the thread's, once made get_block's 1.06x and seeks' 1.36x
 # of it (100 us allow for the file tests' meter, read just before the
 # clock starts).
-check "one CPU: no row's wait_us exceeds its elapsed_us" \
+check "capped: no row's wait_us exceeds its elapsed_us" \
 	test "$(awk -F, 'NR > 1 && $22 + 0 > $11 + 100 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 0
-check "one CPU: putc and getc of both ranks waited a fifth of their time or more" \
-	test "$(awk -F, '$7 ~ /^(putc|getc)$/ && $22 * 5 >= $11 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 4
-check "one CPU: seq_create, seq_del, ran_create and ran_del of both ranks, together, waited a fifth of their time or more" \
-	awk -F, '$7 ~ /^(seq|ran)_(create|del)$/ { n++; w += $22; t += $11 } END { exit !(n == 8 && w * 5 >= t) }' "$SCRATCH/wait.csv"
-check "one CPU: nothing is left" dir_unchanged "$D"
+if [ -n "$CG" ]; then
+	check "capped: putc and getc of both ranks waited half their time or more" \
+		test "$(awk -F, '$7 ~ /^(putc|getc)$/ && $22 * 2 >= $11 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 4
+	check "capped: seq_create, seq_del, ran_create and ran_del of both ranks, together, waited half their time or more" \
+		awk -F, '$7 ~ /^(seq|ran)_(create|del)$/ { n++; w += $22; t += $11 } END { exit !(n == 8 && w * 2 >= t) }' "$SCRATCH/wait.csv"
+else
+	echo "# no root or no cgroup cpu controller: the waits above are not judged"
+fi
+check "capped: nothing is left" dir_unchanged "$D"
 
 finish

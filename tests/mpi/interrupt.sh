@@ -12,7 +12,12 @@
 #  - SIGTERM to mpirun, which SIGKILLs the ranks soon after its own
 #    SIGTERM: the results file says aborted, with SIGTERM from mpirun.
 # The stop time is the time from the signal to pfsbench's "removing" line on
-# stderr; it is printed, and checked against a bound a loaded machine keeps.
+# stderr (about 0.1 s on an idle machine). It is printed, and judged against
+# a reference measured in the same run, under whatever load the machine
+# has: the time the run took from its start to the signal, in which it
+# started its ranks and made its first 2000 files; a run that did not stop
+# at once would go on with 2 million files a rank. (A fixed bound of 1.5 s
+# stood here until issue 24: a busy machine could fail it.)
 . "$(dirname "$0")/lib.sh"
 
 T=$SCRATCH/target
@@ -20,7 +25,6 @@ mkdir "$T"
 echo keep >"$T/foreign"
 snapshot "$T"
 LAUNCHER=${CREATE_UNLINK_PERF:-$(dirname "$PFSBENCH")/create_unlink_perf}
-STOP_BOUND=1.5 # seconds; about 0.1 s on an idle machine
 
 # start NAME ARGS...: starts ARGS in the background, with job control so
 # that SIGINT is not ignored in it; stderr lines carry their arrival time.
@@ -29,6 +33,7 @@ start() {
 	shift
 	ERR=$SCRATCH/$name.err OUT=$SCRATCH/$name.out
 	set -m
+	STARTED=$EPOCHREALTIME
 	(cd "$SCRATCH" && exec "$@") >"$OUT" 2> >(while IFS= read -r l; do
 		printf '%s %s\n' "$EPOCHREALTIME" "$l"
 	done >"$ERR") &
@@ -46,8 +51,9 @@ wait_files() {
 	return 1
 }
 
-# finish_run: waits for the run (at most 120 s) and sets RC and STOP_S, the
-# seconds from $SENT to the "removing" line.
+# finish_run: waits for the run (at most 120 s) and sets RC, STOP_S, the
+# seconds from $SENT to the "removing" line, and STOP_BOUND, the seconds
+# from the run's start to $SENT.
 finish_run() {
 	local i
 	for ((i = 0; i < 1200; i++)); do
@@ -64,6 +70,7 @@ finish_run() {
 	local at
 	at=$(awk '/removing the run.s files in/ {print $1; exit}' "$ERR")
 	STOP_S=$(awk -v a="${at:-0}" -v s="$SENT" 'BEGIN {printf "%.3f", a ? a - s : 999}')
+	STOP_BOUND=$(awk -v a="$SENT" -v s="$STARTED" 'BEGIN {printf "%.3f", a - s}')
 }
 
 reason() {
@@ -83,7 +90,7 @@ finish_run
 echo "# SIGINT to ${#ranks[@]} ranks: removing line after ${STOP_S} s, exit $RC"
 check "SIGINT: two ranks were signalled" test "${#ranks[@]}" -eq 2
 check "SIGINT: exit 1" test "$RC" -eq 1
-check "SIGINT: the ranks stopped within $STOP_BOUND s (${STOP_S} s)" \
+check "SIGINT: the ranks stopped sooner than the run took to get going ($STOP_S s < $STOP_BOUND s)" \
 	awk -v s="$STOP_S" -v b="$STOP_BOUND" 'BEGIN {exit !(s < b)}'
 check "SIGINT: the results file says aborted by SIGINT and who sent it" \
 	grep -Eq '^aborted: node .* worker [0-9]+: interrupted by SIGINT from .*\(pid [0-9]+' \
@@ -102,7 +109,7 @@ pkill -USR1 -x mpirun -P "$PID"
 finish_run
 echo "# SIGUSR1 to mpirun: removing line after ${STOP_S} s, exit $RC"
 check "SIGUSR1: exit 1" test "$RC" -eq 1
-check "SIGUSR1: stopped within $STOP_BOUND s (${STOP_S} s)" \
+check "SIGUSR1: stopped sooner than the run took to get going ($STOP_S s < $STOP_BOUND s)" \
 	awk -v s="$STOP_S" -v b="$STOP_BOUND" 'BEGIN {exit !(s < b)}'
 check "SIGUSR1: the results file names SIGUSR1 from mpirun" \
 	grep -Eq '^aborted: .*interrupted by SIGUSR1 from mpirun \(pid [0-9]+, this process.s parent\)' \
@@ -125,7 +132,7 @@ if [ -x "$LAUNCHER" ]; then
 	check "launcher: exit 1" test "$RC" -eq 1
 	check "launcher: it says it passed SIGINT on as USR1" \
 		grep -q 'create_unlink_perf: SIGINT: pfsbench stops and removes its files (passed on as USR1); SIGINT again kills the job' "$ERR"
-	check "launcher: stopped within $STOP_BOUND s (${STOP_S} s)" \
+	check "launcher: stopped sooner than the run took to get going ($STOP_S s < $STOP_BOUND s)" \
 		awk -v s="$STOP_S" -v b="$STOP_BOUND" 'BEGIN {exit !(s < b)}'
 	check "launcher: the results file names SIGUSR1 from mpirun" \
 		grep -q 'interrupted by SIGUSR1 from mpirun' <(reason "$SCRATCH/launcher.h5")

@@ -2,17 +2,20 @@
 # --phase-timeout ends a job that a stopped or stuck rank would hang: with
 # one rank slowed (the fault injector: 10 ms a file), so that the other is
 # done and waits, then SIGSTOPped in Create, and --phase-timeout 5,
-#  - rank 1 stopped: rank 0 ends the job within 13 s of the stop, naming
-#    the worker not done, its op, its directory and its count, on stderr
-#    and in the results file (aborted), and names the clean command; while
-#    it waits it uses little CPU (from /proc, its second second of waiting);
-#  - rank 0 stopped: rank 1 ends the job itself, 2 s after the timeout,
-#    within 15 s of the stop.
-# Those bounds are when the job should end (the timeout, 5 s after the
-# step began, and rank 1's 2 s of grace) plus 8 s for Open MPI to end the
-# job: 0.05 s on an idle machine, but the rank 0 case once took 8.8 s in
-# all, near the 10 s bound it had then. A job that hangs runs into the
-# 120 s timeout.
+#  - rank 1 stopped: rank 0 ends the job, naming the worker not done, its
+#    op, its directory and its count, on stderr and in the results file
+#    (aborted), and names the clean command; while it waits it uses
+#    little CPU (from /proc, its second second of waiting);
+#  - rank 0 stopped: rank 1 ends the job itself, after the timeout and its
+#    2 s of grace.
+# The job must end by itself (exit 1 with the message, not the harness's
+# 120 s timeout, which a job that hangs runs into), and pfsbench's own
+# figure of how long the step ran ("ran N s") must be past the timeout: it
+# did not fire early. How soon after the timeout the job ends is not
+# judged here: Open MPI's end of a job with a stopped rank took 0.05 s on
+# an idle machine and 8.8 s on a busy one (this test had bounds of 13 and
+# 15 s until issue 24); the stop notice's own promptness is
+# tests/mpi/interrupt.sh's.
 # Without the option a step may run as long as it takes (the other tests).
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +28,6 @@ PLAN=(create-unlink -m "$T" -t pa -f 1000 -F 1 -s 1k --no-drop-caches --phase-ti
 # (MPI_Barrier's busy wait used 92 %, docs/methodology.md), as in
 # idle-cpu.sh.
 CPU_BOUND=25
-END_SLACK=8  # seconds for Open MPI to end the job once a rank ends it
 
 # rank_pid R: the pid of MPI rank R of the run on $T.
 rank_pid() {
@@ -66,11 +68,18 @@ stop_one() {
 	kill -CONT "$vp" 2>/dev/null
 }
 
+# ran_past ERR S: the phase timeout's message in ERR says the step ran S
+# seconds or more.
+ran_past() {
+	sed -n 's/.*phase timeout: .* ran \([0-9.]*\) s, past --phase-timeout.*/\1/p' "$1" | head -n 1 |
+		awk -v s="$2" '{ ok = ($1 + 0 >= s) } END { exit !ok }'
+}
+
 stop_one 1 rank1
 echo "# rank 1 stopped: the job ended after $TOOK_S s, exit $RC; rank 0 used $WAIT_CPU% of a core waiting"
-check "rank 1 stopped: the job ends within $((5 + END_SLACK)) s ($TOOK_S s)" \
-	awk -v s="$TOOK_S" -v b=$((5 + END_SLACK)) 'BEGIN {exit !(s < b)}'
-check "rank 1 stopped: exit 1" test "$RC" -eq 1
+check "rank 1 stopped: the job ends by itself: exit 1 (a hang is the harness's 124)" test "$RC" -eq 1
+check "rank 1 stopped: the step ran past the timeout before it fired" \
+	eval 'ran_past "$SCRATCH/rank1.err" 5'
 check "rank 1 stopped: stderr says phase timeout and the step" \
 	grep -Eq '^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 5; 1 worker not done:$' "$SCRATCH/rank1.err"
 check "rank 1 stopped: stderr names the worker, its op, directory and count" \
@@ -89,9 +98,9 @@ check "rank 1 stopped: nothing is left" test -z "$(ls -A "$T")"
 
 stop_one 0 rank0
 echo "# rank 0 stopped: the job ended after $TOOK_S s, exit $RC"
-check "rank 0 stopped: the job ends within $((5 + 2 + END_SLACK)) s ($TOOK_S s)" \
-	awk -v s="$TOOK_S" -v b=$((5 + 2 + END_SLACK)) 'BEGIN {exit !(s < b)}'
-check "rank 0 stopped: exit 1" test "$RC" -eq 1
+check "rank 0 stopped: the job ends by itself: exit 1 (a hang is the harness's 124)" test "$RC" -eq 1
+check "rank 0 stopped: rank 1's step ran past the timeout and its grace before it ended the job" \
+	eval 'ran_past "$SCRATCH/rank0.err" 7'
 check "rank 0 stopped: rank 1 says it ends the job" \
 	grep -Eq '^pfsbench: node [^ ]+ worker 2: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 5, and rank 0 has not ended the job' \
 	"$SCRATCH/rank0.err"
