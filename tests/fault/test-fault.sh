@@ -87,10 +87,11 @@ check "delay write 300ms: every write, libc and raw, takes 300 ms or more" \
 	test "$(echo "$T" | awk '$1 >= 300000' | wc -l)" -eq 4
 probe "delay write 300ms" read 4
 check "delay write 300ms: reads are not delayed" test "$(echo "$T" | awk '$1 >= 300000' | wc -l)" -eq 0
-start=$(date +%s%N)
+# (judged by the probe's own per-call times: the whole probe's wall time,
+# fork and exec included, was judged against 1 s until issue 24)
 probe "delay openat 250ms node=node2" openat 4
-wall_ms=$((($(date +%s%N) - start) / 1000000))
-check "delay on another node: not delayed" test "$wall_ms" -lt 1000
+check "delay on another node: not delayed (no open took 250 ms)" \
+	test "$(echo "$T" | awk '$1 >= 250000' | wc -l)" -eq 0
 start=$(date +%s%N)
 PFSBENCH_NODENAME=node2 probe "delay openat 250ms node=node2" openat 4
 wall_ms=$((($(date +%s%N) - start) / 1000000))
@@ -106,9 +107,12 @@ check "a signal during a delay: the call still waits its 2 s, then is made" \
 probe "delay openat 100ms; fail openat ENOSPC after=1" openat 2
 check "delays apply also to a call that fails" \
 	test "$(results)" = "ok ENOSPC" -a "$(echo "$T" | awk '$1 >= 100000' | wc -l)" -eq 2
-probe "delay read 1500us count=1" read 2
-check "delay 1500us count=1: the first read waits 1.5 ms, the second not" \
-	test "$(echo "$T" | awk '{print ($1 >= 1500)}' | tr -d '\n')" = 10
+# 50 ms, and a second read under half of it: a busy machine can keep an
+# undelayed read off the CPU for a time slice (1.5 ms and 1.5 ms until
+# issue 24).
+probe "delay read 50ms count=1" read 2
+check "delay 50ms count=1: the first read waits 50 ms, the second not (under 25 ms)" \
+	test "$(echo "$T" | awk '{print ($1 >= 50000) ($1 < 25000)}' | tr -d '\n')" = 1001
 
 # ---- selectors --------------------------------------------------------------
 # RANK|NODE|RULES|CALL N|RESULTS|what it protects; RANK and NODE are
