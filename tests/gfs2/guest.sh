@@ -133,8 +133,21 @@ cluster_up() {
 		sleep 0.2
 	done
 	dlm_tool status || return 1
+	# dlm_controld answers dlm_tool before it has given the kernel this
+	# node's address (configfs comms/<nodeid>/local), and a mount before
+	# that fails: "dlm: no local IP address has been set", error -107 (a
+	# quiet check-gfs2 run, issue 24). Wait for it, and try the mount
+	# again a few times.
+	for ((i = 0; i < 300; i++)); do
+		grep -qsx 1 /sys/kernel/config/dlm/cluster/comms/*/local && break
+		sleep 0.2
+	done
 	mkdir -p /mnt/gfs2
-	mount -t gfs2 /dev/vda /mnt/gfs2
+	for ((i = 0; i < 5; i++)); do
+		mount -t gfs2 /dev/vda /mnt/gfs2 && return 0
+		sleep 2
+	done
+	return 1
 }
 
 # One guest's GlusterFS: glusterd's state stays in the overlay, and its
