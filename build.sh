@@ -8,6 +8,8 @@
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
+# check runs its parts side by side; each part's output is in
+# check-parts/NAME.out.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -77,47 +79,136 @@ allow_root_mpi() {
 	fi
 }
 
-# Adds the counts of the test-suite.log that the last make check wrote.
+# Adds the counts of a make check's suite log (default test-suite.log).
 PASSED=0 FAILED=0 SKIPPED=0
 tally() {
-	local n
-	n=$(sed -n 's/^# PASS: *//p' test-suite.log) && PASSED=$((PASSED + n))
-	n=$(sed -n 's/^# FAIL: *//p' test-suite.log) && FAILED=$((FAILED + n))
-	n=$(sed -n 's/^# ERROR: *//p' test-suite.log) && FAILED=$((FAILED + n))
-	n=$(sed -n 's/^# SKIP: *//p' test-suite.log) && SKIPPED=$((SKIPPED + n))
+	local log=${1:-test-suite.log} n
+	[ -f "$log" ] || return 0
+	n=$(sed -n 's/^# PASS: *//p' "$log") && PASSED=$((PASSED + n))
+	n=$(sed -n 's/^# FAIL: *//p' "$log") && FAILED=$((FAILED + n))
+	n=$(sed -n 's/^# ERROR: *//p' "$log") && FAILED=$((FAILED + n))
+	n=$(sed -n 's/^# SKIP: *//p' "$log") && SKIPPED=$((SKIPPED + n))
 }
 
 # The time of each part of check, printed as it ends and together at the
-# end: CI should take under 25 minutes, and this says where they go.
+# end: CI should take under 15 minutes, and this says where they go. Parts
+# that run side by side each have their own time, from their own start.
 TIMES=() T_MARK=$SECONDS
 mark() {
 	local d=$((SECONDS - T_MARK))
 	T_MARK=$SECONDS
-	TIMES+=("$(printf '%-28s %3d min %02d s' "$1" $((d / 60)) $((d % 60)))")
-	echo "build.sh: $1 took $((d / 60)) min $((d % 60)) s"
+	part_time "$1" "$d"
+}
+part_time() {
+	TIMES+=("$(printf '%-34s %3d min %02d s' "$1" $(($2 / 60)) $(($2 % 60)))")
+	echo "build.sh: $1 took $(($2 / 60)) min $(($2 % 60)) s"
 }
 
-# Runs one make check target and tallies it. When a test fails, its
-# "not ok" lines and the end of its log are printed last, so that the end
-# of CI's output (often all that a reader gets) says what failed and why.
-suite() {
-	local target=$1 rc=0 t log
-	make "${@:2}" "$target" || rc=$?
-	[ -f test-suite.log ] && tally
+# failed_tests SUITELOG: the names of the tests a make check failed,
+# from its suite log (a failed test's section starts "FAIL: name" over a
+# line of =; its log's own "FAIL: ..." lines are not names), with the
+# checks that failed and the end of each one's log.
+failed_tests() {
+	local t log dir
+	dir=$(dirname "$1")
+	for t in $(awk '/^=+$/ && prev ~ /^(FAIL|ERROR): / { sub(/^[A-Z]+: /, "", prev); print prev }
+			{ prev = $0 }' "$1" 2>/dev/null); do
+		log=$dir/${t%.sh}.log
+		echo "==== $t failed; its checks that failed, then the end of $log"
+		grep -E '^not ok' "$log" 2>/dev/null | head -20 || true
+		echo "----"
+		tail -n 40 "$log" 2>/dev/null || true
+	done
+}
+
+# ---- parts that run side by side ----------------------------------------------
+# On 2 cores most parts leave a core idle much of the time (a test that
+# waits for a daemon, a VM's boot, a signal), so check runs several at
+# once: start_part NAME DIR SUITELOG CMD... runs CMD in DIR in the
+# background, its output in $PARTS/NAME.out; end_part NAME waits for it,
+# tallies SUITELOG (relative to DIR; - for none) and records its time.
+# A part that fails has its failed tests, or the end of its output, printed
+# last of all, so that the end of CI's log says what failed and why.
+PARTS=$PWD/check-parts
+declare -A PART_PID PART_DIR PART_LOG
+FAILED_PARTS=()
+start_part() {
+	local name=$1 dir=$2 log=$3
+	shift 3
+	PART_DIR[$name]=$dir PART_LOG[$name]=$log
+	echo "build.sh: $name started"
+	(
+		cd "$dir" || exit 1
+		t0=$SECONDS
+		"$@" >"$PARTS/$name.out" 2>&1
+		rc=$?
+		echo "$rc $((SECONDS - t0))" >"$PARTS/$name.end"
+	) &
+	PART_PID[$name]=$!
+}
+end_part() {
+	local name=$1 rc took
+	wait "${PART_PID[$name]}" 2>/dev/null
+	read -r rc took <"$PARTS/$name.end" || { rc=1 took=0; }
+	part_time "$name" "$took"
+	[ "${PART_LOG[$name]}" = - ] || tally "${PART_DIR[$name]}/${PART_LOG[$name]}"
 	if [ "$rc" -ne 0 ]; then
-		# a failed test's section starts "FAIL: name" over a line of =;
-		# its log's own "FAIL: ..." lines are not names
-		for t in $(awk '/^=+$/ && prev ~ /^(FAIL|ERROR): / { sub(/^[A-Z]+: /, "", prev); print prev }
-				{ prev = $0 }' test-suite.log 2>/dev/null); do
-			log=${t%.sh}.log
-			echo "==== $target: $t failed; its checks that failed, then the end of $log"
-			grep -E '^not ok' "$log" 2>/dev/null | head -20 || true
-			echo "----"
-			tail -n 40 "$log" 2>/dev/null || true
-		done
-		echo "build.sh: make $target failed (exit $rc)" >&2
-		exit "$rc"
+		echo "build.sh: $name failed (exit $rc); its failures are printed at the end"
+		FAILED_PARTS+=("$name")
 	fi
+	after_part "$name"
+}
+# Lanes: parts that run one after the other, beside the other lanes.
+# part NAME DIR SUITELOG CMD... defines a part; run_lanes "A;B" "C" ...
+# runs each lane's parts (names separated by ;) in order, the lanes side
+# by side, and returns when all have ended. after_part NAME (a no-op
+# unless redefined) runs in this shell as each part ends.
+declare -A PART_DEF
+part() {
+	local name=$1
+	shift
+	PART_DEF[$name]=$(printf '%q ' "$@")
+}
+after_part() { :; }
+# next_in_lane I: starts the next part of lane I, if any ($LANE_REST[I]).
+next_in_lane() {
+	local i=$1 name
+	name=${LANE_REST[i]%%;*}
+	[ -n "$name" ] || return 0
+	if [ "$name" = "${LANE_REST[i]}" ]; then LANE_REST[i]=; else LANE_REST[i]=${LANE_REST[i]#*;}; fi
+	eval "start_part $(printf '%q ' "$name") ${PART_DEF[$name]}"
+	LANE_OF[$name]=$i
+}
+declare -a LANE_REST
+declare -A LANE_OF
+run_lanes() {
+	local i name pid
+	LANE_REST=("$@")
+	for i in "${!LANE_REST[@]}"; do next_in_lane "$i"; done
+	while [ ${#LANE_OF[@]} -gt 0 ]; do
+		pid=
+		wait -n -p pid 2>/dev/null || [ -n "$pid" ] || sleep 1
+		for name in "${!LANE_OF[@]}"; do
+			# (no pid: a part's end already reaped; its .end file says so)
+			if [ -n "$pid" ]; then [ "${PART_PID[$name]}" = "$pid" ] || continue
+			else [ -f "$PARTS/$name.end" ] || continue
+			fi
+			i=${LANE_OF[$name]}
+			unset "LANE_OF[$name]"
+			end_part "$name"
+			next_in_lane "$i"
+			break
+		done
+	done
+}
+report_failures() {
+	local name
+	for name in "${FAILED_PARTS[@]}"; do
+		echo "==== build.sh: $name failed; the end of its output ($PARTS/$name.out):"
+		tail -n 30 "$PARTS/$name.out"
+		[ "${PART_LOG[$name]}" = - ] || failed_tests "${PART_DIR[$name]}/${PART_LOG[$name]}"
+	done
+	[ ${#FAILED_PARTS[@]} -eq 0 ] || echo "build.sh: failed: ${FAILED_PARTS[*]}" >&2
 }
 
 case "${1:-}" in
@@ -141,53 +232,66 @@ packages)
 	done
 	;;
 check)
-	install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-	mark "packages"
+	# The build's packages first; the tests' (Slurm, GlusterFS, QEMU,
+	# chromium, clang...) install while the two builds compile.
+	install_missing "${PACKAGES[@]}"
+	mark "packages (build)"
+	rm -rf "$PARTS" && mkdir -p "$PARTS"
+	start_part "packages (tests)" . - install_missing "${TEST_PACKAGES[@]}"
 	build
 	allow_root_mpi
 	mark "build"
-	# The whole make check, on the sanitizer build: any report of ASan,
-	# LSan or UBSan fails the test it comes from (tests/sanitized.sh).
-	# It runs instead of make check on the build above, not beside it:
-	# with -j2 on 2 cores it takes about 10 minutes to the normal one's 6,
-	# and both would take CI to about 28 minutes, over its 25. The build
-	# above is still what check-cluster, check-fs, check-gfs2 and
-	# distcheck-quick (the unit tests and one run of each kind) run.
 	sanitizer_build
 	mark "sanitizer build"
-	cd sanitizers/build
-	suite check -j"$(nproc)"
-	cd ../..
-	mark "make check (sanitizers)"
-	# The fuzz target over the results file's readers, for 120 s
-	# (docs/fuzzing.md); "SKIP: check-fuzz: ..." without clang's libFuzzer.
-	mkdir -p tests/fuzz
-	make check-fuzz 2>&1 | tee tests/fuzz/check.out || { echo "build.sh: make check-fuzz failed" >&2; exit 1; }
-	if grep -q '^SKIP: check-fuzz' tests/fuzz/check.out; then
-		SKIPPED=$((SKIPPED + 1))
-	else
-		PASSED=$((PASSED + 1))
-	fi
-	mark "check-fuzz"
-	# Several hosts (network namespaces) and a private Slurm; one at a time.
-	# Each test says "SKIP: reason" where root or namespaces are missing.
-	suite check-cluster
-	mark "check-cluster"
-	# ext3, ext4, xfs on loop devices and a GlusterFS volume; as root.
-	suite check-fs
-	mark "check-fs"
-	# GFS2 in virtual machines (QEMU, Debian's kernel); as root.
-	suite check-gfs2
-	mark "check-gfs2"
-	# The tarball builds out of tree and its tests run there (a subset:
-	# the whole suite ran above, on the sanitizer build of the same
-	# sources).
-	make distcheck-quick
-	mark "distcheck-quick"
+	end_part "packages (tests)"
+	[ ${#FAILED_PARTS[@]} -eq 0 ] || { report_failures; exit 1; }
+	# Every test program of both builds before anything runs side by side
+	# in one tree (TESTS= runs none).
+	make check TESTS= >/dev/null
+	(cd sanitizers/build && make -j"$(nproc)" check TESTS= >/dev/null)
+	mark "test programs"
+	# Four lanes side by side (each test keeps the machine-wide things it
+	# uses under a lock of its own, tests/cluster/lib.sh):
+	#  - the whole make check, on the sanitizer build: any report of ASan,
+	#    LSan or UBSan fails the test it comes from (tests/sanitized.sh);
+	#    then the fuzz target's gate (every known input replayed alone) and
+	#    its search for 120 s, which reports what is new without failing
+	#    (docs/fuzzing.md), at a low priority;
+	#  - GFS2 in virtual machines (QEMU, Debian's kernel);
+	#  - several hosts (network namespaces) and a private Slurm;
+	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume, then the
+	#    tarball built out of tree with a subset of its tests (the whole
+	#    suite ran here on the same sources).
+	part "make check (sanitizers)" sanitizers/build test-suite.log make -j3 check
+	part check-fuzz . - make check-fuzz
+	part fuzz-explore . - nice make fuzz-explore
+	part check-gfs2 . check-gfs2.log make check-gfs2 TEST_SUITE_LOG=check-gfs2.log
+	part check-cluster . check-cluster.log make check-cluster TEST_SUITE_LOG=check-cluster.log
+	part check-fs . check-fs.log make check-fs TEST_SUITE_LOG=check-fs.log
+	part distcheck-quick . - make distcheck-quick
+	after_part() {
+		case $1 in
+		check-fuzz)
+			grep '^fuzz: replayed' "$PARTS/check-fuzz.out" || true
+			if grep -q '^SKIP: check-fuzz' "$PARTS/check-fuzz.out"; then
+				SKIPPED=$((SKIPPED + 1))
+			elif [ "$(cut -d' ' -f1 "$PARTS/check-fuzz.end")" = 0 ]; then
+				PASSED=$((PASSED + 1))
+			fi
+			;;
+		fuzz-explore)
+			grep -E '^fuzz: ([0-9]+ executions|findings|NEW)|NEW FINDING' "$PARTS/fuzz-explore.out" || true
+			;;
+		esac
+	}
+	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" "check-cluster" \
+		"check-fs;distcheck-quick"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
+	report_failures
 	# One closing line for the whole suite (test programs and scripts; the
 	# distcheck rerun of make check is not counted again).
 	echo "tests: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+	[ ${#FAILED_PARTS[@]} -eq 0 ]
 	;;
 *)
 	echo "usage: ./build.sh run | ./build.sh check | ./build.sh packages" >&2
