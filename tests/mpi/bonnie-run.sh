@@ -100,10 +100,11 @@ echo "# capped at 20 % of a CPU: wait_us / elapsed_us of each row:"
 awk -F, 'NR > 1 { printf "#   %-10s rank %s: %.2f\n", $7, $6, $22 / $11 }' "$SCRATCH/wait.csv"
 # Nor can a row's waits exceed its time: the main thread's waits to wake
 # up, added to the thread's, once made get_block's 1.06x and seeks' 1.36x
-# of it (100 us allow for the file tests' meter, read just before the
-# clock starts).
+# of it, and a file test's meter read before its ready wait made ran_stat's
+# 2.11x under the quota (issue 24). Each thread reads its meter inside the
+# row's clock now (2 us for the two clocks' rounding).
 check "capped: no row's wait_us exceeds its elapsed_us" \
-	test "$(awk -F, 'NR > 1 && $22 + 0 > $11 + 100 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 0
+	test "$(awk -F, 'NR > 1 && $22 + 0 > $11 + 2 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 0
 if [ -n "$CG" ]; then
 	check "capped: putc and getc of both ranks waited half their time or more" \
 		test "$(awk -F, '$7 ~ /^(putc|getc)$/ && $22 * 2 >= $11 { n++ } END { print n + 0 }' "$SCRATCH/wait.csv")" -eq 4
