@@ -75,22 +75,32 @@ PFSBENCH=$PFSBENCH_REAL
 "$PFSBENCH" compare "$scratch/f.h5" "$scratch/s.h5" >"$scratch/fs.txt" || fail "compare f s"
 "$PFSBENCH" compare "$scratch/s.h5" "$scratch/f.h5" >"$scratch/sf.txt" || fail "compare s f"
 # Every line that changed over 100x is called out, in both orders, and so
-# is Read. How far Read falls depends on how fast the machine reads a cached
-# file (25 us unloaded, 70 us at a load of 22: 72x), so it is held to 20x.
+# is Read. How far Read falls depends on how fast this machine reads a
+# cached file now (25 us unloaded, 70 us at a load of 22: 72x), so it is
+# held to a third of what the fast run's own time per file and the 4 ms of
+# delays a file predict, measured in this run under its load (a fixed 20x
+# until issue 24).
+tf=$("$PFSBENCH" export "$scratch/f.h5" --csv | tr -d '\r' | awk -F, \
+	'$1 == "pa" && $7 == "Read" { us += $11; n += $12 } END { if (n) printf "%.1f", us / n }')
+want=$(awk -v t="${tf:-0}" 'BEGIN { printf "%.1f", (t > 0 ? (t + 4000) / t / 3 : 20) }')
+echo "# the fast run read a file in $tf us: Read must fall by ${want}x or more"
 for o in fs sf; do
-	awk -F, -v o="$o" '{ sub(/\r$/, "") } NR > 1 && $4 == 2 {
+	awk -F, -v o="$o" -v want="$want" '{ sub(/\r$/, "") } NR > 1 && $4 == 2 {
 		r = (o == "fs") ? 1 / $14 : $14
-		if ($2 == "Read") { read = r >= 20 && $18 == "true"; printf "%s: Read %.0fx\n", o, r }
+		if ($2 == "Read") { read = r >= want && $18 == "true"; printf "%s: Read %.0fx\n", o, r }
 		if (r < 100) next
 		if ($18 != "true") { print o ": " $1 " " $2 " " r "x not called out"; bad = 1 }
 	} END { exit bad || !read }' "$scratch/$o.csv" || {
 		cat "$scratch/$o.txt"
-		fail "$o: a line over 100x, or the Read 20x or more slower, is not called out"
+		fail "$o: a line over 100x, or the Read ${want}x or more slower, is not called out"
 	}
 done
-grep -Eq '^pa +Read +files/s .* [0-9]+x slower +\([0-9.]+-[0-9.]+\) +SLOWER$' "$scratch/fs.txt" ||
+# A factor prints as 12.3 under 100 and 318 above, a bound past 99999 as
+# >99999 (pfs_compare_ratio_text): under load Read fell 80x, "80.1x",
+# which an integer-only pattern here refused (issue 24).
+grep -Eq '^pa +Read +files/s .* [0-9.]+x slower +\([0-9.]+->?[0-9.]+\) +SLOWER$' "$scratch/fs.txt" ||
 	fail "the text report does not say 'Nx slower (low-high) SLOWER'"
-grep -Eq '^pa +Read +files/s .* [0-9]+x faster +\([0-9.]+-[0-9.]+\) +FASTER$' "$scratch/sf.txt" ||
+grep -Eq '^pa +Read +files/s .* [0-9.]+x faster +\([0-9.]+->?[0-9.]+\) +FASTER$' "$scratch/sf.txt" ||
 	fail "the text report, other order, does not say 'Nx faster (low-high) FASTER'"
 "$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" --csv >"$scratch/ab.csv" || fail "compare a b --csv"
 "$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" --json >"$scratch/ab.json" || fail "compare --json"
