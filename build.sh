@@ -138,6 +138,9 @@ start_part() {
 	PART_DIR[$name]=$dir PART_LOG[$name]=$log
 	echo "build.sh: $name started"
 	(
+		# (build.sh's set -e must not end the part before it says how
+		# it ended)
+		set +e
 		cd "$dir" || exit 1
 		t0=$SECONDS
 		"$@" >"$PARTS/$name.out" 2>&1
@@ -148,7 +151,7 @@ start_part() {
 }
 end_part() {
 	local name=$1 rc took
-	wait "${PART_PID[$name]}" 2>/dev/null
+	wait "${PART_PID[$name]}" 2>/dev/null || true
 	read -r rc took <"$PARTS/$name.end" || { rc=1 took=0; }
 	part_time "$name" "$took"
 	[ "${PART_LOG[$name]}" = - ] || tally "${PART_DIR[$name]}/${PART_LOG[$name]}"
