@@ -261,10 +261,10 @@ check)
 	#    its search for 120 s, which reports what is new without failing
 	#    (docs/fuzzing.md), at a low priority;
 	#  - GFS2 in virtual machines (QEMU, Debian's kernel);
-	#  - several hosts (network namespaces) and a private Slurm;
-	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume, then the
-	#    tarball built out of tree with a subset of its tests (the whole
-	#    suite ran here on the same sources).
+	#  - several hosts (network namespaces) and a private Slurm, mostly
+	#    waiting, then the tarball built out of tree with a subset of its
+	#    tests (the whole suite ran here on the same sources);
+	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume.
 	part "make check (sanitizers)" sanitizers/build test-suite.log make -j3 check
 	part check-fuzz . - make check-fuzz
 	part fuzz-explore . - nice make fuzz-explore
@@ -287,8 +287,8 @@ check)
 			;;
 		esac
 	}
-	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" "check-cluster" \
-		"check-fs;distcheck-quick"
+	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" \
+		"check-cluster;distcheck-quick" "check-fs"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
 	report_failures
 	# One closing line for the whole suite (test programs and scripts; the
