@@ -2,9 +2,9 @@
 # build.sh: the two commands of README's Quick start, and what CI runs.
 #   ./build.sh run    install what is missing, build, run a small create-unlink
 #   ./build.sh check  install what is missing, build, run the whole test suite
-#                     (make check of the sanitizer build, check-fuzz,
-#                     check-cluster, check-fs, check-gfs2, and a distcheck
-#                     of a subset)
+#                     (make check of the sanitizer build, check-fuzz's gate
+#                     and a 120 s search, check-cluster, check-fs,
+#                     check-gfs2, and a distcheck of a subset)
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
