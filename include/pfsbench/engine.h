@@ -12,4 +12,15 @@ struct pfs_workload;
  * same on every rank. */
 int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm);
 
+/* A workload's command line (argv[0] is the command's name) into opts, a
+ * zeroed struct of wl->opts_size: its defaults, the options, the tests
+ * chosen (-t, all when left out; their names written back into the
+ * test_list), then the workload's checks of the values against each
+ * other. What rank 0 of every run does before anything else, with no MPI
+ * and no filesystem: PFS_PARSE_OK, PFS_PARSE_HELP or PFS_PARSE_VERSION,
+ * or a negative errno with the message in err (tests/unit/test_refusals.c
+ * holds each workload's refusals to it). */
+int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char **argv, char *err,
+		      size_t errlen);
+
 #endif

@@ -181,15 +181,4 @@ extern const struct pfs_workload pfs_workload_matrix;
 extern const struct pfs_workload pfs_workload_bonnie;
 extern const struct pfs_workload *const pfs_workloads[];
 const struct pfs_workload *pfs_workload_find(const char *name);
-/* A workload's command line (argv[0] is the command's name) into opts, a
- * zeroed struct of wl->opts_size: its defaults, the options, the tests
- * chosen (-t, all when left out; their names written back into the
- * test_list), then the workload's checks of the values against each
- * other. What rank 0 of every run does before anything else, with no MPI
- * and no filesystem: PFS_PARSE_OK, PFS_PARSE_HELP or PFS_PARSE_VERSION,
- * or a negative errno with the message in err (tests/unit/test_refusals.c
- * holds each workload's refusals to it). */
-int pfs_workload_parse(const struct pfs_workload *wl, void *opts, int argc, char **argv, char *err,
-		       size_t errlen);
-
 #endif

@@ -33,13 +33,39 @@ static void usage(const struct pfs_workload *wl, FILE *out)
 	fprintf(out, "\nSee pfsbench(1) and docs/methodology.md.\n");
 }
 
+int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char **argv, char *err,
+		      size_t errlen)
+{
+	struct pfs_common_opts *common = opts;
+	const char *names[PFS_MAX_TESTS + 1] = { 0 };
+	int rc;
+
+	wl->defaults(opts);
+	common->iterations = 1;
+	common->drop_caches = true;
+	rc = pfs_opts_parse(wl->options, opts, argc, argv, err, errlen);
+	for (unsigned i = 0; wl->tests[i].name && i < PFS_MAX_TESTS; i++)
+		names[i] = wl->tests[i].name;
+	if (rc == PFS_PARSE_OK)
+		rc = pfs_tests_select(common->test_list, names, common->tests, &common->ntests, err,
+				      errlen);
+	/* The results file records the tests that run, also when -t was left
+	 * at its default (all). */
+	if (rc == PFS_PARSE_OK)
+		rc = pfs_tests_name(names, common->tests, common->ntests, common->test_list,
+				    sizeof(common->test_list));
+	if (rc == PFS_PARSE_OK)
+		rc = wl->validate(opts, err, errlen);
+	return rc;
+}
+
 /* On rank 0: parse, select the tests, check. Returns PFS_PARSE_* or -EINVAL
  * after printing the message. */
 static int parse_on_root(struct pfs_engine *e, int argc, char **argv)
 {
 	const struct pfs_workload *wl = e->wl;
 	char err[512] = "";
-	int rc = pfs_workload_parse(wl, e->opts, argc, argv, err, sizeof(err));
+	int rc = pfs_engine_parse(wl, e->opts, argc, argv, err, sizeof(err));
 
 	if (rc == PFS_PARSE_HELP)
 		usage(wl, stdout);

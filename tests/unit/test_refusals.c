@@ -1,5 +1,5 @@
 /* test_refusals.c: every workload's refusals of its command line, table-
- * driven, through pfs_workload_parse: the very function rank 0 of each
+ * driven, through pfs_engine_parse: the very function rank 0 of each
  * run calls before anything else (src/engine/run.c). A refusal here costs
  * microseconds; the same case as a 2-rank mpirun costs 1.5 s, 3 s under
  * ASan. The end-to-end path (exit 2, one message from rank 0 alone, the
@@ -10,6 +10,7 @@
  * directory, the space a run needs, what -R finds). */
 #include "cmocka_prelude.h"
 
+#include "pfsbench/engine.h"
 #include "pfsbench/options.h"
 #include "pfsbench/workload.h"
 
@@ -142,7 +143,7 @@ static int parse_case(const struct refusal *c, char *err, size_t errlen)
 	opts = calloc(1, wl->opts_size);
 	assert_non_null(opts);
 	err[0] = 0;
-	rc = pfs_workload_parse(wl, opts, argc, argv, err, errlen);
+	rc = pfs_engine_parse(wl, opts, argc, argv, err, errlen);
 	free(opts);
 	return rc;
 }
