@@ -45,8 +45,14 @@ for ((r = 1; r <= rounds; r++)); do
 	echo "busy-machine: round $r: exit $rc after $((took / 60)) min $((took % 60)) s with $(nproc) busy loops; $counts; load $load"
 	if [ "$rc" -ne 0 ]; then
 		status=1
-		grep -E '^(FAIL|ERROR):' "$build/test-suite.log" | sort -u
-		echo "busy-machine: round $r's output in $build/busy-round-$r.out"
+		# the next round's make check removes the logs: keep the failed ones
+		mkdir -p "$build/busy-round-$r"
+		for t in $(sed -n 's/^\(FAIL\|ERROR\): //p' "$build/test-suite.log" | sort -u); do
+			cp "$build/${t%.sh}.log" "$build/busy-round-$r/" 2>/dev/null
+			echo "busy-machine: round $r: $t failed; its checks that failed:"
+			grep -E '^not ok' "$build/${t%.sh}.log" | head -10
+		done
+		echo "busy-machine: round $r's output in $build/busy-round-$r.out, the failed tests' logs in $build/busy-round-$r/"
 	fi
 done
 exit "$status"

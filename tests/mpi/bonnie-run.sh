@@ -65,22 +65,24 @@ check "-b: nothing is left" dir_unchanged "$D"
 # The tests run in threads of their own (docs/bonnie.md): a row's wait_us
 # must still hold the waits of the thread that did the work; were it the
 # main thread's, which sleeps meanwhile, it would be close to 0. The two
-# ranks run in a cgroup of their own whose CPU quota is 2 ms in every
-# 10 ms: the kernel counts the time a throttled thread is kept off the CPU
+# ranks run in a cgroup of their own whose CPU quota is 1 ms in every
+# 5 ms: the kernel counts the time a throttled thread is kept off the CPU
 # as waiting for one (schedstat's run_delay), so every thread that works
 # for more than a millisecond or so waits most of its time, and a busy
-# machine only adds to it. Until issue 24 the two ranks shared one CPU
-# with nothing else, which made each wait about half the time while both
-# worked, and the file tests (5 to 20 ms) often ran alone: a busy CI run
-# failed the check. Without root or the cpu controller the waits are
-# printed, not judged.
+# machine only adds to it. The file tests make 4096 files (-n 4) so that
+# each works for many milliseconds (with -n 1 and a quota of 2 ms in 10,
+# the normal build's file tests fit in one period's quota and often waited
+# nothing). Until issue 24 the two ranks shared one CPU with nothing else,
+# which made each wait about half the time while both worked, and the file
+# tests (5 to 20 ms) often ran alone: a busy CI run failed the check.
+# Without root or the cpu controller the waits are printed, not judged.
 CG=
 if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] && [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
 	CG=/sys/fs/cgroup/cpu/pfsbench-bonnie-run-$$
-	mkdir "$CG" && echo 10000 >"$CG/cpu.cfs_period_us" && echo 2000 >"$CG/cpu.cfs_quota_us" || CG=
+	mkdir "$CG" && echo 5000 >"$CG/cpu.cfs_period_us" && echo 1000 >"$CG/cpu.cfs_quota_us" || CG=
 elif [ "$(id -u)" -eq 0 ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	CG=/sys/fs/cgroup/pfsbench-bonnie-run-$$
-	mkdir "$CG" && echo "2000 10000" >"$CG/cpu.max" || CG=
+	mkdir "$CG" && echo "1000 5000" >"$CG/cpu.max" || CG=
 fi
 capped=$PFSBENCH
 if [ -n "$CG" ]; then
@@ -92,7 +94,7 @@ echo $$ >%q/cgroup.procs && exec %q "$@"
 	chmod +x "$capped"
 fi
 (cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 2 "$capped" \
-	bonnie -d "$D" -s 8m -r 4 --char-size 256k -n 1 -q --results "$SCRATCH/wait.h5") >"$OUT" 2>"$ERR"
+	bonnie -d "$D" -s 8m -r 4 --char-size 256k -n 4 -q --results "$SCRATCH/wait.h5") >"$OUT" 2>"$ERR"
 RC=$?
 check "capped: exits 0" test "$RC" -eq 0
 "$PFSBENCH" export "$SCRATCH/wait.h5" --csv >"$SCRATCH/wait.csv"
