@@ -7,7 +7,7 @@
 # script takes the machine back to what a new Debian 12 machine has, then
 # runs .ci/run on a fresh clone of HEAD twice in a row (the second run shows
 # that the first left nothing that changes the outcome), and prints each
-# run's duration and its closing "tests:" line.
+# run's duration, its parts' times and its closing "tests:" line.
 #
 # What it removes, as root (so it asks for --yes):
 #   - every process of the test systems: glusterd/glusterfsd/glusterfs,
@@ -104,6 +104,9 @@ for ((i = 1; i <= runs; i++)); do
 	line="run $i: exit $rc after $((took / 60)) min $((took % 60)) s; ${counts:-no tests: line}"
 	say "$line"
 	summary+=("$line")
+	# each part's time, as build.sh printed them together at the end (the
+	# log goes with the clone when the run passes)
+	sed -n 's/^build\.sh: \(.* [0-9]* min [0-9]* s\)$/fresh-machine:   \1/p' "$log" | grep -v ' took ' || true
 	if [ "$rc" -ne 0 ]; then
 		status=1
 		grep -E '^(FAIL|ERROR):|not ok' "$log" | head -20
