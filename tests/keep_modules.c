@@ -7,7 +7,7 @@
  * ends, so tests/sanitizers.supp names Open MPI's leaks by library and the
  * stacks can be unwound the fast way (by frame pointers), which cost a
  * rank about 1 s less to start than unwinding every allocation through
- * DWARF (docs/fuzzing.md is not about this; README.md's test section is).
+ * DWARF (README.md, "The sanitizer build").
  * The executable's definition interposes libc's for every library. */
 int dlclose(void *handle);
 
