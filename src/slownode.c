@@ -200,6 +200,8 @@ struct scratch {
 	double *dev, *mad;          /* nrows */
 	double *work;               /* 5 nrows */
 	double *node_amount, *node_wall; /* nnodes */
+	double *node_steps_us;      /* nnodes: a node's steps' time in one (test, op) */
+	uint32_t *node_nsteps;      /* nnodes: and how many steps */
 	uint32_t *touched, *stamp;  /* nnodes */
 	double *walls, *imbs, *vals; /* nrows */
 };
@@ -212,6 +214,8 @@ static void scratch_free(struct scratch *s)
 	free(s->work);
 	free(s->node_amount);
 	free(s->node_wall);
+	free(s->node_steps_us);
+	free(s->node_nsteps);
 	free(s->touched);
 	free(s->stamp);
 	free(s->walls);
@@ -229,13 +233,15 @@ static int scratch_alloc(struct scratch *s, size_t nrows, unsigned nnodes)
 	s->work = malloc(5 * r * sizeof(double));
 	s->node_amount = calloc(nn, sizeof(double));
 	s->node_wall = calloc(nn, sizeof(double));
+	s->node_steps_us = calloc(nn, sizeof(double));
+	s->node_nsteps = calloc(nn, sizeof(uint32_t));
 	s->touched = malloc(nn * sizeof(uint32_t));
 	s->stamp = calloc(nn, sizeof(uint32_t));
 	s->walls = malloc(r * sizeof(double));
 	s->imbs = malloc(r * sizeof(double));
 	s->vals = malloc(r * sizeof(double));
 	return s->cells && s->dev && s->mad && s->work && s->node_amount && s->node_wall &&
-		       s->touched && s->stamp && s->walls && s->imbs && s->vals
+		       s->node_steps_us && s->node_nsteps && s->touched && s->stamp && s->walls && s->imbs && s->vals
 		       ? 0
 		       : -ENOMEM;
 }
@@ -526,6 +532,22 @@ static double step_imbalance(const struct ent *e, size_t i, size_t j)
  * step time into b; when its steps are all of one kind and long enough,
  * each node's deviation from the others in every iteration onto devs, and
  * the others' spread onto mads. */
+/* Of l's values from mark on, keeps those of nodes whose steps in the
+ * (test, op) last PFS_SHORT_STEP_US or more on average. */
+static void keep_long(struct values *l, size_t mark, const struct scratch *s)
+{
+	size_t k = mark;
+
+	for (size_t i = mark; i < l->n; i++) {
+		uint32_t nd = l->v[i].node;
+
+		if (s->node_nsteps[nd] &&
+		    s->node_steps_us[nd] / s->node_nsteps[nd] >= PFS_SHORT_STEP_US)
+			l->v[k++] = l->v[i];
+	}
+	l->n = k;
+}
+
 static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_analysis *a,
 		     struct pfs_balance *b, struct scratch *s, struct values *devs,
 		     struct values *mads)
@@ -564,6 +586,8 @@ static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_an
 				}
 				s->node_amount[node] += (double)amount;
 				s->node_wall[node] += (double)(hi - lo);
+				s->node_steps_us[node] += (double)(hi - lo);
+				s->node_nsteps[node]++;
 				s->walls[nwalls++] = (double)(hi - lo);
 				k = kn;
 			}
@@ -587,12 +611,20 @@ static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_an
 	}
 	b->imbalance = nimbs ? pfs_median(s->imbs, nimbs) : 0;
 	b->step_us = nwalls ? pfs_u64_sat(pfs_median(s->walls, nwalls)) : 0;
-	b->judged = a->compared && one_kind && b->step_us >= PFS_SHORT_STEP_US &&
-		    devs->n > mark_devs;
+	/* Steps too short to time say nothing; but a node whose own steps
+	 * last long enough (one slow node, alone in se) is judged all the
+	 * same, and only such nodes. */
+	if (b->step_us < PFS_SHORT_STEP_US) {
+		keep_long(devs, mark_devs, s);
+		keep_long(mads, mark_mads, s);
+	}
+	b->judged = a->compared && one_kind && devs->n > mark_devs;
 	if (!b->judged) { /* what it said does not count */
 		devs->n = mark_devs;
 		mads->n = mark_mads;
 	}
+	memset(s->node_steps_us, 0, a->nnodes * sizeof(*s->node_steps_us));
+	memset(s->node_nsteps, 0, a->nnodes * sizeof(*s->node_nsteps));
 	return 0;
 }
 

@@ -11,7 +11,9 @@
  *     of its rate there (its amount / the sum, over the steps it ran the op
  *     in, of its wall time: latest end - earliest start of its rows); a
  *     (test, op) is judged when all its steps are of one kind (the same ops
- *     on as many nodes) and last PFS_SHORT_STEP_US or more (median);
+ *     on as many nodes) and last PFS_SHORT_STEP_US or more (median); when
+ *     they are shorter, only the nodes whose own steps there last that
+ *     long on average are judged (one slow node, alone in se);
  *   a node's spread = the median of its spreads over all judged groups;
  *   slow in a (test, op): below the others by more than max(k x its
  *     spread, log 1.10) in every iteration, k = PFS_SLOW_K; by the factor

@@ -184,7 +184,8 @@ static void test_slow_and_late(void **state)
 }
 
 /* Within the noise, nobody; a 1.3x node in 2 % noise, yes; in too short
- * phases, nobody; with 2 nodes, nothing is judged. */
+ * phases, only a node whose own steps are long enough; with 2 nodes,
+ * nothing is judged. */
 static void test_noise_short_and_two_nodes(void **state)
 {
 	struct pfs_analysis a;
@@ -199,15 +200,51 @@ static void test_noise_short_and_two_nodes(void **state)
 	assert_int_equal(pfs_analyze(rows, nrows, nodes, 5, &a), 0);
 	assert_int_equal(a.nodes[4].nops, 2);
 	pfs_analysis_free(&a);
+	/* Steps of 2.5 ms: too short to time, but for a node whose own steps
+	 * last 10 ms or more: its Create (3x: 7.5 ms) is not judged, its
+	 * Write (4.5x: 11.25 ms) is; one op alone does not name it. */
 	pa_run(5, 4, 3, 99, 0, 0.02, PFS_SHORT_STEP_US / 4);
 	assert_int_equal(pfs_analyze(rows, nrows, nodes, 5, &a), 0);
-	assert_int_equal(a.nodes[4].nops, 0);
+	assert_int_equal(a.nodes[4].nops, 1);
+	assert_string_equal(a.nodes[4].ops[0].op, "Write");
+	assert_false(pfs_node_is_slow(&a.nodes[4]));
+	for (unsigned n = 0; n < 4; n++)
+		assert_int_equal(a.nodes[n].nops, 0);
 	assert_true(a.ops[0].step_us < PFS_SHORT_STEP_US);
 	pfs_analysis_free(&a);
 	pa_run(2, 1, 5, 1, 500000, 0.02, 100000);
 	assert_int_equal(pfs_analyze(rows, nrows, nodes, 2, &a), 0);
 	assert_false(a.compared);
 	assert_false(pfs_node_is_slow(&a.nodes[1]));
+	pfs_analysis_free(&a);
+}
+
+/* se: each node alone in its step, 3 ms each, too short to time; one node
+ * 5x slower in Create and Unlink (15 ms): its own steps are long enough,
+ * and it is named; the others are not judged. */
+static void test_se_slow_node(void **state)
+{
+	struct pfs_analysis a;
+	uint64_t t = 1000;
+	unsigned k = 0;
+
+	(void)state;
+	set_nodes(4);
+	for (unsigned it = 1; it <= 3; it++)
+		for (unsigned o = 0; o < 2; o++)
+			for (unsigned n = 0; n < 4; n++) {
+				double us = 3000 * (1 + 0.05 * jitter(++k)) * (n == 2 ? 5 : 1);
+
+				add("se", o ? "Unlink" : "Create", it, 4 * o + n, n, 1, t, (uint64_t)us,
+				    1000);
+				t += (uint64_t)us + 500;
+			}
+	assert_int_equal(pfs_analyze(rows, nrows, nodes, 4, &a), 0);
+	assert_int_equal(a.nodes[2].nops, 2);
+	assert_true(fabs(a.nodes[2].ops[0].factor - 5) < 0.5);
+	assert_true(pfs_node_is_slow(&a.nodes[2]));
+	for (unsigned n = 0; n < 4; n++)
+		assert_true(n == 2 || !pfs_node_is_slow(&a.nodes[n]));
 	pfs_analysis_free(&a);
 }
 
@@ -271,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_late_node_with_normal_rows),
 		cmocka_unit_test(test_slow_and_late),
 		cmocka_unit_test(test_noise_short_and_two_nodes),
+		cmocka_unit_test(test_se_slow_node),
 		cmocka_unit_test(test_imbalance_and_waiting),
 		cmocka_unit_test(test_order_of_ops),
 	};
