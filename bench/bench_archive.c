@@ -62,6 +62,7 @@ int main(int argc, char **argv)
 	unsigned nranks;
 	uint64_t t0;
 	FILE *null;
+	struct pfs_cmp_opts opts = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
 
 	if (argc != 3 || (nranks = (unsigned)atoi(argv[1])) == 0) {
 		fprintf(stderr, "usage: bench_archive RANKS DIR\n");
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
 		return 1;
 	printf("ranks %u: load both %.3f s", nranks, (double)(pfs_now_us() - t0) / 1e6);
 	t0 = pfs_now_us();
-	if (pfs_compare_print(null, runs, names, 2, PFS_CMP_TEXT, false))
+	if (pfs_compare_print(null, runs, names, 2, &opts))
 		return 1;
 	printf(", compare %.3f s; peak RSS after compare %ld KiB\n", (double)(pfs_now_us() - t0) / 1e6,
 	       maxrss_kib());

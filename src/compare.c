@@ -1,8 +1,10 @@
 /* compare.c: the statistics of `pfsbench compare` (its report and command
  * are in src/compare_report.c): each (test, op) of a run reduced to its
- * rate, its replicates and their noise, and the verdict on one run against
- * another, judged on the log of the ratio of their rates. The definitions
- * are in include/pfsbench/compare.h and docs/compare.md. */
+ * rate, its noise and each node's time; the runs of a side reduced to one
+ * sample each; the verdict on one side against another, judged on the log
+ * of the ratio of their rates, Holm's correction over a comparison's
+ * lines, and the words for it. The definitions are in
+ * include/pfsbench/compare.h and docs/compare.md. */
 #include "pfsbench/compare.h"
 #include "pfsbench/archive.h"
 #include "pfsbench/latency.h"
@@ -19,7 +21,14 @@
 struct cmp_ent {
 	uint32_t key, iteration, step, node;
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
-	uint64_t wait_us;                  /* the rank's wait for a CPU in the op */
+	uint64_t wait_us;                  /* the rank's wait for a CPU held by others */
+	uint64_t cpu_us;
+};
+
+/* A node's figures in one iteration of one (test, op). */
+struct node_iter {
+	uint32_t node;
+	double us, wait_us;
 };
 
 static int cmp_ents(const void *pa, const void *pb)
@@ -32,6 +41,13 @@ static int cmp_ents(const void *pa, const void *pb)
 		return a->iteration < b->iteration ? -1 : 1;
 	if (a->step != b->step)
 		return a->step < b->step ? -1 : 1;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
+static int cmp_node_iters(const void *pa, const void *pb)
+{
+	const struct node_iter *a = pa, *b = pb;
+
 	return (a->node > b->node) - (a->node < b->node);
 }
 
@@ -57,59 +73,91 @@ static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
 	return k;
 }
 
+/* The time a rank waited for a CPU that others held: run_delay, less what
+ * its cgroup's quota throttled it for (a throttled node is slow, not
+ * busy). */
+static uint64_t waited_for_others(const struct pfs_row *r)
+{
+	return r->wait_us;
+}
+
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
-	double *iter_rates, *walls, *waits, *logs; /* nrows */
-	double *node_amount, *node_us;     /* nnodes */
+	double *iter_rates, *walls, *waits, *logs, *cpu; /* nrows */
+	size_t *slot;                                      /* nnodes: a node's in ni */
+	struct node_iter *ni;                              /* nrows */
 	unsigned nnodes;
 };
 
-/* The noise of a line: the SD of the logs of its positive replicates. */
-static void set_noise(struct pfs_cmp_line *line, const double *reps, size_t n, bool nodes,
-		      double *logs)
+/* The SD of the logs of the positive values of v; how many there were in *m. */
+static double log_sd(const double *v, size_t n, double *logs, unsigned *m)
 {
-	size_t m = 0;
+	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (reps[i] > 0)
-			logs[m++] = log(reps[i]);
-	line->replicates = (unsigned)m;
-	line->node_replicates = nodes;
-	line->noise = pfs_sample_sd(logs, m);
+		if (v[i] > 0)
+			logs[k++] = log(v[i]);
+	*m = (unsigned)k;
+	return pfs_sample_sd(logs, k);
+}
+
+/* Each node's medians over the iterations of ni[0..n): into the line. */
+static void node_medians(struct pfs_cmp_line *line, struct node_iter *ni, size_t n,
+			 struct cmp_scratch *s)
+{
+	qsort(ni, n, sizeof(*ni), cmp_node_iters);
+	for (size_t i = 0; i < n;) {
+		size_t j = i, k = 0;
+
+		for (; j < n && ni[j].node == ni[i].node; j++, k++) {
+			s->walls[k] = ni[j].us;
+			s->waits[k] = ni[j].wait_us;
+		}
+		if (ni[i].node < s->nnodes) {
+			line->node_us[ni[i].node] = pfs_median(s->walls, k);
+			line->node_wait_us[ni[i].node] = pfs_median(s->waits, k);
+		}
+		i = j;
+	}
 }
 
 /* One (test, op): its iterations, steps and nodes, starting at e[*i]. */
 static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_cmp_line *line,
 		      struct cmp_scratch *s)
 {
-	size_t first = *i, niter = 0, nwalls = 0;
+	size_t first = *i, niter = 0, nwalls = 0, nni = 0, ncpu = 0;
 
 	while (*i < n && same(&e[*i], &e[first], 1)) {
 		size_t it0 = *i;
-		double amount = 0, us = 0;
+		double amount = 0, us = 0, cpu = 0;
 
-		/* Each iteration's nodes: kept when it turns out to be the only one. */
-		memset(s->node_amount, 0, s->nnodes * sizeof(*s->node_amount));
-		memset(s->node_us, 0, s->nnodes * sizeof(*s->node_us));
+		memset(s->slot, 0xff, s->nnodes * sizeof(*s->slot));
 		while (*i < n && same(&e[*i], &e[it0], 2)) {
 			size_t st0 = *i;
 			uint64_t lo = UINT64_MAX, hi = 0, wait = 0;
 
 			while (*i < n && same(&e[*i], &e[st0], 3)) {
-				size_t nd0 = *i;
-				uint64_t nlo = UINT64_MAX, nhi = 0, namount = 0;
+				size_t nd0 = *i, *k = &s->slot[e[*i].node];
+				uint64_t nlo = UINT64_MAX, nhi = 0, namount = 0, nwait = 0;
 
 				for (; *i < n && same(&e[*i], &e[nd0], 4); (*i)++) {
 					nlo = e[*i].start_us < nlo ? e[*i].start_us : nlo;
 					nhi = e[*i].end_us > nhi ? e[*i].end_us : nhi;
 					namount += e[*i].amount;
-					wait = e[*i].wait_us > wait ? e[*i].wait_us : wait;
+					nwait = e[*i].wait_us > nwait ? e[*i].wait_us : nwait;
+					cpu += (double)e[*i].cpu_us;
 				}
-				s->node_amount[e[nd0].node] += (double)namount;
-				s->node_us[e[nd0].node] += (double)(nhi - nlo);
+				/* The node's time and waits in this iteration. */
+				if (*k == SIZE_MAX) {
+					*k = nni;
+					s->ni[nni++] = (struct node_iter){ e[nd0].node, 0, 0 };
+				}
+				s->ni[*k].us += (double)(nhi - nlo);
+				s->ni[*k].wait_us += (double)nwait;
 				lo = nlo < lo ? nlo : lo;
 				hi = nhi > hi ? nhi : hi;
 				amount += (double)namount;
+				wait = nwait > wait ? nwait : wait;
 			}
 			us += (double)(hi - lo);
 			s->waits[nwalls] = (double)wait;
@@ -117,23 +165,28 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 		}
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
+		if (cpu > 0 && amount > 0)
+			s->cpu[ncpu++] = cpu / (line->unit == PFS_UNIT_BYTES ? amount / 1048576 : amount);
 	}
 	line->iterations = (unsigned)niter;
 	line->step_us = pfs_u64_sat(pfs_median(s->walls, nwalls));
 	line->wait_us = pfs_u64_sat(pfs_median(s->waits, nwalls));
-	if (niter >= 2) {
-		set_noise(line, s->iter_rates, niter, false, s->logs);
-	} else {
-		size_t nn = 0;
-
-		/* One iteration: its nodes' rates stand in for replicates. */
-		for (unsigned nd = 0; nd < s->nnodes; nd++)
-			if (s->node_amount[nd] > 0)
-				s->walls[nn++] = s->node_amount[nd] * 1e6 /
-						 (s->node_us[nd] > 0 ? s->node_us[nd] : 1);
-		set_noise(line, s->walls, nn, true, s->logs);
-	}
+	/* The iterations' spread; one iteration has none (its nodes' rates
+	 * are not replicates of the run's: a slow node is the change, not
+	 * noise). */
+	line->noise = log_sd(s->iter_rates, niter, s->logs, &line->replicates);
+	line->cpu_noise = ncpu == niter ? log_sd(s->cpu, ncpu, s->logs, &(unsigned){ 0 }) : -1;
+	line->cpu_per_item = ncpu == niter ? pfs_median(s->cpu, ncpu) : 0;
 	line->rate = pfs_median(s->iter_rates, niter);
+	node_medians(line, s->ni, nni, s);
+}
+
+static void free_lines(struct pfs_cmp_run *run)
+{
+	for (size_t k = 0; run->lines && k < run->n; k++) {
+		free(run->lines[k].node_us);
+		free(run->lines[k].node_wait_us);
+	}
 }
 
 int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
@@ -142,17 +195,18 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_ent *e = malloc(nr * sizeof(*e));
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
-		malloc(nr * sizeof(double)), malloc(nn * sizeof(double)), malloc(nn * sizeof(double)),
-		a->nnodes,
+		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nn * sizeof(size_t)),
+		malloc(nr * sizeof(struct node_iter)), a->nnodes,
 	};
 	struct pfs_lat_summary *lat = NULL;
 	size_t nlat = 0;
 	int rc = -ENOMEM;
 
-	out->n = 0;
+	memset(out, 0, sizeof(*out));
 	out->lines = malloc(nr * sizeof(*out->lines));
-	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.node_amount || !s.node_us ||
-	    !out->lines)
+	out->nnodes = a->nnodes;
+	out->node_names = (const char(*)[PFS_NODE_NAME_MAX])a->nodes;
+	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.cpu || !s.slot || !s.ni || !out->lines)
 		goto out;
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct pfs_row *r = &a->rows[i];
@@ -160,7 +214,13 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		e[i] = (struct cmp_ent){ key_of(out, r), r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
 					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
-					 r->wait_us };
+					 waited_for_others(r), r->cpu_us };
+	}
+	for (size_t k = 0; k < out->n; k++) {
+		out->lines[k].node_us = calloc(nn, sizeof(double));
+		out->lines[k].node_wait_us = calloc(nn, sizeof(double));
+		if (!out->lines[k].node_us || !out->lines[k].node_wait_us)
+			goto out;
 	}
 	qsort(e, a->nrows, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < a->nrows;)
@@ -183,8 +243,9 @@ out:
 	free(s.walls);
 	free(s.waits);
 	free(s.logs);
-	free(s.node_amount);
-	free(s.node_us);
+	free(s.cpu);
+	free(s.slot);
+	free(s.ni);
 	free(lat);
 	if (rc)
 		pfs_compare_run_free(out);
@@ -193,6 +254,7 @@ out:
 
 void pfs_compare_run_free(struct pfs_cmp_run *run)
 {
+	free_lines(run);
 	free(run->lines);
 	run->lines = NULL;
 	run->n = 0;
@@ -207,37 +269,7 @@ const struct pfs_cmp_line *pfs_compare_find(const struct pfs_cmp_run *run, const
 	return NULL;
 }
 
-size_t pfs_compare_shared(const struct pfs_cmp_run *st, size_t n,
-			  const struct pfs_cmp_line **shared, size_t *unshared)
-{
-	size_t nshared = 0;
-
-	*unshared = 0;
-	for (size_t i = 0; i < st[0].n; i++) {
-		const struct pfs_cmp_line *base = &st[0].lines[i];
-		bool every = true;
-
-		for (size_t r = 1; r < n && every; r++)
-			every = pfs_compare_find(&st[r], base->test, base->op) != NULL;
-		if (every)
-			shared[nshared++] = base;
-		else
-			(*unshared)++;
-	}
-	for (size_t r = 1; r < n; r++)
-		for (size_t i = 0; i < st[r].n; i++)
-			*unshared += pfs_compare_find(&st[0], st[r].lines[i].test,
-						      st[r].lines[i].op) == NULL;
-	return nshared;
-}
-
-double pfs_compare_alpha(size_t nshared)
-{
-	/* Bonferroni: the table's lines share the family-wise error. */
-	return PFS_CMP_ALPHA / (double)(nshared ? nshared : 1);
-}
-
-/* ---- the verdict ----------------------------------------------------------------- */
+/* ---- a side's sample ----------------------------------------------------------------- */
 
 /* The squared standard error of a run's log rate, the median of n
  * replicates whose logs have standard deviation sd: sd^2 / n, times pi / 2
@@ -250,96 +282,430 @@ static double se2_of(double sd, unsigned n)
 	return c2 * sd * sd / (n ? n : 1);
 }
 
-/* The time a change of log ratio d is, on steps like a's and b's: the
- * longer step's time x (1 - 1 / R), R = exp(|d|). For two runs of one plan
- * that is how much shorter the faster run's steps were. */
-static double moved_us(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double d)
+/* The mean and variance of the logs of v[0..n) (of its positive values). */
+static void log_mean_var(const double *v, size_t n, double *mean, double *var, unsigned *m)
 {
-	double longer = (double)(a->step_us > b->step_us ? a->step_us : b->step_us);
+	double sum = 0, ss = 0;
+	size_t k = 0;
 
-	return longer * (1 - exp(-fabs(d)));
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > 0) {
+			sum += log(v[i]);
+			k++;
+		}
+	*m = (unsigned)k;
+	*mean = k ? sum / (double)k : 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > 0)
+			ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	*var = k >= 2 ? ss / (double)(k - 1) : -1;
 }
 
-/* How much longer the slower run's ranks waited for a CPU a step than the
- * faster run's (0 when they waited less, or did not record it). */
-static double waited_more_us(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double d)
+void pfs_compare_cell(const struct pfs_cmp_line *const *lines, size_t n, struct pfs_cmp_cell *c)
 {
-	const struct pfs_cmp_line *slow = d < 0 ? b : a, *fast = d < 0 ? a : b;
+	double rates[n ? n : 1], cpus[n ? n : 1], steps[n ? n : 1], p99s[n ? n : 1], var;
+	unsigned m, mc;
 
-	return slow->wait_us > fast->wait_us ? (double)(slow->wait_us - fast->wait_us) : 0;
+	memset(c, 0, sizeof(*c));
+	c->iterations = UINT32_MAX;
+	for (size_t i = 0; i < n; i++) {
+		rates[i] = lines[i]->rate;
+		cpus[i] = lines[i]->cpu_per_item;
+		steps[i] = (double)lines[i]->step_us;
+		p99s[i] = (double)lines[i]->p99_ns;
+		c->iterations = lines[i]->iterations < c->iterations ? lines[i]->iterations
+								      : c->iterations;
+	}
+	c->step_us = n ? pfs_u64_sat(pfs_median(steps, n)) : 0;
+	c->p99_ns = n ? pfs_u64_sat(pfs_median(p99s, n)) : 0;
+	log_mean_var(rates, n, &c->mlog, &var, &m);
+	c->runs = m;
+	c->rate = m ? exp(c->mlog) : 0;
+	log_mean_var(cpus, n, &c->cpu_mlog, &c->cpu_var, &mc);
+	c->has_cpu = mc == n && n;
+	c->c2 = 1;
+	if (m >= 2) {
+		/* Runs as replicates: their spread holds all that moves. */
+		c->noise = sqrt(var);
+		c->s2 = var;
+		c->nrep = m;
+		c->df = m - 1;
+		c->cpu_var = c->has_cpu ? c->cpu_var / mc : -1;
+		c->cpu_df = mc - 1;
+		return;
+	}
+	c->noise = m ? lines[0]->noise : -1;
+	/* One run: its own noise, and the floor for what moves between runs. */
+	c->s2 = m && lines[0]->noise >= 0 ? lines[0]->noise * lines[0]->noise : -1;
+	c->nrep = m ? lines[0]->replicates : 0;
+	c->c2 = c->nrep >= 3 ? M_PI / 2 : 1;
+	c->df = c->nrep > 1 ? c->nrep - 1 : 0;
+	c->floor2 = PFS_CMP_RUN_FLOOR * PFS_CMP_RUN_FLOOR;
+	if (c->has_cpu && lines[0]->cpu_noise >= 0) {
+		/* No floor: CPU time per item moves far less between runs than
+		 * wall time, and what it says is a note, not a verdict. */
+		c->cpu_var = se2_of(lines[0]->cpu_noise, lines[0]->iterations);
+		c->cpu_df = lines[0]->iterations - 1;
+	} else {
+		c->cpu_var = -1;
+	}
 }
 
-/* The verdict once the interval is known: beyond the noise (the interval
- * excludes 1) and the floor, a change of at least PFS_CMP_RESOLVE_US in a
- * step's time, and as much again beyond what the slower run's longer waits
- * for a CPU account for. */
-static void decide(struct pfs_cmp_verdict *v, bool beyond_noise, double d)
+/* Whether a cell's s2 goes into its side's pool: lines whose steps last
+ * PFS_SHORT_STEP_US or more, when the side has any (shorter steps are
+ * timing noise, '!', and would make every line look as noisy). */
+static bool pooled(const struct pfs_cmp_cell *c, bool any_long)
 {
-	bool loud = beyond_noise && fabs(d) > log(PFS_CMP_FLOOR);
-
-	v->unresolved = loud && v->moved_us < PFS_CMP_RESOLVE_US;
-	v->busy = loud && !v->unresolved && v->moved_us - v->waited_us < PFS_CMP_RESOLVE_US;
-	v->called_out = loud && !v->unresolved && !v->busy;
+	return c->s2 >= 0 && c->df > 0 && (!any_long || c->step_us >= PFS_SHORT_STEP_US);
 }
 
-void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double alpha,
-		       struct pfs_cmp_verdict *v)
+void pfs_compare_moderate(struct pfs_cmp_cell *const *cells, size_t n)
 {
-	double d, sa, sb, va, vb, se, df = 0, t, na, nb;
-	bool borrowed = false;
+	double sum = 0, dfs = 0;
+	bool any_long = false;
+
+	for (size_t i = 0; i < n; i++)
+		any_long |= cells[i]->s2 >= 0 && cells[i]->df > 0 &&
+			    cells[i]->step_us >= PFS_SHORT_STEP_US;
+	for (size_t i = 0; i < n; i++)
+		if (pooled(cells[i], any_long)) {
+			sum += cells[i]->df * cells[i]->s2;
+			dfs += cells[i]->df;
+		}
+	for (size_t i = 0; i < n; i++) {
+		struct pfs_cmp_cell *c = cells[i];
+		bool in = pooled(c, any_long);
+		double own = c->s2 >= 0 && c->df > 0 ? c->df : 0;
+		double others = dfs - (in ? own : 0);
+		double d0 = others < PFS_CMP_PRIOR_DF ? others : PFS_CMP_PRIOR_DF;
+		double prior = (sum - (in ? own * c->s2 : 0)) / others;
+
+		if (!(d0 > 0) || c->nrep == 0)
+			continue;
+		/* The others' pooled variance, with the weight of d0 replicates. */
+		c->s2 = (d0 * prior + (own > 0 ? own * c->s2 : 0)) / (d0 + own);
+		c->df = own + d0;
+	}
+}
+
+/* A cell's variance of its mean log rate, and its estimated part; -1: unknown. */
+static double cell_var(const struct pfs_cmp_cell *c, double *estimated)
+{
+	/* One run without iterations' noise: the floor alone, known. */
+	*estimated = c->s2 >= 0 && c->nrep ? c->c2 * c->s2 / c->nrep : c->floor2 > 0 ? 0 : -1;
+	return *estimated >= 0 ? *estimated + c->floor2 : -1;
+}
+
+/* Satterthwaite's share of a variance in the df of a sum of them: its
+ * estimated part squared over that part's df (the floor is known). */
+static double df_term(double estimated, double df)
+{
+	return df > 0 ? estimated * estimated / df : 0;
+}
+
+/* log r, its SE and df from two samples' (mean, var, estimated part of
+ * var, df); false without an interval. One unknown variance borrows the
+ * other's. */
+static bool log_ratio(double ma, double va, double wa, double dfa, double mb, double vb,
+		      double wb, double dfb, double *d, double *se, double *df)
+{
+	double ta, tb;
+
+	*d = mb - ma;
+	if (va < 0 && vb < 0)
+		return false;
+	if (va < 0) {
+		va = vb;
+		wa = wb;
+		dfa = dfb;
+	} else if (vb < 0) {
+		vb = va;
+		wb = wa;
+		dfb = dfa;
+	}
+	ta = df_term(wa, dfa);
+	tb = df_term(wb, dfb);
+	*se = sqrt(va + vb);
+	*df = ta + tb > 0 ? (va + vb) * (va + vb) / (ta + tb) : 1e9;
+	return true;
+}
+
+void pfs_compare_estimate(const struct pfs_cmp_cell *a, const struct pfs_cmp_cell *b,
+			  double margin, struct pfs_cmp_verdict *v)
+{
+	double d, m = log1p(margin);
 
 	memset(v, 0, sizeof(*v));
+	v->p = 1;
 	if (!(a->rate > 0) || !(b->rate > 0))
 		return;
-	d = log(b->rate / a->rate);
+	double wa, wb, va = cell_var(a, &wa), vb = cell_var(b, &wb);
+
+	v->interval = log_ratio(a->mlog, va, wa, a->df, b->mlog, vb, wb, b->df, &d, &v->se, &v->df);
 	v->ratio = v->low = v->high = exp(d);
-	v->moved_us = moved_us(a, b, d);
-	v->waited_us = waited_more_us(a, b, d);
-	sa = a->noise;
-	sb = b->noise;
-	na = a->replicates;
-	nb = b->replicates;
-	/* A run that could not measure its noise (one iteration on one node)
-	 * is taken to be as noisy as the other, with one replicate; the one
-	 * estimate of noise then has the other's degrees of freedom. */
-	if (sa < 0 && sb < 0)
+	if (a->has_cpu && b->has_cpu)
+		v->cpu_ratio = exp(b->cpu_mlog - a->cpu_mlog);
+	if (!v->interval)
 		return;
-	if (sa < 0 || sb < 0) {
-		borrowed = true;
-		df = (sa < 0 ? nb : na) - 1;
-		if (sa < 0) {
-			sa = sb;
-			na = 1;
-		} else {
-			sb = sa;
-			nb = 1;
-		}
-	}
-	va = se2_of(sa, (unsigned)na);
-	vb = se2_of(sb, (unsigned)nb);
-	se = sqrt(va + vb);
-	v->interval = true;
-	if (!(se > 0)) { /* replicates without any spread: the interval is the ratio */
-		decide(v, true, d);
-		return;
-	}
-	if (!borrowed) /* Welch-Satterthwaite */
-		df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-	t = pfs_t_quantile(1 - alpha / 2, df);
-	v->low = exp(d - t * se);
-	v->high = exp(d + t * se);
-	decide(v, v->low > 1 || v->high < 1, d);
+	/* Two-sided, as the interval: beyond the margin at level p exactly
+	 * when the interval at 1 - p reaches the margin. */
+	if (!(v->se > 0))
+		v->p = fabs(d) > m ? 0 : 1;
+	else if (fabs(d) > m)
+		v->p = 2 * (1 - pfs_t_cdf((fabs(d) - m) / v->se, v->df));
 }
 
-/* A factor as it reads best: 0.0032, 0.74, 1.25, 12.3, 318; past 99999,
- * ">99999". */
-static void factor_text(char *buf, size_t len, double f)
+void pfs_compare_decide(struct pfs_cmp_verdict *v, double alpha, double margin)
 {
-	if (f >= 99999.5)
-		snprintf(buf, len, ">99999");
-	else
-		snprintf(buf, len, f < 0.995 ? "%.2g" : f < 9.995 ? "%.2f" : f < 99.95 ? "%.1f" : "%.0f",
-			 f);
+	double d = log(v->ratio), m = log1p(margin), t = 0;
+
+	v->level = alpha;
+	if (!v->interval)
+		return;
+	if (v->se > 0) {
+		t = pfs_t_quantile(1 - alpha / 2, v->df);
+		v->low = exp(d - t * v->se);
+		v->high = exp(d + t * v->se);
+		/* Called out 80 % of the time: the margin, t, and the 80th percentile. */
+		v->detectable = exp(m + (t + pfs_t_quantile(0.8, v->df)) * v->se);
+	} else {
+		v->detectable = exp(m);
+	}
+	v->beyond = v->low > exp(m) || v->high < exp(-m);
+	v->unresolved = v->beyond && v->moved_us < PFS_CMP_RESOLVE_US;
+	v->busy = v->beyond && !v->unresolved && v->moved_us - v->waited_us < PFS_CMP_RESOLVE_US;
+	v->called_out = v->beyond && !v->unresolved && !v->busy;
+}
+
+struct ranked {
+	double p;
+	size_t i;
+};
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+void pfs_compare_holm(const double *p, size_t n, double alpha, double *level)
+{
+	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	bool stopped = false;
+	double at = alpha;
+
+	if (!r) { /* Bonferroni needs no order, and is never less strict */
+		for (size_t i = 0; i < n; i++)
+			level[i] = alpha / (double)n;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct ranked){ p[i], i };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	/* The k-th smallest is judged at alpha / (n - k); from the first that
+	 * fails, every one after it at that same level. */
+	for (size_t k = 0; k < n; k++) {
+		if (!stopped) {
+			at = alpha / (double)(n - k);
+			stopped = !(r[k].p <= at);
+		}
+		level[r[k].i] = at;
+	}
+	free(r);
+}
+
+/* ---- a table of sides ----------------------------------------------------------------- */
+
+/* Node nd of run a's index in run b, by name; -1 when b does not have it. */
+static long node_in(const struct pfs_cmp_run *a, unsigned nd, const struct pfs_cmp_run *b)
+{
+	if (nd < b->nnodes && !strcmp(a->node_names[nd], b->node_names[nd]))
+		return nd;
+	for (unsigned k = 0; k < b->nnodes; k++)
+		if (!strcmp(a->node_names[nd], b->node_names[k]))
+			return k;
+	return -1;
+}
+
+/* A side's median over its runs of node nd's (of runs[0]) figure. */
+static double side_node(const struct pfs_cmp_run *ref, unsigned nd, const struct pfs_cmp_run *runs,
+			size_t n, const char *test, const char *op, bool wait, double *scratch)
+{
+	size_t k = 0;
+
+	for (size_t r = 0; r < n; r++) {
+		const struct pfs_cmp_line *l = pfs_compare_find(&runs[r], test, op);
+		long at = l ? node_in(ref, nd, &runs[r]) : -1;
+
+		if (at >= 0)
+			scratch[k++] = wait ? l->node_wait_us[at] : l->node_us[at];
+	}
+	return k ? pfs_median(scratch, k) : NAN;
+}
+
+/* How much the change moved a node's time in the op, in its own way, at
+ * most; and how much of that its longer waits for a CPU held by others
+ * leave unexplained, at most. */
+static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
+		  const char *test, const char *op, bool slower, struct pfs_cmp_verdict *v)
+{
+	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0;
+	const struct pfs_cmp_run *ref = &b[0];
+
+	for (unsigned nd = 0; nd < ref->nnodes; nd++) {
+		double ta = side_node(ref, nd, a, na, test, op, false, scratch);
+		double tb = side_node(ref, nd, b, nb, test, op, false, scratch);
+		double wa = side_node(ref, nd, a, na, test, op, true, scratch);
+		double wb = side_node(ref, nd, b, nb, test, op, true, scratch);
+		double m = slower ? tb - ta : ta - tb, w = slower ? wb - wa : wa - wb;
+
+		if (isnan(m))
+			continue;
+		most = m > most ? m : most;
+		m -= w > 0 ? w : 0;
+		net = m > net ? m : net;
+	}
+	v->moved_us = most;
+	v->waited_us = most - net;
+}
+
+void pfs_compare_table_free(struct pfs_cmp_table *t)
+{
+	free(t->base);
+	free(t->cells);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The first run's lines that every run has, into t->base. */
+static void shared_lines(const struct pfs_cmp_run *runs, size_t n, struct pfs_cmp_table *t)
+{
+	t->nlines = t->unshared = 0;
+	for (size_t i = 0; i < runs[0].n; i++) {
+		const struct pfs_cmp_line *base = &runs[0].lines[i];
+		bool every = true;
+
+		for (size_t r = 1; r < n && every; r++)
+			every = pfs_compare_find(&runs[r], base->test, base->op) != NULL;
+		if (every)
+			t->base[t->nlines++] = base;
+		else
+			t->unshared++;
+	}
+	for (size_t r = 1; r < n; r++)
+		for (size_t i = 0; i < runs[r].n; i++)
+			t->unshared += pfs_compare_find(&runs[0], runs[r].lines[i].test,
+							runs[r].lines[i].op) == NULL;
+}
+
+/* Whether the CPU time per item moved beyond the margin, its interval
+ * taken at the line's level: a slower machine (or a costlier code path),
+ * not a slower filesystem, when the rate moved with it. */
+static void cpu_change(const struct pfs_cmp_cell *a, const struct pfs_cmp_cell *b, double margin,
+		       struct pfs_cmp_verdict *v)
+{
+	double d, se, df, t, m = log1p(margin);
+
+	if (!(v->cpu_ratio > 0) || !log_ratio(a->cpu_mlog, a->cpu_var, a->cpu_var, a->cpu_df,
+					      b->cpu_mlog, b->cpu_var, b->cpu_var, b->cpu_df, &d,
+					      &se, &df))
+		return;
+	t = se > 0 ? pfs_t_quantile(1 - v->level / 2, df) : 0;
+	/* Beyond the margin, the way that makes the rate slower where it is,
+	 * and 3/4 of the change or more on a log scale: the change is the
+	 * CPU's (a filesystem that makes the ranks wait costs them CPU too, in
+	 * wake-ups, but not as much as it costs them time). */
+	v->cpu_changed = (d - t * se > m || d + t * se < -m) && d * log(v->ratio) < 0 &&
+			 fabs(d) >= 0.75 * fabs(log(v->ratio));
+}
+
+int pfs_compare_table(const struct pfs_cmp_run *runs, const size_t *side_runs, size_t nsides,
+		      double margin, struct pfs_cmp_table *t)
+{
+	size_t nruns = 0, first[nsides ? nsides : 1];
+	const struct pfs_cmp_line **lines;
+	struct pfs_cmp_cell **col;
+	double *p, *level;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t s = 0; s < nsides; s++) {
+		first[s] = nruns;
+		nruns += side_runs[s];
+	}
+	t->nsides = nsides;
+	t->margin = margin;
+	t->base = malloc((runs[0].n ? runs[0].n : 1) * sizeof(*t->base));
+	lines = malloc((nruns ? nruns : 1) * sizeof(*lines));
+	p = malloc((runs[0].n ? runs[0].n : 1) * sizeof(*p));
+	level = malloc((runs[0].n ? runs[0].n : 1) * sizeof(*level));
+	col = malloc((runs[0].n ? runs[0].n : 1) * sizeof(*col));
+	t->cells = calloc((runs[0].n ? runs[0].n : 1) * nsides, sizeof(*t->cells));
+	t->v = calloc((runs[0].n ? runs[0].n : 1) * nsides, sizeof(*t->v));
+	if (!t->base || !lines || !p || !level || !col || !t->cells || !t->v) {
+		free(lines);
+		free(col);
+		free(p);
+		free(level);
+		pfs_compare_table_free(t);
+		return -ENOMEM;
+	}
+	shared_lines(runs, nruns, t);
+	for (size_t l = 0; l < t->nlines; l++)
+		for (size_t s = 0; s < nsides; s++) {
+			for (size_t r = 0; r < side_runs[s]; r++)
+				lines[r] = pfs_compare_find(&runs[first[s] + r], t->base[l]->test,
+							    t->base[l]->op);
+			pfs_compare_cell(lines, side_runs[s], &t->cells[l * nsides + s]);
+		}
+	for (size_t s = 0; s < nsides; s++) {
+		for (size_t l = 0; l < t->nlines; l++)
+			col[l] = &t->cells[l * nsides + s];
+		pfs_compare_moderate(col, t->nlines);
+	}
+	/* Each side after the first against the first: a family of its own. */
+	for (size_t s = 1; s < nsides; s++) {
+		size_t m = 0;
+
+		for (size_t l = 0; l < t->nlines; l++) {
+			struct pfs_cmp_verdict *v = &t->v[l * nsides + s];
+
+			pfs_compare_estimate(&t->cells[l * nsides], &t->cells[l * nsides + s], margin, v);
+			moved(&runs[first[0]], side_runs[0], &runs[first[s]], side_runs[s],
+			      t->base[l]->test, t->base[l]->op, v->ratio < 1, v);
+			if (v->interval)
+				p[m++] = v->p;
+		}
+		pfs_compare_holm(p, m, PFS_CMP_ALPHA, level);
+		m = 0;
+		for (size_t l = 0; l < t->nlines; l++) {
+			struct pfs_cmp_verdict *v = &t->v[l * nsides + s];
+
+			pfs_compare_decide(v, v->interval ? level[m++] : PFS_CMP_ALPHA, margin);
+			cpu_change(&t->cells[l * nsides], &t->cells[l * nsides + s], margin, v);
+		}
+	}
+	free(lines);
+	free(col);
+	free(p);
+	free(level);
+	return 0;
+}
+
+/* ---- words ---------------------------------------------------------------------------- */
+
+const char *pfs_compare_factor_text(char *buf, size_t len, double f)
+{
+	if (!(f < 999999.5)) {
+		snprintf(buf, len, ">1000000");
+	} else if (f >= 999.5) { /* two significant figures: 4085 is 4100 */
+		double unit = pow(10, floor(log10(f)) - 1);
+
+		snprintf(buf, len, "%.0f", round(f / unit) * unit);
+	} else {
+		snprintf(buf, len, f < 9.995 ? "%.2f" : f < 99.95 ? "%.1f" : "%.0f", f);
+	}
+	return buf;
 }
 
 const char *pfs_compare_ratio_text(char *buf, size_t len, double ratio)
@@ -354,23 +720,68 @@ const char *pfs_compare_ratio_text(char *buf, size_t len, double ratio)
 		snprintf(buf, len, "no change");
 		return buf;
 	}
-	factor_text(f, sizeof(f), ratio < 1 ? 1 / ratio : ratio);
+	pfs_compare_factor_text(f, sizeof(f), ratio < 1 ? 1 / ratio : ratio);
 	snprintf(buf, len, "%sx %s", f, ratio < 1 ? "slower" : "faster");
 	return buf;
 }
 
 const char *pfs_compare_interval_text(char *buf, size_t len, const struct pfs_cmp_verdict *v)
 {
-	char lo[32], hi[32];
 	bool slower = v->ratio < 1;
+	/* The bounds as factors in the change's own way: the near one may be
+	 * the other way. */
+	double near = slower ? 1 / v->high : v->low, far = slower ? 1 / v->low : v->high;
+	char a[32], b[32];
 
-	if (!v->interval) {
+	if (!v->interval || !(v->ratio > 0)) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
-	/* In the change's own direction: for a slowdown, 1 / ratio. */
-	factor_text(lo, sizeof(lo), slower ? 1 / v->high : v->low);
-	factor_text(hi, sizeof(hi), slower ? 1 / v->low : v->high);
-	snprintf(buf, len, "(%s-%s)", lo, hi);
+	pfs_compare_factor_text(b, sizeof(b), far);
+	if (near >= 1) {
+		pfs_compare_factor_text(a, sizeof(a), near);
+		snprintf(buf, len, "%sx to %sx", a, b);
+	} else {
+		pfs_compare_factor_text(a, sizeof(a), 1 / near);
+		snprintf(buf, len, "%sx %s to %sx %s", a, slower ? "faster" : "slower", b,
+			 slower ? "slower" : "faster");
+	}
+	return buf;
+}
+
+const char *pfs_compare_word(const struct pfs_cmp_verdict *v)
+{
+	return !(v->ratio > 0)   ? ""
+	       : !v->interval   ? "few"
+	       : v->unresolved  ? "short"
+	       : v->busy        ? "busy"
+	       : !v->called_out ? ""
+	       : v->ratio < 1   ? "SLOWER"
+				: "FASTER";
+}
+
+const char *pfs_compare_text(char *buf, size_t len, const struct pfs_cmp_verdict *v,
+			     double margin)
+{
+	char change[48], iv[96], det[32];
+
+	pfs_compare_ratio_text(change, sizeof(change), v->ratio);
+	if (!(v->ratio > 0)) {
+		snprintf(buf, len, "-");
+	} else if (!v->interval) {
+		snprintf(buf, len, "%s, too few runs to judge", change);
+	} else if (v->beyond) {
+		snprintf(buf, len, "%s (%s)%s", change, pfs_compare_interval_text(iv, sizeof(iv), v),
+			 v->cpu_changed ? ", CPU per item too" : "");
+	} else if (v->low <= 1 && v->high >= 1) {
+		pfs_compare_factor_text(det, sizeof(det), v->detectable);
+		if (fabs(log(v->ratio)) <= log1p(margin))
+			snprintf(buf, len, "no change (could detect >= %sx)", det);
+		else
+			snprintf(buf, len, "%s, in the noise (could detect >= %sx)", change, det);
+	} else {
+		snprintf(buf, len, "%s (%s), not surely over %.0f %%", change,
+			 pfs_compare_interval_text(iv, sizeof(iv), v), 100 * margin);
+	}
 	return buf;
 }

@@ -29,12 +29,13 @@ struct report {
 	const struct pfs_archive *runs;
 	const char *const *paths;
 	size_t n;
-	bool colour;
+	const struct pfs_cmp_opts *o;
 	struct pfs_cmp_run *st;       /* per run */
 	struct pfs_analysis *slow;    /* per run */
-	const struct pfs_cmp_line **shared; /* the base's lines every run has */
-	size_t nshared, unshared;
-	double alpha;                 /* per line: PFS_CMP_ALPHA / nshared */
+	size_t nsides;
+	size_t *side_runs, *side_first; /* per side */
+	bool groups;                  /* sides of runs (`--`), not a run a side */
+	struct pfs_cmp_table t;
 };
 
 /* Text from a file, for a terminal: control characters become '?', and
@@ -61,120 +62,94 @@ static void heading(char *buf, size_t len, const struct pfs_archive *a)
 	printable(buf, len, raw);
 }
 
-static bool is_short(const struct pfs_cmp_line *l)
+static const struct pfs_cmp_cell *cell(const struct report *rp, size_t l, size_t s)
 {
-	return l->step_us < PFS_SHORT_STEP_US;
+	return &rp->t.cells[l * rp->nsides + s];
 }
 
-static void rate_text(char *buf, size_t len, const struct pfs_cmp_line *l)
+static const struct pfs_cmp_verdict *verdict(const struct report *rp, size_t l, size_t s)
 {
-	snprintf(buf, len, "%.*f%s", l->unit == PFS_UNIT_BYTES ? 1 : 0,
-		 pfs_rate_display(l->unit, l->rate), is_short(l) ? "!" : "");
+	return &rp->t.v[l * rp->nsides + s];
 }
 
-static void p99_text(char *buf, size_t len, const struct pfs_cmp_line *l)
+static bool is_short(const struct pfs_cmp_cell *c)
 {
-	if (l->p99_ns)
-		snprintf(buf, len, "%.1f", (double)l->p99_ns / 1000);
-	else
-		snprintf(buf, len, "-");
+	return c->step_us < PFS_SHORT_STEP_US;
+}
+
+static void rate_text(char *buf, size_t len, enum pfs_unit unit, const struct pfs_cmp_cell *c)
+{
+	snprintf(buf, len, "%.*f%s", unit == PFS_UNIT_BYTES ? 1 : 0, pfs_rate_display(unit, c->rate),
+		 is_short(c) ? "!" : "");
 }
 
 /* ---- text ------------------------------------------------------------------------- */
 
-/* The verdict column's word: SLOWER or FASTER when called out, short or
- * busy for a change beyond the noise and the floor that is not, else "". */
-static const char *verdict_word(const struct pfs_cmp_verdict *v)
+static void print_word(const struct report *rp, const struct pfs_cmp_verdict *v)
 {
-	return v->unresolved    ? "short"
-	       : v->busy        ? "busy"
-	       : !v->called_out ? ""
-	       : v->ratio < 1   ? "SLOWER"
-				: "FASTER";
-}
+	const char *word = pfs_compare_word(v);
+	bool paint = rp->o->colour && v->called_out;
 
-static void print_verdict(const struct report *rp, const struct pfs_cmp_verdict *v)
-{
-	const char *word = verdict_word(v);
-
-	if (!*word)
-		return;
-	if (!v->called_out) { /* short or busy: said, in no colour */
-		fputs(word, rp->out);
-		return;
-	}
-	if (rp->colour)
+	if (paint)
 		fputs(v->ratio < 1 ? "\033[1;31m" : "\033[1;32m", rp->out);
-	fputs(word, rp->out);
-	if (rp->colour)
+	fprintf(rp->out, "%-6s", word);
+	if (paint)
 		fputs("\033[0m", rp->out);
 }
 
-/* "change interval" and the verdict: the end of a line. */
-static void print_change(const struct report *rp, const struct pfs_cmp_line *base,
-			 const struct pfs_cmp_line *l)
+/* "verdict  sentence": the end of a line. */
+static void print_change(const struct report *rp, size_t l, size_t s)
 {
-	struct pfs_cmp_verdict v;
-	char change[48], iv[48];
+	const struct pfs_cmp_verdict *v = verdict(rp, l, s);
+	char text[160];
 
-	pfs_compare_judge(base, l, rp->alpha, &v);
-	pfs_compare_ratio_text(change, sizeof(change), v.ratio);
-	pfs_compare_interval_text(iv, sizeof(iv), &v);
-	/* Padded only where something follows: no line ends in blanks. */
-	fprintf(rp->out, "  %-12s %-*s", change, *verdict_word(&v) ? 12 : 0, iv);
-	if (*verdict_word(&v))
-		fputc(' ', rp->out);
-	print_verdict(rp, &v);
+	fputs("  ", rp->out);
+	print_word(rp, v);
+	fprintf(rp->out, "  %s", pfs_compare_text(text, sizeof(text), v, rp->t.margin));
 }
 
-/* Two runs: one line per (test, op), 97 columns at most for ordinary names. */
+/* Two sides: one line per (test, op). */
 static void text_columns(const struct report *rp)
 {
 	FILE *out = rp->out;
 
-	fprintf(out, "%-4s %-8s %-7s  %10s %8s  %10s %8s  %-12s %-12s %s\n", "Test", "Op", "Unit",
-		"[1] rate", "p99 us", "[2] rate", "p99 us", "change", "interval", "verdict");
-	for (size_t i = 0; i < rp->nshared; i++) {
-		const struct pfs_cmp_line *a = rp->shared[i];
-		const struct pfs_cmp_line *b = pfs_compare_find(&rp->st[1], a->test, a->op);
-		char ra[48], rb[48], pa[32], pb[32];
+	fprintf(out, "%-4s %-8s %-7s %9s %9s  %-6s  %s\n", "Test", "Op", "Unit", "[1] rate",
+		"[2] rate", "verdict", "change (interval)");
+	for (size_t l = 0; l < rp->t.nlines; l++) {
+		const struct pfs_cmp_line *a = rp->t.base[l];
+		char ra[48], rb[48];
 
-		rate_text(ra, sizeof(ra), a);
-		rate_text(rb, sizeof(rb), b);
-		p99_text(pa, sizeof(pa), a);
-		p99_text(pb, sizeof(pb), b);
-		fprintf(out, "%-4s %-8s %-7s  %10s %8s  %10s %8s", a->test, a->op,
-			pfs_unit_rate_label(a->unit), ra, pa, rb, pb);
-		print_change(rp, a, b);
+		rate_text(ra, sizeof(ra), a->unit, cell(rp, l, 0));
+		rate_text(rb, sizeof(rb), a->unit, cell(rp, l, 1));
+		fprintf(out, "%-4s %-8s %-7s %9s %9s", a->test, a->op, pfs_unit_rate_label(a->unit), ra,
+			rb);
+		print_change(rp, l, 1);
 		fputc('\n', out);
 	}
 }
 
-/* More runs: a line per run under each (test, op), 88 columns at most. */
+/* More sides: a line per side under each (test, op). */
 static void text_rows(const struct report *rp)
 {
 	FILE *out = rp->out;
 
-	fprintf(out, "%-4s %-8s %-7s %-4s %10s %6s %8s  %-12s %-12s %s\n", "Test", "Op", "Unit",
-		"Run", "rate", "noise", "p99 us", "change", "interval", "verdict");
-	for (size_t i = 0; i < rp->nshared; i++) {
-		const struct pfs_cmp_line *a = rp->shared[i];
+	fprintf(out, "%-4s %-8s %-7s %-4s %9s %6s  %-6s  %s\n", "Test", "Op", "Unit", "Run", "rate",
+		"noise", "verdict", "change (interval)");
+	for (size_t l = 0; l < rp->t.nlines; l++) {
+		const struct pfs_cmp_line *a = rp->t.base[l];
 
-		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l =
-				r ? pfs_compare_find(&rp->st[r], a->test, a->op) : a;
-			char run[32], rate[48], noise[16] = "-", p99[32];
+		for (size_t s = 0; s < rp->nsides; s++) {
+			const struct pfs_cmp_cell *c = cell(rp, l, s);
+			char run[32], rate[48], noise[16] = "-";
 
-			snprintf(run, sizeof(run), "[%zu]", r + 1);
-			rate_text(rate, sizeof(rate), l);
-			p99_text(p99, sizeof(p99), l);
-			if (l->noise >= 0)
-				snprintf(noise, sizeof(noise), "%.1f%%", l->noise * 100);
-			fprintf(out, "%-4s %-8s %-7s %-4s %10s %6s %8s", r ? "" : a->test,
-				r ? "" : a->op, r ? "" : pfs_unit_rate_label(a->unit), run, rate, noise,
-				p99);
-			if (r)
-				print_change(rp, a, l);
+			snprintf(run, sizeof(run), "[%zu]", s + 1);
+			rate_text(rate, sizeof(rate), a->unit, c);
+			if (c->noise >= 0)
+				snprintf(noise, sizeof(noise), "%.1f%%", c->noise * 100);
+			fprintf(out, "%-4s %-8s %-7s %-4s %9s %6s", s ? "" : a->test, s ? "" : a->op,
+				s ? "" : pfs_unit_rate_label(a->unit), run, rate, noise);
+			if (s)
+				print_change(rp, l, s);
 			fputc('\n', out);
 		}
 	}
@@ -255,17 +230,31 @@ static void print_differences(FILE *out, const struct pfs_archive *runs, size_t 
 		fputc('\n', out);
 }
 
+/* A run's number: [k] for a run a side, [s.k] for run k of side s. */
+static void run_tag(char *buf, size_t len, const struct report *rp, size_t r)
+{
+	size_t s = rp->nsides;
+
+	while (s > 0 && rp->side_first[s - 1] > r)
+		s--;
+	if (rp->groups)
+		snprintf(buf, len, "[%zu.%zu]", s, r - rp->side_first[s - 1] + 1);
+	else
+		snprintf(buf, len, "[%zu]", r + 1);
+}
+
 static void print_slow_nodes(const struct report *rp)
 {
-	char line[1024];
+	char line[1024], tag[48];
 
 	fputs("\nSlow nodes (docs/methodology.md):\n", rp->out);
 	for (size_t r = 0; r < rp->n; r++) {
 		const struct pfs_analysis *a = &rp->slow[r];
 		bool any = false;
 
+		run_tag(tag, sizeof(tag), rp, r);
 		if (!a->compared) {
-			fprintf(rp->out, " [%zu] not judged: %u node%s\n", r + 1, a->nnodes,
+			fprintf(rp->out, " %s not judged: %u node%s\n", tag, a->nnodes,
 				a->nnodes == 1 ? "" : "s");
 			continue;
 		}
@@ -275,94 +264,128 @@ static void print_slow_nodes(const struct report *rp)
 
 				pfs_slow_describe(line, sizeof(line), &a->nodes[nd]);
 				printable(name, sizeof(name), line);
-				fprintf(rp->out, " [%zu] %s\n", r + 1, name);
+				fprintf(rp->out, " %s %s\n", tag, name);
 				any = true;
 			}
 		if (!any)
-			fprintf(rp->out, " [%zu] none\n", r + 1);
+			fprintf(rp->out, " %s none\n", tag);
 	}
 }
 
-static void text_report(const struct report *rp)
+/* The runs of each side, with their files and shapes. */
+static void print_runs(const struct report *rp)
 {
 	FILE *out = rp->out;
-	bool any_short = false, no_interval = false;
-	size_t unresolved = 0, busy = 0;
-	char head[512];
+	char head[512], path[512], where[512];
 
-	for (size_t r = 0; r < rp->n; r++) {
-		const struct pfs_archive *a = &rp->runs[r];
-		char path[512];
+	for (size_t s = 0; s < rp->nsides; s++) {
+		if (rp->groups)
+			fprintf(out, "[%zu] %zu run%s:\n", s + 1, rp->side_runs[s],
+				rp->side_runs[s] == 1 ? "" : "s");
+		for (size_t k = 0; k < rp->side_runs[s]; k++) {
+			size_t r = rp->side_first[s] + k;
+			const struct pfs_archive *a = &rp->runs[r];
 
-		heading(head, sizeof(head), a);
-		printable(path, sizeof(path), rp->paths[r]);
-		if (a->ri.label[0]) {
-			char where[sizeof(a->ri.fstype) + sizeof(a->ri.dir) + 2];
-
-			printable(where, sizeof(where), a->ri.fstype);
-			fprintf(out, "[%zu] %s: %s ", r + 1, head, where);
-			printable(where, sizeof(where), a->ri.dir);
-			fprintf(out, "%s\n", where);
-		} else {
-			fprintf(out, "[%zu] %s\n", r + 1, head);
+			heading(head, sizeof(head), a);
+			printable(path, sizeof(path), rp->paths[r]);
+			if (rp->groups)
+				fprintf(out, "    [%zu.%zu] ", s + 1, k + 1);
+			else
+				fprintf(out, "[%zu] ", s + 1);
+			fputs(head, out);
+			if (a->ri.label[0]) {
+				printable(where, sizeof(where), a->ri.fstype);
+				fprintf(out, ": %s ", where);
+				printable(where, sizeof(where), a->ri.dir);
+				fputs(where, out);
+			}
+			/* The file and the run's shape on a line of their own: paths are long. */
+			fprintf(out, "\n    %s%s: %s, %" PRIu64 " rank%s on %" PRIu64 " node%s, %s\n",
+				rp->groups ? "  " : "", path,
+				a->status == PFS_RUN_COMPLETE ? "complete" : "aborted", a->ri.nranks,
+				a->ri.nranks == 1 ? "" : "s", a->ri.nnodes, a->ri.nnodes == 1 ? "" : "s",
+				a->ri.start_time);
 		}
-		/* The file and the run's shape on a line of their own: paths are long. */
-		fprintf(out, "    %s: %s, %" PRIu64 " rank%s on %" PRIu64 " node%s, %s\n", path,
-			a->status == PFS_RUN_COMPLETE ? "complete" : "aborted", a->ri.nranks,
-			a->ri.nranks == 1 ? "" : "s", a->ri.nnodes, a->ri.nnodes == 1 ? "" : "s",
-			a->ri.start_time);
 	}
 	fputc('\n', out);
-	print_differences(out, rp->runs, rp->n);
-	if (rp->n == 2)
-		text_columns(rp);
-	else
-		text_rows(rp);
-	for (size_t i = 0; i < rp->nshared; i++)
-		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l =
-				pfs_compare_find(&rp->st[r], rp->shared[i]->test, rp->shared[i]->op);
-			struct pfs_cmp_verdict v;
+}
 
-			any_short |= is_short(l);
-			if (r) {
-				pfs_compare_judge(rp->shared[i], l, rp->alpha, &v);
-				no_interval |= !v.interval;
-				unresolved += v.unresolved;
-				busy += v.busy;
+/* The notes under the table on lines with these verdicts, in count's
+ * order. */
+_Static_assert(PFS_CMP_RESOLVE_US == 10000, "the notes say 10 ms");
+static const struct {
+	const char *word, *what;
+} notes[] = {
+	{ "short", "that moved no node's time in the op by 10 ms: no more\nmeasurable than "
+		   "a step that short; not called out." },
+	{ "busy", "that the slower side's longer waits for a CPU held by\nothers account for "
+		  "(all but under 10 ms of it): the machine was busier, not the\nfilesystem "
+		  "slower; not called out." },
+	{ "few", "where no variance could be formed for either side: nothing to\njudge the "
+		 "change by; give each side 3 runs." },
+	{ "CPU per item too", "where the ranks' CPU time per item moved\nwith the rate "
+			      "(3/4 of the change or more): a slower or busier machine, or\n"
+			      "more work per item, rather than a slower filesystem." },
+};
+
+/* What the words under the table say: each only where a line needs it. */
+static void text_notes(const struct report *rp)
+{
+	FILE *out = rp->out;
+	size_t count[4] = { 0 }; /* short, busy, few, cpu */
+	bool any_short = false, one_run = false;
+	double m = 100 * rp->t.margin;
+
+	for (size_t l = 0; l < rp->t.nlines; l++)
+		for (size_t s = 0; s < rp->nsides; s++) {
+			const struct pfs_cmp_verdict *v = verdict(rp, l, s);
+
+			any_short |= is_short(cell(rp, l, s));
+			one_run |= rp->side_runs[s] == 1;
+			if (s) {
+				count[0] += v->unresolved;
+				count[1] += v->busy;
+				count[2] += v->ratio > 0 && !v->interval;
+				count[3] += v->cpu_changed;
 			}
 		}
-	if (rp->unshared)
+	if (rp->t.unshared)
 		fprintf(out, "\n%zu (test, op) pairs are not in every run and are left out.\n",
-			rp->unshared);
+			rp->t.unshared);
 	if (any_short)
 		fprintf(out, "\nWarning: '!' marks a rate whose steps last under %u ms (median): "
 			     "barrier wake-ups,\nclock offsets and time slices are a large part "
 			     "of them; give the op more items.\n",
 			PFS_SHORT_STEP_US / 1000);
 	fprintf(out, "\nrate: amount of all nodes / wall time of the op's steps, median over "
-		     "iterations; p99: the\n99th percentile latency of the op's items. change: "
-		     "the run's rate against [1]'s;\ninterval: where that factor lies with "
-		     "%.0f %% confidence for the table (a bound below 1 is\nthe other way). "
-		     "Called out (SLOWER, FASTER) when the interval excludes no change, "
-		     "the\nchange exceeds %.0f %% and it moved the op's steps by %u ms or more "
-		     "beyond the\nranks' longer waits for a CPU. "
+		     "iterations%s.\nchange: against [1]; interval: where the factor lies, at "
+		     "the line's confidence\n(%.0f %% for the table, Holm). Called out "
+		     "(SLOWER, FASTER) when the whole interval\nis beyond %.0f %% and the change "
+		     "moved some node's time in the op by %u ms or more\nbeyond its longer waits "
+		     "for a CPU. could detect: the change called out 4 times in 5.\n"
 		     "See docs/compare.md.\n",
-		100 * (1 - PFS_CMP_ALPHA), 100 * (PFS_CMP_FLOOR - 1), PFS_CMP_RESOLVE_US / 1000);
-	if (no_interval)
-		fputs("interval '-': neither run measured its noise (one iteration on one node); "
-		      "run with -i 3.\n", out);
-	if (unresolved)
-		fprintf(out, "short: %zu change%s beyond the noise and %.0f %% that moved the op's steps "
-			     "by under %u ms,\nno more measurable than a step that short ('!'); not "
-			     "called out.\n",
-			unresolved, unresolved == 1 ? "" : "s", 100 * (PFS_CMP_FLOOR - 1),
-			PFS_CMP_RESOLVE_US / 1000);
-	if (busy)
-		fprintf(out, "busy: %zu change%s beyond the noise and %.0f %% that the slower run's "
-			     "longer waits for a CPU\naccount for (all but under %u ms of it): the "
-			     "machine was busier, not the filesystem\nslower; not called out.\n",
-			busy, busy == 1 ? "" : "s", 100 * (PFS_CMP_FLOOR - 1), PFS_CMP_RESOLVE_US / 1000);
+		rp->groups ? "; a side's: the geometric mean of its runs'" : "",
+		100 * (1 - PFS_CMP_ALPHA), m, PFS_CMP_RESOLVE_US / 1000);
+	if (one_run)
+		fprintf(out, "One run a side: what moves between runs is taken to be %.0f %% "
+			     "(the floor); for more,\ngive each side 3 runs or more "
+			     "(compare A1 A2 A3 -- B1 B2 B3, or pfsbench ab).\n",
+			100 * PFS_CMP_RUN_FLOOR);
+	for (size_t k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
+		if (count[k])
+			fprintf(out, "%s: %zu line%s beyond %.0f %% %s\n", notes[k].word, count[k],
+				count[k] == 1 ? "" : "s", m, notes[k].what);
+}
+
+static void text_report(const struct report *rp)
+{
+	print_runs(rp);
+	print_differences(rp->out, rp->runs, rp->n);
+	if (rp->nsides == 2)
+		text_columns(rp);
+	else
+		text_rows(rp);
+	text_notes(rp);
 	print_slow_nodes(rp);
 }
 
@@ -375,42 +398,72 @@ static void csv_num(FILE *out, double v, bool valid)
 		fprintf(out, "%.6g", v);
 }
 
+/* A side's replicates: its runs, or its one run's iterations or nodes. */
+static void replicates(const struct report *rp, size_t l, size_t s, unsigned *n, const char **of)
+{
+	const struct pfs_cmp_cell *c = cell(rp, l, s);
+	const struct pfs_cmp_line *first =
+		pfs_compare_find(&rp->st[rp->side_first[s]], rp->t.base[l]->test, rp->t.base[l]->op);
+
+	if (c->runs >= 2) {
+		*n = c->runs;
+		*of = "runs";
+	} else {
+		*n = first->replicates;
+		*of = first->replicates < 2 ? "" : "iterations";
+	}
+}
+
 static void csv_report(const struct report *rp)
 {
 	FILE *out = rp->out;
 
 	fputs("test,op,unit,run,label,rate,iterations,replicates,replicates_of,noise,step_us,"
-	      "short,p99_ns,ratio,ratio_low,ratio_high,change,called_out,verdict\r\n",
+	      "short,p99_ns,ratio,ratio_low,ratio_high,change,called_out,verdict,runs,confidence,"
+	      "detectable,cpu_ratio,cpu_changed,text,noise_drawn,noise_df,se,df\r\n",
 	      out);
-	for (size_t i = 0; i < rp->nshared; i++) {
-		const struct pfs_cmp_line *a = rp->shared[i];
+	for (size_t l = 0; l < rp->t.nlines; l++) {
+		const struct pfs_cmp_line *a = rp->t.base[l];
 
-		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l = pfs_compare_find(&rp->st[r], a->test, a->op);
-			struct pfs_cmp_verdict v = { .ratio = 1, .low = 1, .high = 1 };
-			char change[48] = "";
+		for (size_t s = 0; s < rp->nsides; s++) {
+			const struct pfs_cmp_cell *c = cell(rp, l, s);
+			const struct pfs_cmp_verdict *v = verdict(rp, l, s);
+			char change[48] = "", text[160] = "";
+			const char *of;
+			unsigned reps;
 
-			if (r) {
-				pfs_compare_judge(a, l, rp->alpha, &v);
-				pfs_compare_ratio_text(change, sizeof(change), v.ratio);
+			if (s) {
+				pfs_compare_ratio_text(change, sizeof(change), v->ratio);
+				pfs_compare_text(text, sizeof(text), v, rp->t.margin);
 			}
+			replicates(rp, l, s, &reps, &of);
 			pfs_csv_field(out, a->test);
 			fputc(',', out);
 			pfs_csv_field(out, a->op);
-			fprintf(out, ",%s,%zu,", pfs_unit_rate_label(l->unit), r + 1);
-			pfs_csv_field(out, rp->runs[r].ri.label);
-			csv_num(out, pfs_rate_display(l->unit, l->rate), true);
-			fprintf(out, ",%u,%u,%s", l->iterations, l->replicates,
-				l->replicates < 2 ? "" : l->node_replicates ? "nodes" : "iterations");
-			csv_num(out, l->noise, l->noise >= 0);
-			fprintf(out, ",%" PRIu64 ",%s,%" PRIu64, l->step_us,
-				is_short(l) ? "true" : "false", l->p99_ns);
-			csv_num(out, v.ratio, r && v.ratio > 0);
-			csv_num(out, v.low, r && v.interval);
-			csv_num(out, v.high, r && v.interval);
+			fprintf(out, ",%s,%zu,", pfs_unit_rate_label(a->unit), s + 1);
+			pfs_csv_field(out, rp->runs[rp->side_first[s]].ri.label);
+			csv_num(out, pfs_rate_display(a->unit, c->rate), true);
+			fprintf(out, ",%u,%u,%s", c->iterations, reps, of);
+			csv_num(out, c->noise, c->noise >= 0);
+			fprintf(out, ",%" PRIu64 ",%s,%" PRIu64, c->step_us, is_short(c) ? "true" : "false",
+				c->p99_ns);
+			csv_num(out, v->ratio, s && v->ratio > 0);
+			csv_num(out, v->low, s && v->interval);
+			csv_num(out, v->high, s && v->interval);
 			fputc(',', out);
 			pfs_csv_field(out, change);
-			fprintf(out, ",%s,%s\r\n", v.called_out ? "true" : "false", verdict_word(&v));
+			fprintf(out, ",%s,%s,%u", v->called_out ? "true" : "false",
+				s ? pfs_compare_word(v) : "", c->runs);
+			csv_num(out, 1 - v->level, s && v->interval);
+			csv_num(out, v->detectable, s && v->interval);
+			csv_num(out, v->cpu_ratio, s && v->cpu_ratio > 0);
+			fprintf(out, ",%s,", v->cpu_changed ? "true" : "false");
+			pfs_csv_field(out, text);
+			csv_num(out, sqrt(c->s2), c->s2 >= 0);
+			csv_num(out, c->df, c->s2 >= 0);
+			csv_num(out, v->se, s && v->interval);
+			csv_num(out, v->df, s && v->interval);
+			fputs("\r\n", out);
 		}
 	}
 }
@@ -435,7 +488,7 @@ static void json_slow(FILE *out, const struct pfs_analysis *a)
 
 		if (!pfs_node_is_slow(v))
 			continue;
-		fputs(first ? "\n        {\"node\": " : ",\n        {\"node\": ", out);
+		fputs(first ? "\n          {\"node\": " : ",\n          {\"node\": ", out);
 		first = false;
 		pfs_json_string(out, v->name);
 		fputs(", \"late_ms\": ", out);
@@ -453,90 +506,149 @@ static void json_slow(FILE *out, const struct pfs_analysis *a)
 		}
 		fputs("]}", out);
 	}
-	fputs(first ? "]}" : "\n      ]}", out);
+	fputs(first ? "]}" : "\n        ]}", out);
+}
+
+static void json_run(const struct report *rp, size_t r)
+{
+	FILE *out = rp->out;
+	const struct pfs_archive *a = &rp->runs[r];
+	char head[512];
+
+	heading(head, sizeof(head), a);
+	fprintf(out, "\n      {\"run\": %zu, \"path\": ", r + 1);
+	pfs_json_string(out, rp->paths[r]);
+	fputs(", \"label\": ", out);
+	pfs_json_string(out, a->ri.label);
+	fputs(", \"heading\": ", out);
+	pfs_json_string(out, head);
+	fputs(", \"workload\": ", out);
+	pfs_json_string(out, a->ri.workload_name);
+	fputs(", \"fstype\": ", out);
+	pfs_json_string(out, a->ri.fstype);
+	fprintf(out, ", \"complete\": %s, \"ranks\": %" PRIu64 ", \"nodes\": %" PRIu64
+		     ",\n        \"slow_nodes\": ",
+		a->status == PFS_RUN_COMPLETE ? "true" : "false", a->ri.nranks, a->ri.nnodes);
+	json_slow(out, &rp->slow[r]);
+	fputc('}', out);
+}
+
+static void json_side_line(const struct report *rp, size_t l, size_t s)
+{
+	FILE *out = rp->out;
+	const struct pfs_cmp_line *a = rp->t.base[l];
+	const struct pfs_cmp_cell *c = cell(rp, l, s);
+	const struct pfs_cmp_verdict *v = verdict(rp, l, s);
+	char text[160];
+	const char *of;
+	unsigned reps;
+
+	replicates(rp, l, s, &reps, &of);
+	fprintf(out, "%s\n      {\"side\": %zu, \"rate\": ", s ? "," : "", s + 1);
+	json_num(out, pfs_rate_display(a->unit, c->rate));
+	fprintf(out, ", \"runs\": %u, \"iterations\": %u, \"replicates\": %u, "
+		     "\"replicates_of\": \"%s\", \"noise\": ",
+		c->runs, c->iterations, reps, of);
+	json_num(out, c->noise >= 0 ? c->noise : NAN);
+	fprintf(out, ", \"step_us\": %" PRIu64 ", \"short\": %s, \"p99_ns\": %" PRIu64, c->step_us,
+		is_short(c) ? "true" : "false", c->p99_ns);
+	fputs(", \"noise_drawn\": ", out);
+	json_num(out, c->s2 >= 0 ? sqrt(c->s2) : NAN);
+	fputs(", \"noise_df\": ", out);
+	json_num(out, c->s2 >= 0 ? c->df : NAN);
+	if (s) {
+		fputs(", \"se\": ", out);
+		json_num(out, v->interval ? v->se : NAN);
+		fputs(", \"df\": ", out);
+		json_num(out, v->interval ? v->df : NAN);
+		fputs(", \"ratio\": ", out);
+		json_num(out, v->ratio > 0 ? v->ratio : NAN);
+		fputs(", \"low\": ", out);
+		json_num(out, v->interval ? v->low : NAN);
+		fputs(", \"high\": ", out);
+		json_num(out, v->interval ? v->high : NAN);
+		fputs(", \"confidence\": ", out);
+		json_num(out, v->interval ? 1 - v->level : NAN);
+		fputs(", \"detectable\": ", out);
+		json_num(out, v->interval ? v->detectable : NAN);
+		fputs(", \"cpu_ratio\": ", out);
+		json_num(out, v->cpu_ratio > 0 ? v->cpu_ratio : NAN);
+		fprintf(out, ", \"cpu_changed\": %s, \"moved_us\": ",
+			v->cpu_changed ? "true" : "false");
+		json_num(out, v->moved_us);
+		fputs(", \"waited_us\": ", out);
+		json_num(out, v->waited_us);
+		fputs(", \"change\": ", out);
+		pfs_json_string(out, pfs_compare_ratio_text(text, sizeof(text), v->ratio));
+		fprintf(out, ", \"called_out\": %s, \"verdict\": \"%s\", \"text\": ",
+			v->called_out ? "true" : "false", pfs_compare_word(v));
+		pfs_json_string(out, pfs_compare_text(text, sizeof(text), v, rp->t.margin));
+	}
+	fputc('}', out);
 }
 
 static void json_report(const struct report *rp)
 {
 	FILE *out = rp->out;
-	char head[512];
 
-	fprintf(out, "{\n  \"confidence\": %.4g,\n  \"floor\": %.4g,\n  \"line_confidence\": %.6g,\n"
-		     "  \"short_step_us\": %u,\n  \"unshared\": %zu,\n  \"runs\": [",
-		1 - PFS_CMP_ALPHA, PFS_CMP_FLOOR, 1 - rp->alpha, PFS_SHORT_STEP_US, rp->unshared);
-	for (size_t r = 0; r < rp->n; r++) {
-		const struct pfs_archive *a = &rp->runs[r];
-
-		heading(head, sizeof(head), a);
-		fprintf(out, "%s\n    {\"run\": %zu, \"path\": ", r ? "," : "", r + 1);
-		pfs_json_string(out, rp->paths[r]);
-		fputs(", \"label\": ", out);
-		pfs_json_string(out, a->ri.label);
-		fputs(", \"heading\": ", out);
-		pfs_json_string(out, head);
-		fputs(", \"workload\": ", out);
-		pfs_json_string(out, a->ri.workload_name);
-		fputs(", \"fstype\": ", out);
-		pfs_json_string(out, a->ri.fstype);
-		fprintf(out, ", \"complete\": %s, \"ranks\": %" PRIu64 ", \"nodes\": %" PRIu64
-			     ",\n      \"slow_nodes\": ",
-			a->status == PFS_RUN_COMPLETE ? "true" : "false", a->ri.nranks, a->ri.nnodes);
-		json_slow(out, &rp->slow[r]);
-		fputc('}', out);
-	}
-	fputs("\n  ],\n  \"lines\": [", out);
-	for (size_t i = 0; i < rp->nshared; i++) {
-		const struct pfs_cmp_line *a = rp->shared[i];
-
-		fputs(i ? ",\n    {\"test\": " : "\n    {\"test\": ", out);
-		pfs_json_string(out, a->test);
-		fputs(", \"op\": ", out);
-		pfs_json_string(out, a->op);
-		fprintf(out, ", \"unit\": \"%s\", \"runs\": [", pfs_unit_rate_label(a->unit));
-		for (size_t r = 0; r < rp->n; r++) {
-			const struct pfs_cmp_line *l = pfs_compare_find(&rp->st[r], a->test, a->op);
-			struct pfs_cmp_verdict v;
-			char change[48];
-
-			fprintf(out, "%s\n      {\"run\": %zu, \"rate\": ", r ? "," : "", r + 1);
-			json_num(out, pfs_rate_display(l->unit, l->rate));
-			fprintf(out, ", \"iterations\": %u, \"replicates\": %u, \"noise\": ",
-				l->iterations, l->replicates);
-			json_num(out, l->noise >= 0 ? l->noise : NAN);
-			fprintf(out, ", \"step_us\": %" PRIu64 ", \"short\": %s, \"p99_ns\": %" PRIu64,
-				l->step_us, is_short(l) ? "true" : "false", l->p99_ns);
-			if (r) {
-				pfs_compare_judge(a, l, rp->alpha, &v);
-				fputs(", \"ratio\": ", out);
-				json_num(out, v.ratio > 0 ? v.ratio : NAN);
-				fputs(", \"low\": ", out);
-				json_num(out, v.interval ? v.low : NAN);
-				fputs(", \"high\": ", out);
-				json_num(out, v.interval ? v.high : NAN);
-				fputs(", \"change\": ", out);
-				pfs_json_string(out, pfs_compare_ratio_text(change, sizeof(change), v.ratio));
-				fprintf(out, ", \"called_out\": %s, \"verdict\": \"%s\"",
-					v.called_out ? "true" : "false", verdict_word(&v));
-			}
-			fputc('}', out);
+	fprintf(out, "{\n  \"margin\": %.6g,\n  \"family_error\": %.4g,\n  \"correction\": "
+		     "\"holm\",\n  \"run_floor\": %.4g,\n  \"short_step_us\": %u,\n  "
+		     "\"unshared\": %zu,\n  \"sides\": [",
+		1 + rp->t.margin, PFS_CMP_ALPHA, PFS_CMP_RUN_FLOOR, PFS_SHORT_STEP_US, rp->t.unshared);
+	for (size_t s = 0; s < rp->nsides; s++) {
+		fprintf(out, "%s\n    {\"side\": %zu, \"runs\": [", s ? "," : "", s + 1);
+		for (size_t k = 0; k < rp->side_runs[s]; k++) {
+			fputs(k ? "," : "", out);
+			json_run(rp, rp->side_first[s] + k);
 		}
 		fputs("]}", out);
 	}
-	fputs(rp->nshared ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs("\n  ],\n  \"lines\": [", out);
+	for (size_t l = 0; l < rp->t.nlines; l++) {
+		const struct pfs_cmp_line *a = rp->t.base[l];
+
+		fputs(l ? ",\n    {\"test\": " : "\n    {\"test\": ", out);
+		pfs_json_string(out, a->test);
+		fputs(", \"op\": ", out);
+		pfs_json_string(out, a->op);
+		fprintf(out, ", \"unit\": \"%s\", \"sides\": [", pfs_unit_rate_label(a->unit));
+		for (size_t s = 0; s < rp->nsides; s++)
+			json_side_line(rp, l, s);
+		fputs("]}", out);
+	}
+	fputs(rp->t.nlines ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
 /* ---- the report -------------------------------------------------------------------------- */
 
-int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *const *paths,
-		      size_t n, enum pfs_cmp_format format, bool colour)
+/* The sides: a run each, or the runs before and after nbase. */
+static int make_sides(struct report *rp)
 {
-	struct report rp = { out, runs, paths, n, colour, NULL, NULL, NULL, 0, 0, 0 };
+	size_t nb = rp->o->nbase;
+
+	rp->groups = nb > 0;
+	rp->nsides = rp->groups ? 2 : rp->n;
+	rp->side_runs = calloc(rp->nsides, sizeof(*rp->side_runs));
+	rp->side_first = calloc(rp->nsides, sizeof(*rp->side_first));
+	if (!rp->side_runs || !rp->side_first)
+		return -ENOMEM;
+	for (size_t s = 0; s < rp->nsides; s++) {
+		rp->side_runs[s] = !rp->groups ? 1 : s ? rp->n - nb : nb;
+		rp->side_first[s] = !rp->groups ? s : s ? nb : 0;
+	}
+	return 0;
+}
+
+int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *const *paths,
+		      size_t n, const struct pfs_cmp_opts *o)
+{
+	struct report rp = { .out = out, .runs = runs, .paths = paths, .n = n, .o = o };
 	size_t analysed = 0;
 	int rc = -ENOMEM;
 
 	rp.st = calloc(n, sizeof(*rp.st));
 	rp.slow = calloc(n, sizeof(*rp.slow));
-	if (!rp.st || !rp.slow)
+	if (!rp.st || !rp.slow || make_sides(&rp))
 		goto out;
 	for (size_t r = 0; r < n; r++) {
 		rc = pfs_compare_stats(&runs[r], &rp.st[r]);
@@ -546,32 +658,30 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 		if (rc) {
 			if (rc == -EINVAL)
 				pfs_error("'%s': the latency histograms of the file are damaged", paths[r]);
+			pfs_compare_run_free(&rp.st[r]);
 			goto out;
 		}
 		analysed++;
 	}
-	rc = -ENOMEM;
-	rp.shared = malloc((rp.st[0].n ? rp.st[0].n : 1) * sizeof(*rp.shared));
-	if (!rp.shared)
+	rc = pfs_compare_table(rp.st, rp.side_runs, rp.nsides, o->margin, &rp.t);
+	if (rc)
 		goto out;
-	/* The ops every run has, in the first run's order. */
-	rp.nshared = pfs_compare_shared(rp.st, n, rp.shared, &rp.unshared);
-	rp.alpha = pfs_compare_alpha(rp.nshared);
-	if (format == PFS_CMP_CSV)
+	if (o->format == PFS_CMP_CSV)
 		csv_report(&rp);
-	else if (format == PFS_CMP_JSON)
+	else if (o->format == PFS_CMP_JSON)
 		json_report(&rp);
 	else
 		text_report(&rp);
-	rc = 0;
+	pfs_compare_table_free(&rp.t);
 out:
-	for (size_t r = 0; rp.st && r < n; r++)
+	for (size_t r = 0; rp.st && r < analysed; r++)
 		pfs_compare_run_free(&rp.st[r]);
 	for (size_t r = 0; rp.slow && r < analysed; r++)
 		pfs_analysis_free(&rp.slow[r]);
 	free(rp.st);
 	free(rp.slow);
-	free(rp.shared);
+	free(rp.side_runs);
+	free(rp.side_first);
 	return rc;
 }
 
@@ -579,13 +689,35 @@ out:
 
 static void compare_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench compare A.h5 B.h5 [C.h5 ...] [--csv|--json]\n"
-		     "Put runs of one workload side by side: each (test, op)'s rate, p99 latency\n"
-		     "and change against A, called out beyond noise (docs/compare.md); then\n"
-		     "each run's slow nodes. Colour on a terminal unless NO_COLOR is set.\n"
-		     "  --csv   one CSV line per (test, op) and run\n"
-		     "  --json  one JSON document\n"
-		     "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n");
+	fprintf(out, "Usage: pfsbench compare A.h5 B.h5 [C.h5 ...] [options]\n"
+		     "       pfsbench compare A1.h5 A2.h5 ... -- B1.h5 B2.h5 ... [options]\n"
+		     "Put runs of one workload side by side: each (test, op)'s rate and its change\n"
+		     "against A, with its interval, called out when the whole interval is beyond\n"
+		     "the margin (docs/compare.md); then each run's slow nodes. With --, the runs\n"
+		     "before it and after it are two sides, each run one sample of its side.\n"
+		     "Colour on a terminal unless NO_COLOR is set.\n"
+		     "  --margin PCT  the smallest change called out, in per cent (default %.0f)\n"
+		     "  --csv         one CSV line per (test, op) and side\n"
+		     "  --json        one JSON document\n"
+		     "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n",
+		100 * PFS_CMP_MARGIN);
+}
+
+/* --margin's value: per cent, 0 to 1000. */
+static bool parse_margin(const char *text, double *margin)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || *end || !(v >= 0 && v <= 1000)) {
+		fprintf(stderr, "pfsbench compare: --margin '%s': give a per cent from 0 to 1000\n",
+			text);
+		return false;
+	}
+	*margin = v / 100;
+	return true;
 }
 
 /* Runs of different workloads have different tests and ops: refused. */
@@ -605,14 +737,65 @@ static bool one_workload(const struct pfs_archive *runs, char *const *paths, int
 	return true;
 }
 
+/* compare's command line into paths and o; false after a message. */
+static bool parse_compare(int argc, char **argv, char **paths, int *npaths,
+			  struct pfs_cmp_opts *o)
+{
+	bool bad = false, split = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json")) {
+			if (o->format != PFS_CMP_TEXT) {
+				fprintf(stderr, "pfsbench compare: give at most one of --csv and "
+						"--json\n");
+				bad = true;
+			}
+			o->format = argv[i][2] == 'c' ? PFS_CMP_CSV : PFS_CMP_JSON;
+		} else if (!strcmp(argv[i], "--margin") && i + 1 < argc) {
+			bad |= !parse_margin(argv[++i], &o->margin);
+		} else if (!strncmp(argv[i], "--margin=", 9)) {
+			bad |= !parse_margin(argv[i] + 9, &o->margin);
+		} else if (!strcmp(argv[i], "--") && !split) {
+			split = true;
+			o->nbase = (size_t)*npaths;
+			if (!*npaths) {
+				fprintf(stderr, "pfsbench compare: give a side's runs before --\n");
+				bad = true;
+			}
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "pfsbench compare: %s '%s'\n",
+				!strcmp(argv[i], "--") ? "more than one" :
+				!strcmp(argv[i], "--margin") ? "a value is missing after" : "unknown option",
+				argv[i]);
+			bad = true;
+		} else {
+			paths[(*npaths)++] = argv[i];
+		}
+	}
+	if (split && !bad && (size_t)*npaths == o->nbase) {
+		fprintf(stderr, "pfsbench compare: give the other side's runs after --\n");
+		bad = true;
+	}
+	if (!bad && *npaths < 2)
+		fprintf(stderr, "pfsbench compare: give two results files or more\n");
+	return !bad && *npaths >= 2;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	struct pfs_archive *runs = NULL;
 	const char *no_color = getenv("NO_COLOR");
-	enum pfs_cmp_format format = PFS_CMP_TEXT;
+	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
 	char **paths = calloc((size_t)argc, sizeof(*paths));
 	int npaths = 0, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv);
-	bool bad = false;
 
 	/* Two perf_matrix matrices: its diff (src/matrixdiff.c). */
 	if (rc >= 0) {
@@ -624,26 +807,12 @@ static int compare_main(int argc, char **argv)
 		pfs_error("out of memory");
 		return PFS_EXIT_FAILED;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			compare_usage(stdout);
-			free(paths);
-			return PFS_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json")) {
-			bad |= format != PFS_CMP_TEXT;
-			format = argv[i][2] == 'c' ? PFS_CMP_CSV : PFS_CMP_JSON;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "pfsbench compare: unknown option '%s'\n", argv[i]);
-			bad = true;
-		} else {
-			paths[npaths++] = argv[i];
-		}
+	if (wants_help(argc, argv)) {
+		compare_usage(stdout);
+		free(paths);
+		return PFS_EXIT_OK;
 	}
-	if (npaths < 2 || bad) {
-		if (!bad)
-			fprintf(stderr, "pfsbench compare: give two results files or more, and at "
-					"most one of --csv and --json\n");
+	if (!parse_compare(argc, argv, paths, &npaths, &o)) {
 		compare_usage(stderr);
 		free(paths);
 		return PFS_EXIT_USAGE;
@@ -660,11 +829,11 @@ static int compare_main(int argc, char **argv)
 	if (loaded == npaths && !one_workload(runs, paths, npaths)) {
 		rc = PFS_EXIT_USAGE;
 	} else if (loaded == npaths) {
-		bool colour = format == PFS_CMP_TEXT && isatty(STDOUT_FILENO) &&
-			      !(no_color && *no_color);
-		int prc = pfs_compare_print(stdout, runs, (const char *const *)paths,
-					    (size_t)npaths, format, colour);
+		int prc;
 
+		o.colour = o.format == PFS_CMP_TEXT && isatty(STDOUT_FILENO) &&
+			   !(no_color && *no_color);
+		prc = pfs_compare_print(stdout, runs, (const char *const *)paths, (size_t)npaths, &o);
 		if (prc == -ENOMEM)
 			pfs_error("out of memory");
 		else if (!prc && (fflush(stdout) || ferror(stdout)))

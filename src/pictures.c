@@ -332,15 +332,15 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
 int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_cmp *out)
 {
 	struct pfs_cmp_run *st = calloc(n, sizeof(*st));
-	const struct pfs_cmp_line **shared = NULL;
-	size_t nshared = 0, unshared;
-	double alpha;
+	size_t *one = calloc(n ? n : 1, sizeof(*one)), made = 0;
+	struct pfs_cmp_table t = { 0 };
 	int rc = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	if (!st)
-		return -ENOMEM;
-	for (size_t r = 0; r < n; r++) {
+	if (!st || !one)
+		goto out;
+	for (size_t r = 0; r < n; r++, made++) {
+		one[r] = 1; /* a run a side, as compare without -- */
 		rc = pfs_compare_stats(&runs[r], &st[r]);
 		if (rc) {
 			if (rc == -EINVAL)
@@ -348,42 +348,39 @@ int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_c
 			goto out;
 		}
 	}
-	rc = -ENOMEM;
-	shared = malloc((st[0].n ? st[0].n : 1) * sizeof(*shared));
-	if (!shared)
-		goto out;
-	nshared = pfs_compare_shared(st, n, shared, &unshared);
-	alpha = pfs_compare_alpha(nshared);
-	rc = -ENOENT;
-	if (!nshared)
-		goto out;
-	rc = pfs_plot_cmp_init(out, nshared, n);
+	rc = pfs_compare_table(st, one, n, PFS_CMP_MARGIN, &t);
 	if (rc)
 		goto out;
-	for (size_t l = 0; l < nshared; l++) {
-		const struct pfs_cmp_line *base = shared[l];
+	rc = -ENOENT;
+	if (!t.nlines)
+		goto out;
+	rc = pfs_plot_cmp_init(out, t.nlines, n);
+	if (rc)
+		goto out;
+	for (size_t l = 0; l < t.nlines; l++) {
+		const struct pfs_cmp_line *base = t.base[l];
 
 		pfs_row_set_text(out->lines[l].test, sizeof(out->lines[l].test), base->test);
 		pfs_row_set_text(out->lines[l].op, sizeof(out->lines[l].op), base->op);
 		out->lines[l].unit = base->unit;
 		out->cells[l * n] = (struct pfs_plot_cmp_cell){
-			.present = true, .rate = pfs_rate_display(base->unit, base->rate), .ratio = 1 };
+			.present = true, .rate = pfs_rate_display(base->unit, t.cells[l * n].rate),
+			.ratio = 1 };
 		for (size_t r = 1; r < n; r++) {
-			const struct pfs_cmp_line *x = pfs_compare_find(&st[r], base->test, base->op);
-			struct pfs_cmp_verdict v;
+			const struct pfs_cmp_verdict *v = &t.v[l * n + r];
 
-			pfs_compare_judge(base, x, alpha, &v);
 			out->cells[l * n + r] = (struct pfs_plot_cmp_cell){
-				.present = true, .rate = pfs_rate_display(x->unit, x->rate),
-				.ratio = v.ratio, .interval = v.interval,
-				.low = v.low, .high = v.high, .called_out = v.called_out };
+				.present = true, .rate = pfs_rate_display(base->unit, t.cells[l * n + r].rate),
+				.ratio = v->ratio, .interval = v->interval,
+				.low = v->low, .high = v->high, .called_out = v->called_out };
 		}
 	}
 out:
-	for (size_t r = 0; r < n; r++)
+	pfs_compare_table_free(&t);
+	for (size_t r = 0; r < made; r++)
 		pfs_compare_run_free(&st[r]);
 	free(st);
-	free(shared);
+	free(one);
 	if (rc)
 		pfs_plot_cmp_free(out);
 	return rc;

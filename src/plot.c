@@ -500,7 +500,9 @@ static int compare_section(FILE *out, struct input *in, size_t n, const char *di
 	rc = -1;
 	if (capture_open(&c))
 		goto out;
-	text = capture_close(&c, pfs_compare_print(c.fp, runs, paths, nruns, PFS_CMP_TEXT, false));
+	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
+
+	text = capture_close(&c, pfs_compare_print(c.fp, runs, paths, nruns, &o));
 	if (!text)
 		goto out;
 	fputs("<section id=\"compare\">\n<h2>Comparison</h2>\n", out);

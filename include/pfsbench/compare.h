@@ -1,33 +1,32 @@
 /* compare.h: the statistics behind `pfsbench compare`, and its reports
- * (src/compare.c). Definitions (docs/compare.md):
+ * (src/compare.c). The model (docs/compare.md):
  *   rate of a (test, op) in one iteration = the amount (files, dirs, ops or
  *     bytes) of all its rows / the sum, over the plan's steps, of that
  *     step's wall time (latest end - earliest start of the op's rows in the
- *     step): the aggregate over nodes for ops that run on all nodes at
- *     once, the mean throughput for node-by-node ops;
- *   rate of a run = the median of its iterations' rates;
- *   replicates = the iterations' rates when there are 2 or more, else the
- *     nodes' rates in the one iteration (the same formula over each node's
- *     rows), else none;
- *   noise = sample standard deviation of the replicates' natural logs;
- *   change of run b against run a: the ratio r = rate_b / rate_a, judged on
- *     log r with a Student t interval: log r +- t(df, 1 - alpha / 2) x SE,
- *     SE^2 = SE_a^2 + SE_b^2, SE = c x noise / sqrt(replicates) with
- *     c = sqrt(pi / 2) (the standard error of a median) from 3 replicates
- *     on, 1 below; df by Welch; alpha = 5 % / the lines of the table
- *     (Bonferroni), so a table of two runs of one configuration calls
- *     anything out with a chance of at most about 5 %;
- *   called out when that interval excludes r = 1, r is beyond the floor
- *     (r > 1.10 or r < 1 / 1.10), and the change moved a step's time by
- *     10 ms or more: max(step_a, step_b) x (1 - 1 / R) >= 10 ms, R = r or
- *     1 / r, whichever is above 1, step the median wall time of the op's
- *     steps (for runs of one plan, the time the faster run's steps were
- *     shorter by), and by 10 ms or more beyond how much longer the slower
- *     run's ranks waited for a CPU a step: moved - (wait_slow - wait_fast)
- *     >= 10 ms, wait the median over the op's steps of the longest wait of
- *     one of its ranks (rows' wait_us, Linux's run_delay). Else a change
- *     beyond the noise and the floor is 'short' (moved under 10 ms) or
- *     'busy' (the CPU waits account for all but under 10 ms of it).
+ *     step); the rate of a run = the median of its iterations' rates;
+ *   a side = the runs of one configuration (`compare A1 A2 -- B1 B2`), or
+ *     one run (`compare A B`); each run is one sample of its side: the
+ *     side's figure is the mean of its runs' log rates, shown as their
+ *     geometric mean;
+ *   variance of a side's mean log rate: with 2 or more runs, their sample
+ *     variance / runs (df = runs - 1), which holds what moves between runs
+ *     and what moves within them; with one run, its own iterations' (or
+ *     nodes') variance as a median's, plus PFS_CMP_RUN_FLOOR^2 for what
+ *     moves between runs, which one run cannot show (df by Satterthwaite,
+ *     the floor's being infinite);
+ *   change of side b against side a: r = rate_b / rate_a, judged on log r
+ *     with a Student t interval, SE^2 = var_a + var_b, df by Welch;
+ *   a line's p: the chance, were the change exactly at the margin, of an
+ *     estimate this far beyond it (two-sided, as the interval is);
+ *     Holm's correction over a comparison's lines with an interval gives
+ *     each line its error, and its interval is printed at that level;
+ *   called out when the whole interval lies beyond the margin (r > m or
+ *     r < 1 / m, m = 1 + margin, 10 % by default), and the change moved the
+ *     op's time on some node by 10 ms or more (its own time per iteration,
+ *     median over iterations and runs), and by 10 ms or more beyond how much
+ *     longer that node's ranks waited for a CPU held by others (rows'
+ *     wait_us less throttled_us: a cgroup's quota makes a node slow, not
+ *     busy). Else such a change is 'short' or 'busy'.
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_COMPARE_H
 #define PFSBENCH_COMPARE_H
@@ -41,34 +40,46 @@
 
 struct pfs_archive;
 
-#define PFS_CMP_FLOOR 1.10  /* a change smaller than 10 % is never called out */
-#define PFS_CMP_ALPHA 0.05  /* the family-wise error of one table of two runs */
-/* A change that moved the op's steps by less than this is never called
- * out, however steady each run was: it is no more measurable than a step
- * that short (PFS_SHORT_STEP_US). One rank preempted for a few scheduler
- * slices, a barrier's wake-ups, or the machine's load changing between the
- * two runs moves a step of a few ms by 30 % and more, each run's own
- * iterations alike, so that the interval misses it. */
+#define PFS_CMP_MARGIN 0.10 /* the default margin: a change under 10 % is never called out */
+#define PFS_CMP_ALPHA 0.05  /* the family-wise error of one comparison's lines */
+/* The standard deviation of a run's log rate between runs of one
+ * configuration, beyond what its own iterations show: what one run a side
+ * adds for the runs it cannot show. Measured by bench/run-bench-compare.sh
+ * (docs/compare.md, "The floor"). */
+#define PFS_CMP_RUN_FLOOR 0.15
+/* A change that moved no node's time in the op by this much is never
+ * called out, however steady the runs were: it is no more measurable than
+ * a step that short (PFS_SHORT_STEP_US). */
 #define PFS_CMP_RESOLVE_US PFS_SHORT_STEP_US
 
+/* One (test, op) of one run. */
 struct pfs_cmp_line {
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
 	enum pfs_unit unit;  /* of the op's rows: what rate counts */
 	double rate;         /* per second: items, or bytes for PFS_UNIT_BYTES */
 	unsigned iterations;
-	unsigned replicates; /* behind noise: iterations, or nodes of one iteration */
-	bool node_replicates;
-	double noise;        /* SD of the replicates' logs; < 0 when fewer than 2 */
+	unsigned replicates; /* behind noise: the iterations with a rate */
+	double noise;        /* SD of the iterations' log rates; < 0 when fewer than 2 */
 	uint64_t step_us;    /* median wall time of the op's steps */
 	uint64_t wait_us;    /* median over the op's steps of the longest wait of one of
-			      * its ranks for a CPU (rows' wait_us); 0 where unrecorded */
+			      * its ranks for a CPU held by others; 0 where unrecorded */
 	uint64_t p99_ns;     /* 99th percentile latency over all iterations and ranks; 0: none */
+	double cpu_per_item; /* us of CPU per item (per MiB for bytes), median over
+			      * iterations; 0 where unrecorded */
+	double cpu_noise;    /* SD of the iterations' logs of it; < 0 when fewer than 2 */
+	/* Per node of the run (struct pfs_cmp_run's names), medians over the
+	 * iterations: the node's time in the op (the sum over the op's steps of
+	 * its ranks' span), and its ranks' waits for a CPU held by others (the
+	 * sum over steps of the longest wait of one of them). */
+	double *node_us, *node_wait_us;
 };
 
 struct pfs_cmp_run {
 	struct pfs_cmp_line *lines; /* in order of first appearance */
 	size_t n;
+	unsigned nnodes;
+	const char (*node_names)[PFS_NODE_NAME_MAX]; /* the archive's, while it lives */
 };
 
 /* Returns 0, -ENOMEM, or -EINVAL for damaged latency histograms. */
@@ -79,47 +90,125 @@ void pfs_compare_run_free(struct pfs_cmp_run *run);
 const struct pfs_cmp_line *pfs_compare_find(const struct pfs_cmp_run *run, const char *test,
 					    const char *op);
 
-/* The table of n runs, st[0] the base: its lines that every run has, in
- * its order, into shared (room for st[0].n); *unshared counts the (test,
- * op)s of any run that are not in every run. Returns how many are shared. */
-size_t pfs_compare_shared(const struct pfs_cmp_run *st, size_t n,
-			  const struct pfs_cmp_line **shared, size_t *unshared);
+/* ---- sides and their verdicts ----------------------------------------------------- */
 
-/* The error each line of a table of nshared lines is judged at:
- * PFS_CMP_ALPHA / nshared (Bonferroni). */
-double pfs_compare_alpha(size_t nshared);
-
-/* The verdict on b against a. */
-struct pfs_cmp_verdict {
-	double ratio;        /* rate_b / rate_a; 0 when a rate is 0 */
-	double low, high;    /* the interval of the ratio; equal to ratio without one */
-	bool interval;       /* false: neither run measured its noise, or a rate is 0 */
-	double moved_us;     /* max(step_a, step_b) x (1 - 1 / R): the time the change is */
-	bool unresolved;     /* beyond the noise and the floor, but moved under 10 ms */
-	double waited_us;    /* how much longer the slower run's ranks waited for a CPU */
-	bool busy;           /* moved 10 ms or more, but under 10 ms beyond those waits */
-	bool called_out;
+/* A side's (test, op): its runs' lines reduced to one sample. */
+struct pfs_cmp_cell {
+	double rate;       /* the geometric mean of its runs' rates */
+	double mlog;       /* the mean of their logs */
+	/* The variance of mlog: c2 x s2 / nrep + floor2, with s2 the variance of
+	 * one replicate (runs, or the one run's iterations or nodes), drawn
+	 * toward the side's other lines' (pfs_compare_moderate), df its degrees
+	 * of freedom, c2 pi / 2 for the median of 3 iterations or more, else 1,
+	 * floor2 PFS_CMP_RUN_FLOOR^2 for one run, else 0. s2 < 0: unknown. */
+	double s2, c2, floor2, df;
+	unsigned nrep;
+	double noise;      /* SD of the runs' logs (2+ runs), else the run's own noise */
+	unsigned runs, iterations; /* iterations: the fewest of one run */
+	uint64_t step_us, p99_ns; /* medians over the runs */
+	double cpu_mlog, cpu_var, cpu_df; /* the mean log CPU per item, and its variance
+					   * (no floor, not moderated); cpu_var < 0: unknown */
+	bool has_cpu;
 };
 
-/* Judges b against a at error alpha for this one line (the caller divides
- * PFS_CMP_ALPHA by the lines of its table). */
-void pfs_compare_judge(const struct pfs_cmp_line *a, const struct pfs_cmp_line *b, double alpha,
-		       struct pfs_cmp_verdict *v);
+/* The prior weight, in degrees of freedom, of a side's typical noise in
+ * each of its lines' (pfs_compare_moderate). */
+#define PFS_CMP_PRIOR_DF 4
+
+/* Draws each cell's s2 toward the pooled s2 of the others of n cells (one
+ * side's lines): s2' = (d0 x pooled + df x s2) / (d0 + df), df' = df + d0,
+ * d0 = PFS_CMP_PRIOR_DF or the others' df if fewer (a moderated t, as
+ * limma's). */
+void pfs_compare_moderate(struct pfs_cmp_cell *const *cells, size_t n);
+
+/* The verdict on side b against side a, for one line. */
+struct pfs_cmp_verdict {
+	double ratio;        /* rate_b / rate_a; 0 when a rate is 0 */
+	double low, high;    /* the interval of the ratio at level; equal to ratio without one */
+	bool interval;       /* false: too few runs and iterations to judge, or a rate is 0 */
+	double se, df;       /* of log ratio */
+	double p;            /* of a change beyond the margin; 1 without an interval */
+	double level;        /* the line's error after Holm (its interval is at 1 - level) */
+	double detectable;   /* the change (>= 1) this line calls out 80 % of the time */
+	bool beyond;         /* the interval lies beyond the margin */
+	double moved_us;     /* the most a node's time in the op moved, in the change's way */
+	double waited_us;    /* how much longer that node waited for a CPU held by others */
+	bool unresolved;     /* beyond the margin, but no node moved by 10 ms */
+	bool busy;           /* moved, but under 10 ms beyond the longer waits */
+	bool called_out;
+	double cpu_ratio;    /* CPU per item, b / a; 0 where unrecorded */
+	bool cpu_changed;    /* beyond the margin too (its interval at level), the way of
+			      * the change and 3/4 of it or more on a log scale */
+};
+
+/* The lines every side has, and the verdicts on each side after the first
+ * against the first. */
+struct pfs_cmp_table {
+	size_t nsides, nlines;
+	size_t unshared;      /* (test, op)s of some run that not every run has */
+	double margin;        /* as a fraction: 0.10 */
+	const struct pfs_cmp_line **base; /* per line: the first run's */
+	struct pfs_cmp_cell *cells;       /* nlines x nsides */
+	struct pfs_cmp_verdict *v;        /* nlines x nsides; side 0's unused */
+};
+
+/* runs[0..nruns) in sides: the first side_runs[0] runs are side 1, the
+ * next side_runs[1] side 2, and so on. Returns 0 or -ENOMEM. */
+int pfs_compare_table(const struct pfs_cmp_run *runs, const size_t *side_runs, size_t nsides,
+		      double margin, struct pfs_cmp_table *t);
+void pfs_compare_table_free(struct pfs_cmp_table *t);
+
+/* The pieces, for tests: a side's cell from its runs' lines of one (test,
+ * op) (nodes and waits left out), ... */
+void pfs_compare_cell(const struct pfs_cmp_line *const *lines, size_t n, struct pfs_cmp_cell *c);
+/* ... the verdict's estimate of b against a (ratio, se, df, p, detectable
+ * at level alpha), ... */
+void pfs_compare_estimate(const struct pfs_cmp_cell *a, const struct pfs_cmp_cell *b,
+			  double margin, struct pfs_cmp_verdict *v);
+/* ... and the interval and call-out at level alpha, once moved_us and
+ * waited_us are set. */
+void pfs_compare_decide(struct pfs_cmp_verdict *v, double alpha, double margin);
+/* Holm's levels for n p-values: level[i] is the error p[i] is judged at. */
+void pfs_compare_holm(const double *p, size_t n, double alpha, double *level);
+
+/* ---- words -------------------------------------------------------------------------- */
+
+/* A factor in plain figures, 2-3 significant: 1.25, 12.8, 230, 4100,
+ * 27000; past a million, "1000000+". Returns buf. */
+const char *pfs_compare_factor_text(char *buf, size_t len, double f);
 
 /* "318x slower", "1.25x faster", "no change" (under 0.5 %); "-" for a
  * ratio of 0. Returns buf. */
 const char *pfs_compare_ratio_text(char *buf, size_t len, double ratio);
 
-/* The interval in the change's own terms, "(251-402)": the factors by
- * which b is slower (or faster, as the change says); a bound below 1 is a
- * change the other way. "-" without an interval. Returns buf. */
+/* The interval in the change's own terms: "13x to 4100x" (slower, as the
+ * change is), "1.10x faster to 1.21x slower" where it spans no change;
+ * "-" without an interval. Returns buf. */
 const char *pfs_compare_interval_text(char *buf, size_t len, const struct pfs_cmp_verdict *v);
+
+/* The verdict's one word: SLOWER, FASTER, short, busy, few (too few runs
+ * and iterations to judge), or "". */
+const char *pfs_compare_word(const struct pfs_cmp_verdict *v);
+
+/* What the line says, as a sentence: "230x slower (13x to 4100x)", "no
+ * change (could detect >= 1.4x)", "5.17x slower, within the noise (could
+ * detect >= 25x)", "12.8x slower, too few runs to judge". Returns buf. */
+const char *pfs_compare_text(char *buf, size_t len, const struct pfs_cmp_verdict *v,
+			     double margin);
 
 enum pfs_cmp_format { PFS_CMP_TEXT, PFS_CMP_CSV, PFS_CMP_JSON };
 
-/* The whole report of n runs, the first being the base. Returns 0,
- * -ENOMEM, or -EINVAL for a damaged file (after a message). */
+struct pfs_cmp_opts {
+	enum pfs_cmp_format format;
+	bool colour;
+	double margin;  /* a fraction */
+	size_t nbase;   /* 0: each run a side of its own; else runs[0..nbase) are
+			 * side 1 and the rest side 2 */
+};
+
+/* The whole report of n runs. Returns 0, -ENOMEM, or -EINVAL for a
+ * damaged file (after a message). */
 int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *const *paths,
-		      size_t n, enum pfs_cmp_format format, bool colour);
+		      size_t n, const struct pfs_cmp_opts *o);
 
 #endif

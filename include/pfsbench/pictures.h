@@ -5,7 +5,7 @@
  * answers come in, never recomputed, through:
  *   pfs_pictures_flags     the slow nodes (src/slownode.c's pfs_analyze);
  *   pfs_pictures_cmp       each run's ratio, interval and call-out
- *                          (src/compare.c's pfs_compare_judge);
+ *                          (src/compare.c's pfs_compare_table);
  *   pfs_pictures_matrix    a matrix run's cells (src/matrix_plan.c's
  *                          reduction, through src/matrixdiff.c);
  *   a stream run's MiB/s over time is the bytes picture of the progress.
@@ -47,7 +47,7 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
 
 /* compare's table of n >= 2 runs: the (test, op)s every run has, in the
  * first run's order, and each run's verdict against the first
- * (pfs_compare_judge at pfs_compare_alpha of the table). Returns 0,
+ * (pfs_compare_table, each run a side). Returns 0,
  * -ENOMEM, -EINVAL for damaged latency histograms (after a message), or
  * -ENOENT when the runs share no op. */
 int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_cmp *out);

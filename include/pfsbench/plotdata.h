@@ -145,7 +145,7 @@ void pfs_plot_cdf_free(struct pfs_plot_cdf *c);
 /* ---- several runs: each op's rate with its interval ---------------------------- */
 
 /* A (test, op) of run r against the base run (the first), as compare
- * judges it (pfs_compare_judge, include/pfsbench/compare.h): the run's
+ * judges it (pfs_compare_table, include/pfsbench/compare.h): the run's
  * rate, the ratio of the rates, its interval, its verdict. The picture
  * draws each run's rate side by side on a log axis, and the interval on
  * the rate's scale: the base's rate x the ratio's bounds. */

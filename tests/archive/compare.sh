@@ -95,29 +95,40 @@ for o in fs sf; do
 		fail "$o: a line over 100x, or the Read ${want}x or more slower, is not called out"
 	}
 done
-# A factor prints as 12.3 under 100 and 318 above, a bound past 99999 as
-# >99999 (pfs_compare_ratio_text): under load Read fell 80x, "80.1x",
-# which an integer-only pattern here refused (issue 24).
-grep -Eq '^pa +Read +files/s .* [0-9.]+x slower +\([0-9.]+->?[0-9.]+\) +SLOWER$' "$scratch/fs.txt" ||
-	fail "the text report does not say 'Nx slower (low-high) SLOWER'"
-grep -Eq '^pa +Read +files/s .* [0-9.]+x faster +\([0-9.]+->?[0-9.]+\) +FASTER$' "$scratch/sf.txt" ||
-	fail "the text report, other order, does not say 'Nx faster (low-high) FASTER'"
+# A factor prints in plain figures, 2-3 significant: 12.3 under 100, 318
+# under 1000, 4100 above (pfs_compare_factor_text); no e-notation, no
+# ">99999" (issue 25); under load Read fell 80x, "80.1x", which an
+# integer-only pattern here refused (issue 24).
+grep -Eq '^pa +Read +files/s .* SLOWER +[0-9.]+x slower \([0-9.]+x to [0-9.]+x\)' "$scratch/fs.txt" ||
+	fail "the text report does not say 'SLOWER Nx slower (Lx to Hx)'"
+grep -Eq '^pa +Read +files/s .* FASTER +[0-9.]+x faster \([0-9.]+x to [0-9.]+x\)' "$scratch/sf.txt" ||
+	fail "the text report, other order, does not say 'FASTER Nx faster (Lx to Hx)'"
+! grep -Eq '[0-9]e[-+]?[0-9]|>99999' "$scratch/fs.txt" "$scratch/sf.txt" ||
+	fail "a factor printed in e-notation or as >99999"
 "$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" --csv >"$scratch/ab.csv" || fail "compare a b --csv"
 "$PFSBENCH" compare "$scratch/a.h5" "$scratch/b.h5" --json >"$scratch/ab.json" || fail "compare --json"
 "$PY" - "$scratch/ab.json" "$scratch/ab.csv" <<'PYEOF' || fail "--json disagrees with --csv"
 import csv, json, sys
 doc = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2])))
-assert [r["label"] for r in doc["runs"]] == ["base", ""], doc["runs"]
-assert doc["runs"][0]["slow_nodes"] == {"judged": False, "nodes": []}
+runs = [run for side in doc["sides"] for run in side["runs"]]
+assert [r["label"] for r in runs] == ["base", ""], runs
+assert runs[0]["slow_nodes"] == {"judged": False, "nodes": []}
+assert doc["margin"] == 1.1 and doc["correction"] == "holm"
 lines = {(l["test"], l["op"]): l for l in doc["lines"]}
 assert len(lines) == 8
 for r in rows:
-    got = lines[(r["test"], r["op"])]["runs"][int(r["run"]) - 1]
+    got = lines[(r["test"], r["op"])]["sides"][int(r["run"]) - 1]
     assert abs(got["rate"] - float(r["rate"])) <= 1e-5 * float(r["rate"]), (got, r)
     if r["run"] == "2":
-        assert got["called_out"] == (r["called_out"] == "true"), (got, r)
-        assert got["change"] == r["change"], (got, r)
+        for key in ("called_out", "cpu_changed"):
+            assert got[key] == (r[key] == "true"), (key, got, r)
+        for key in ("change", "verdict", "text"):
+            assert got[key] == r[key], (key, got, r)
+        for key, col in (("ratio", "ratio"), ("low", "ratio_low"), ("high", "ratio_high"),
+                         ("confidence", "confidence"), ("detectable", "detectable")):
+            assert (got[key] is None) == (r[col] == ""), (key, got, r)
+            assert got[key] is None or abs(got[key] - float(r[col])) <= 1e-5 * abs(got[key])
 PYEOF
 
 # Different workloads: refused, exit 2, one message naming both.
@@ -134,33 +145,68 @@ rc=0
 "$PFSBENCH" compare "$scratch/a.h5" "$scratch/a.h5" --csv --json >/dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "--csv with --json exits $rc, not 2"
 
-"$SYNTH" "$scratch/base.h5" 64 4 3 1.0 0.03 1 || fail "synth base"
-"$SYNTH" "$scratch/same.h5" 64 4 3 1.0 0.03 2 || fail "synth same"
-"$SYNTH" "$scratch/slow.h5" 64 4 3 2.0 0.03 3 || fail "synth slow"
-"$PFSBENCH" compare "$scratch/base.h5" "$scratch/same.h5" >"$scratch/same.txt" || fail "compare same"
-if grep -Eq ' (SLOWER|FASTER)$' "$scratch/same.txt"; then
+# Synthetic runs of 64 ranks on 4 nodes, 3 iterations, 3 % noise: a side
+# of 3 runs of each configuration, and single runs.
+for i in 1 2 3; do
+	"$SYNTH" "$scratch/base$i.h5" 64 4 3 1.0 0.03 "$i" || fail "synth base$i"
+	"$SYNTH" "$scratch/slow$i.h5" 64 4 3 2.0 0.03 "$((10 + i))" || fail "synth slow$i"
+done
+"$SYNTH" "$scratch/same.h5" 64 4 3 1.0 0.03 4 || fail "synth same"
+"$SYNTH" "$scratch/slow4x.h5" 64 4 3 4.0 0.03 5 || fail "synth slow4x"
+"$PFSBENCH" compare "$scratch/base1.h5" "$scratch/same.h5" >"$scratch/same.txt" || fail "compare same"
+if grep -Eq ' (SLOWER|FASTER) ' "$scratch/same.txt"; then
 	cat "$scratch/same.txt"
 	fail "two runs of one configuration were called different"
 fi
-"$PFSBENCH" compare "$scratch/base.h5" "$scratch/slow.h5" >"$scratch/slow.txt" || fail "compare slow"
-[ "$(grep -Ec ' (2\.0[0-9]|1\.9[0-9])x slower +\([0-9.]+-[0-9.]+\) +SLOWER$' "$scratch/slow.txt")" = 20 ] || {
+# Runs as replicates: 3 a side, each one sample; 2x called out on every line.
+"$PFSBENCH" compare "$scratch"/base[123].h5 -- "$scratch"/slow[123].h5 >"$scratch/slow.txt" ||
+	fail "compare of 3 runs a side"
+[ "$(grep -Ec '^[a-z]+ +[A-Za-z]+ +files/s +[0-9]+ +[0-9]+ +SLOWER +(2\.0[0-9]|1\.9[0-9])x slower \([0-9.]+x to [0-9.]+x\)$' "$scratch/slow.txt")" = 20 ] || {
 	cat "$scratch/slow.txt"
-	fail "a 2x slowdown was not called out on all 20 lines"
+	fail "a 2x slowdown, 3 runs a side, was not called out on all 20 lines"
 }
+grep -q '^\[2\] 3 runs:$' "$scratch/slow.txt" || fail "the sides are not listed with their runs"
+grep -q '^ \[2\.3\] none$' "$scratch/slow.txt" || fail "the slow nodes of run 3 of side 2 are not listed"
+# The margin: a 2x change is not beyond 150 %.
+"$PFSBENCH" compare --margin 150 "$scratch"/base[123].h5 -- "$scratch"/slow[123].h5 >"$scratch/m150.txt" ||
+	fail "compare --margin 150"
+if grep -Eq ' (SLOWER|FASTER) ' "$scratch/m150.txt"; then
+	cat "$scratch/m150.txt"
+	fail "--margin 150 called out a 2x change"
+fi
+# One run a side: the floor stands for what moves between runs; 4x is
+# called out, with its interval.
+"$PFSBENCH" compare "$scratch/base1.h5" "$scratch/slow4x.h5" >"$scratch/slow4.txt" || fail "compare 4x"
+[ "$(grep -Ec ' SLOWER +(4\.0[0-9]|3\.9[0-9])x slower \([0-9.]+x to [0-9.]+x\)$' "$scratch/slow4.txt")" = 20 ] || {
+	cat "$scratch/slow4.txt"
+	fail "a 4x slowdown, one run a side, was not called out on all 20 lines"
+}
+grep -q '^One run a side: what moves between runs is taken to be' "$scratch/slow4.txt" ||
+	fail "one run a side does not say what stands for the runs it lacks"
+# Bad sides: exit 2 and one message.
+for args in "$scratch/base1.h5 --" "-- $scratch/base1.h5 $scratch/base2.h5" \
+	"$scratch/base1.h5 -- $scratch/base2.h5 -- $scratch/base3.h5" "--margin x $scratch/base1.h5 $scratch/base2.h5" \
+	"--margin -5 $scratch/base1.h5 $scratch/base2.h5" "$scratch/base1.h5 $scratch/base2.h5 --margin"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$PFSBENCH" compare $args >"$scratch/bad.out" 2>"$scratch/bad.err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -s "$scratch/bad.out" ] && [ "$(grep -c '^pfsbench compare: ' "$scratch/bad.err")" = 1 ] ||
+		fail "compare $args: exit $rc, or not one message"
+done
 # Three runs: the runs in rows, no line over 100 columns.
-"$PFSBENCH" compare "$scratch/base.h5" "$scratch/same.h5" "$scratch/slow.h5" >"$scratch/three.txt" ||
+"$PFSBENCH" compare "$scratch/base1.h5" "$scratch/same.h5" "$scratch/slow4x.h5" >"$scratch/three.txt" ||
 	fail "compare of three runs failed"
 awk 'length($0) > 100 { print "too wide: " $0; bad = 1 } END { exit bad }' "$scratch/three.txt" ||
 	fail "three runs make lines over 100 columns"
-[ "$(grep -Ec '^ +\[3\] .* SLOWER$' "$scratch/three.txt")" = 20 ] || {
+[ "$(grep -Ec '^ +\[3\] .* SLOWER ' "$scratch/three.txt")" = 20 ] || {
 	cat "$scratch/three.txt"
-	fail "run 3's rows do not call out the 2x slowdown"
+	fail "run 3's rows do not call out the 4x slowdown"
 }
 
 if command -v script >/dev/null 2>&1; then
-	script -qec "'$PFSBENCH' compare '$scratch/base.h5' '$scratch/slow.h5'" /dev/null >"$scratch/tty.txt"
+	script -qec "'$PFSBENCH' compare '$scratch/base1.h5' '$scratch/slow4x.h5'" /dev/null >"$scratch/tty.txt"
 	grep -q "$(printf '\033')\[1;31m" "$scratch/tty.txt" || fail "no colour on a terminal"
-	NO_COLOR=1 script -qec "'$PFSBENCH' compare '$scratch/base.h5' '$scratch/slow.h5'" /dev/null >"$scratch/nc.txt"
+	NO_COLOR=1 script -qec "'$PFSBENCH' compare '$scratch/base1.h5' '$scratch/slow4x.h5'" /dev/null >"$scratch/nc.txt"
 	if grep -q "$(printf '\033')" "$scratch/nc.txt"; then fail "colour despite NO_COLOR"; fi
 else
 	echo "note: script(1) is missing; the terminal colour check was skipped"

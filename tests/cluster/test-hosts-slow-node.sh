@@ -122,7 +122,7 @@ check "nothing of the 15 runs is left" dir_unchanged "$M"
 "$PFSBENCH" compare "$SCRATCH/plain1.h5" "$SCRATCH/capped1.h5" >"$SCRATCH/compare.txt"
 sed 's/^/# /' "$SCRATCH/compare.txt"
 check "compare calls an op of the capped run out as slower" \
-    grep -Eq '^(se|pa|ub) .* SLOWER$' "$SCRATCH/compare.txt"
+    grep -Eq '^(se|pa|ub) .* SLOWER ' "$SCRATCH/compare.txt"
 check "compare names the slow nodes of each run: none in [1], pfsh3 in [2]" test \
     "$(sed -n '/^Slow nodes/,$p' "$SCRATCH/compare.txt" | grep -c -e '^ \[1\] none$' -e '^ \[2\] pfsh3: ')" -eq 2
 finish

@@ -59,7 +59,7 @@ for order in slower faster; do
 	check "$1 against $2: Create and Unlink of se and pa over 100x $order, called out" \
 		over100 "$SCRATCH/$order.csv" $order
 	check "$1 against $2: the text says 'Nx $order'" \
-		grep -Eq "^se +Create +files/s .* [0-9]+x $order +\([0-9.]+-[0-9.]+\) +${order^^}$" "$SCRATCH/$order.txt"
+		grep -Eq "^se +Create +files/s .* ${order^^} +[0-9.]+x $order \([0-9.]+x to [0-9.]+x\)" "$SCRATCH/$order.txt"
 done
 sed 's/^/# /' "$SCRATCH/slower.txt"
 # The figures behind the lines (docs/compare.md's worked example).
@@ -86,9 +86,9 @@ for i in $(seq 1 20); do
 			print "# pair " pair ": " $1 " " $2 " " $17 " (" $15 "-" $16 "), steps " \
 				step[$1 " " $2] " and " $11 " us: " ($18 == "true" ? "called out" : "short or busy") }' \
 		"$SCRATCH/same$i.csv"
-	q=$(sed -n 's/^short: \([0-9]*\) change.*/\1/p' "$SCRATCH/same$i.txt")
+	q=$(sed -n 's/^short: \([0-9]*\) line.*/\1/p' "$SCRATCH/same$i.txt")
 	quiet=$((quiet + ${q:-0}))
-	q=$(sed -n 's/^busy: \([0-9]*\) change.*/\1/p' "$SCRATCH/same$i.txt")
+	q=$(sed -n 's/^busy: \([0-9]*\) line.*/\1/p' "$SCRATCH/same$i.txt")
 	busy=$((busy + ${q:-0}))
 done
 echo "# false positives: $fp of 20 pairs of one configuration had a line called out ($lines of 160 lines);" \

@@ -255,40 +255,57 @@ static void stats_of(const char *path, unsigned nranks, double scale, unsigned s
 	assert_int_equal(run->n, 5 * 4);
 }
 
+/* Runs as replicates: 3 runs a side, each of 8 ranks with a few per cent
+ * of noise; a change of 2x either way is called out on every line, 5 %
+ * never. */
 static void test_compare_calls_out_2x_not_noise(void **state)
 {
 	struct fixture *f = *state;
 	static const struct { double scale; bool loud; } cases[] = {
 		{ 1.0, false }, { 1.05, false }, { 2.0, true }, { 0.5, true },
 	};
-	struct pfs_archive base, other;
-	struct pfs_cmp_run bs, os;
-	struct pfs_cmp_verdict v;
+	struct pfs_archive arch[6];
+	struct pfs_cmp_run st[6];
+	struct pfs_cmp_table t;
+	const size_t sides[2] = { 3, 3 };
 	char path[160];
 
-	stats_of(f->path, 8, 1.0, 1, &base, &bs);
-	/* 1000 files in about 100 ms on each of 8 ranks, all at once. */
-	assert_true(bs.lines[0].rate > 8 * 1000 * 0.9 / 0.1 && bs.lines[0].rate < 8 * 1000 * 1.1 / 0.1);
-	/* The iterations are the replicates, and vary by a few percent. */
-	assert_int_equal(bs.lines[0].replicates, 3);
-	assert_false(bs.lines[0].node_replicates);
-	assert_true(bs.lines[0].noise >= 0 && bs.lines[0].noise < 0.05);
-	assert_int_equal(bs.lines[0].step_us >= 90000 && bs.lines[0].step_us <= 110000, 1);
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		snprintf(path, sizeof(path), "%s/other%zu.h5", f->dir, c);
-		stats_of(path, 8, cases[c].scale, (unsigned)c + 2, &other, &os);
-		for (size_t i = 0; i < bs.n; i++) {
-			pfs_compare_judge(&bs.lines[i], &os.lines[i], PFS_CMP_ALPHA / (double)bs.n, &v);
-			assert_int_equal(v.called_out, cases[c].loud);
-		}
-		pfs_compare_run_free(&os);
-		pfs_archive_free(&other);
+	for (unsigned r = 0; r < 3; r++) {
+		snprintf(path, sizeof(path), "%s/base%u.h5", f->dir, r);
+		stats_of(path, 8, 1.0, r + 1, &arch[r], &st[r]);
 	}
-	pfs_compare_run_free(&bs);
-	pfs_archive_free(&base);
+	/* 1000 files in about 100 ms on each of 8 ranks, all at once. */
+	assert_true(st[0].lines[0].rate > 8 * 1000 * 0.9 / 0.1 &&
+		    st[0].lines[0].rate < 8 * 1000 * 1.1 / 0.1);
+	/* The iterations are the replicates, and vary by a few percent. */
+	assert_int_equal(st[0].lines[0].replicates, 3);
+	assert_true(st[0].lines[0].noise >= 0 && st[0].lines[0].noise < 0.05);
+	assert_int_equal(st[0].lines[0].step_us >= 90000 && st[0].lines[0].step_us <= 110000, 1);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (unsigned r = 3; r < 6; r++) {
+			snprintf(path, sizeof(path), "%s/other%zu-%u.h5", f->dir, c, r);
+			stats_of(path, 8, cases[c].scale, (unsigned)(10 * c + r), &arch[r], &st[r]);
+		}
+		assert_int_equal(pfs_compare_table(st, sides, 2, PFS_CMP_MARGIN, &t), 0);
+		assert_int_equal(t.nlines, 20);
+		for (size_t l = 0; l < t.nlines; l++) {
+			assert_int_equal(t.cells[2 * l + 1].runs, 3);
+			assert_int_equal(t.v[2 * l + 1].called_out, cases[c].loud);
+		}
+		pfs_compare_table_free(&t);
+		for (unsigned r = 3; r < 6; r++) {
+			pfs_compare_run_free(&st[r]);
+			pfs_archive_free(&arch[r]);
+		}
+	}
+	for (unsigned r = 0; r < 3; r++) {
+		pfs_compare_run_free(&st[r]);
+		pfs_archive_free(&arch[r]);
+	}
 }
 
-/* One iteration: the nodes' rates are the replicates. */
+/* One iteration: no replicates within the run (its nodes' rates are not:
+ * a slow node is the change, not noise), and each node's own time. */
 static void test_compare_one_iteration(void **state)
 {
 	struct fixture *f = *state;
@@ -302,9 +319,11 @@ static void test_compare_one_iteration(void **state)
 	assert_int_equal(pfs_archive_load(f->path, &a), 0);
 	assert_int_equal(pfs_compare_stats(&a, &run), 0);
 	assert_int_equal(run.lines[0].iterations, 1);
-	assert_int_equal(run.lines[0].replicates, 4);
-	assert_true(run.lines[0].node_replicates);
-	assert_true(run.lines[0].noise > 0 && run.lines[0].noise < 0.05);
+	assert_int_equal(run.lines[0].replicates, 1);
+	assert_true(run.lines[0].noise < 0);
+	assert_int_equal(run.nnodes, 4);
+	for (unsigned nd = 0; nd < 4; nd++)
+		assert_true(run.lines[0].node_us[nd] > 90000 && run.lines[0].node_us[nd] < 110000);
 	pfs_compare_run_free(&run);
 	pfs_archive_free(&a);
 }

@@ -1,9 +1,10 @@
-/* test_compare.c: compare's verdict, worked by hand. The interval of the
- * ratio from two runs' noise (Welch's df, the median's standard error), a
- * run without noise borrowing the other's, the 10 % floor, the symmetry of
- * slower and faster, and the words: "318x slower", "1.25x faster", "no
- * change", the interval in the change's own direction; the table of
- * several runs: its shared lines and their error. */
+/* test_compare.c: compare's verdict, worked by hand. A side of runs (each
+ * run one sample) and a side of one run (its iterations, and the floor
+ * for what moves between runs); the interval of the ratio (Welch and
+ * Satterthwaite's df, the floor's df infinite); the margin and its p;
+ * Holm's levels; the draw of each line's noise toward its side's others;
+ * per-node time and waits (short, busy); the table of sides; the words:
+ * "230x slower (13x to 4100x)", "no change (could detect >= 1.4x)". */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/compare.h"
@@ -12,7 +13,12 @@
 #include <math.h>
 #include <string.h>
 
-static struct pfs_cmp_line line(double rate, double noise, unsigned reps)
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b) + 1e-12;
+}
+
+static struct pfs_cmp_line line(double rate, double noise, unsigned iterations)
 {
 	struct pfs_cmp_line l;
 
@@ -21,210 +27,215 @@ static struct pfs_cmp_line line(double rate, double noise, unsigned reps)
 	strcpy(l.op, "Create");
 	l.rate = rate;
 	l.noise = noise;
-	l.replicates = reps;
-	l.iterations = reps;
+	l.replicates = iterations;
+	l.iterations = iterations;
 	l.step_us = 1000000;
 	return l;
 }
 
-static bool near(double a, double b)
+/* A cell of runs of these rates, each of 3 iterations. */
+static struct pfs_cmp_cell cell_of(const double *rates, size_t n)
 {
-	return fabs(a - b) < 1e-9 * fabs(b);
+	struct pfs_cmp_line l[8];
+	const struct pfs_cmp_line *p[8];
+	struct pfs_cmp_cell c;
+
+	for (size_t i = 0; i < n; i++) {
+		l[i] = line(rates[i], 0.01, 3);
+		p[i] = &l[i];
+	}
+	pfs_compare_cell(p, n, &c);
+	return c;
 }
 
-/* 2x with 10 % noise in 3 iterations each: va = vb = pi/2 x 0.01 / 3,
- * Welch df = 4, t(4, 0.975) = 2.776; by hand. */
+/* 3 runs: their logs' mean and sample variance, df 2, no floor. One run of
+ * 3 iterations: its noise as a median's, and the floor. */
+static void test_cells(void **state)
+{
+	const double r3[3] = { 100, 110, 121 };
+	struct pfs_cmp_cell c = cell_of(r3, 3);
+	struct pfs_cmp_line one = line(200, 0.2, 3), none = line(200, -1, 1);
+	const struct pfs_cmp_line *p = &one;
+	double m = (log(100) + log(110) + log(121)) / 3, s2 = 0;
+
+	(void)state;
+	s2 = (pow(log(100) - m, 2) + pow(log(110) - m, 2) + pow(log(121) - m, 2)) / 2;
+	assert_true(near(c.mlog, m) && near(c.rate, exp(m)));
+	assert_true(near(c.s2, s2) && c.nrep == 3 && c.df == 2 && c.c2 == 1 && c.floor2 == 0);
+	assert_int_equal(c.runs, 3);
+	pfs_compare_cell(&p, 1, &c);
+	assert_true(near(c.s2, 0.04) && c.nrep == 3 && c.df == 2 && near(c.c2, M_PI / 2));
+	assert_true(near(c.floor2, PFS_CMP_RUN_FLOOR * PFS_CMP_RUN_FLOOR));
+	/* One iteration: no noise of its own; the floor alone. */
+	p = &none;
+	pfs_compare_cell(&p, 1, &c);
+	assert_true(c.s2 < 0 && c.nrep == 1 && c.floor2 > 0);
+}
+
+/* Two sides of 3 runs: d, SE, Welch df, p of beyond the margin, and the
+ * interval at a level, by hand. */
 static void test_interval_by_hand(void **state)
 {
-	struct pfs_cmp_line a = line(100, 0.1, 3), b = line(200, 0.1, 3);
+	const double ra[3] = { 100, 105, 95 }, rb[3] = { 50, 55, 48 };
+	struct pfs_cmp_cell a = cell_of(ra, 3), b = cell_of(rb, 3);
 	struct pfs_cmp_verdict v;
-	double se = sqrt(2 * M_PI / 2 * 0.01 / 3), t = pfs_t_quantile(0.975, 4);
+	double d = b.mlog - a.mlog, va = a.s2 / 3, vb = b.s2 / 3, se = sqrt(va + vb);
+	double df = (va + vb) * (va + vb) / (va * va / 2 + vb * vb / 2), m = log(1.1), t;
 
 	(void)state;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(near(v.ratio, 2));
-	assert_true(v.interval);
-	assert_true(near(v.low, 2 * exp(-t * se)));
-	assert_true(near(v.high, 2 * exp(t * se)));
-	assert_true(fabs(t - 2.77644511) < 1e-6);
-	assert_true(v.called_out);
-	/* The other order: the same interval, inverted, and called out too. */
-	pfs_compare_judge(&b, &a, 0.05, &v);
-	assert_true(near(v.ratio, 0.5) && near(v.high, 0.5 * exp(t * se)));
-	assert_true(v.called_out);
+	pfs_compare_estimate(&a, &b, 0.10, &v);
+	assert_true(v.interval && near(v.ratio, exp(d)) && near(v.se, se) && near(v.df, df));
+	assert_true(near(v.p, 2 * (1 - pfs_t_cdf((fabs(d) - m) / se, df))));
+	v.moved_us = 1e6;
+	pfs_compare_decide(&v, 0.01, 0.10);
+	t = pfs_t_quantile(1 - 0.005, df);
+	assert_true(near(v.low, exp(d - t * se)) && near(v.high, exp(d + t * se)));
+	assert_true(near(v.detectable, exp(m + (t + pfs_t_quantile(0.8, df)) * se)));
+	assert_true(v.beyond && v.called_out && v.level == 0.01);
+	/* The other way: the same, inverted. */
+	pfs_compare_estimate(&b, &a, 0.10, &v);
+	v.moved_us = 1e6;
+	pfs_compare_decide(&v, 0.01, 0.10);
+	assert_true(near(v.high, exp(-d + t * se)) && v.called_out);
 }
 
-/* 4 and 2 replicates: unequal variances, Welch's df by its formula. */
-static void test_welch_df(void **state)
+/* One run a side: its iterations' variance and the floor, whose df is
+ * infinite in Satterthwaite's sum. */
+static void test_one_run_a_side(void **state)
 {
-	struct pfs_cmp_line a = line(1000, 0.2, 4), b = line(1500, 0.05, 2);
+	struct pfs_cmp_line la = line(1000, 0.1, 5), lb = line(400, 0.2, 2);
+	const struct pfs_cmp_line *pa = &la, *pb = &lb;
+	struct pfs_cmp_cell a, b;
 	struct pfs_cmp_verdict v;
-	double va = M_PI / 2 * 0.04 / 4, vb = 0.0025 / 2; /* the median of 2 is their mean */
-	double df = (va + vb) * (va + vb) / (va * va / 3 + vb * vb / 1);
-	double t = pfs_t_quantile(1 - 0.01 / 2, df);
+	double f2 = PFS_CMP_RUN_FLOOR * PFS_CMP_RUN_FLOOR;
+	double wa = M_PI / 2 * 0.01 / 5, wb = 0.04 / 2;
 
 	(void)state;
-	pfs_compare_judge(&a, &b, 0.01, &v);
-	assert_true(near(v.low, 1.5 * exp(-t * sqrt(va + vb))));
-	assert_true(near(v.high, 1.5 * exp(t * sqrt(va + vb))));
+	pfs_compare_cell(&pa, 1, &a);
+	pfs_compare_cell(&pb, 1, &b);
+	pfs_compare_estimate(&a, &b, 0.10, &v);
+	assert_true(near(v.se, sqrt(wa + wb + 2 * f2)));
+	assert_true(near(v.df, (wa + wb + 2 * f2) * (wa + wb + 2 * f2) / (wa * wa / 4 + wb * wb / 1)));
+	/* Neither with iterations: the floor alone, a z interval. */
+	la = line(1000, -1, 1);
+	lb = line(400, -1, 1);
+	pfs_compare_cell(&pa, 1, &a);
+	pfs_compare_cell(&pb, 1, &b);
+	pfs_compare_estimate(&a, &b, 0.10, &v);
+	assert_true(v.interval && near(v.se, sqrt(2 * f2)) && v.df >= 1e6);
 }
 
-/* One run without noise (one iteration on one node) is taken to be as noisy
- * as the other, with the other's degrees of freedom; without any, no
- * interval and nothing called out. */
-static void test_borrowed_noise(void **state)
+/* The margin: a tight change of 5 % is never beyond 10 %; the same at a
+ * margin of 2 % is. */
+static void test_margin(void **state)
 {
-	struct pfs_cmp_line a = line(100, -1, 1), b = line(300, 0.1, 4), c = line(50, -1, 1);
+	const double ra[3] = { 100, 100.1, 99.9 }, rb[3] = { 95, 95.1, 94.9 };
+	struct pfs_cmp_cell a = cell_of(ra, 3), b = cell_of(rb, 3);
 	struct pfs_cmp_verdict v;
-	double se = sqrt(0.01 + M_PI / 2 * 0.01 / 4), t = pfs_t_quantile(0.975, 3);
 
 	(void)state;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(v.interval && near(v.low, 3 * exp(-t * se)) && near(v.high, 3 * exp(t * se)));
-	assert_true(v.called_out);
-	pfs_compare_judge(&a, &c, 0.05, &v);
-	assert_false(v.interval);
-	assert_false(v.called_out);
-	assert_true(near(v.ratio, 0.5) && v.low == v.ratio && v.high == v.ratio);
+	pfs_compare_estimate(&a, &b, 0.10, &v);
+	assert_true(v.p == 1);
+	v.moved_us = 1e6;
+	pfs_compare_decide(&v, 0.05, 0.10);
+	assert_true(!v.beyond && !v.called_out && v.low > 0.9 && v.high < 1);
+	pfs_compare_estimate(&a, &b, 0.02, &v);
+	assert_true(v.p < 0.01);
+	v.moved_us = 1e6;
+	pfs_compare_decide(&v, 0.05, 0.02);
+	assert_true(v.beyond && v.called_out);
 }
 
-/* The floor: with no spread at all the interval is the ratio, and only a
- * change beyond 10 % is called out, either way. */
-static void test_floor(void **state)
+/* Holm: the smallest p at alpha / n, the next at alpha / (n - 1), ...;
+ * from the first that fails, the rest at that level. */
+static void test_holm(void **state)
 {
-	static const struct {
-		double ratio;
-		bool loud;
-	} cases[] = { { 1.0, false }, { 1.09, false }, { 1 / 1.09, false }, { 1.11, true },
-		      { 1 / 1.11, true }, { 318, true }, { 1 / 318.0, true } };
-	struct pfs_cmp_verdict v;
+	const double p[5] = { 0.3, 0.001, 0.04, 0.011, 0.02 };
+	double level[5];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct pfs_cmp_line a = line(1000, 0, 3), b = line(1000 * cases[i].ratio, 0, 3);
+	pfs_compare_holm(p, 5, 0.05, level);
+	assert_true(near(level[1], 0.01));    /* 0.001 <= 0.05/5 */
+	assert_true(near(level[3], 0.0125));  /* 0.011 <= 0.05/4 */
+	assert_true(near(level[4], 0.05 / 3)); /* 0.02 > 0.0167: stops here */
+	assert_true(near(level[2], 0.05 / 3) && near(level[0], 0.05 / 3));
+	pfs_compare_holm(p, 0, 0.05, level); /* none: nothing to do */
+}
 
-		pfs_compare_judge(&a, &b, 0.05, &v);
-		assert_true(v.interval);
-		assert_int_equal(v.called_out, cases[i].loud);
+/* Moderation: s2' = (d0 x others' pooled + df x s2) / (d0 + df), d0 the
+ * prior's df or the others' if fewer; short lines stay out of the pool. */
+static void test_moderate(void **state)
+{
+	struct pfs_cmp_cell c[3], *p[3] = { &c[0], &c[1], &c[2] };
+
+	(void)state;
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < 3; i++) {
+		c[i].nrep = 3;
+		c[i].df = 2;
+		c[i].c2 = 1;
+		c[i].step_us = 100000;
 	}
+	c[0].s2 = 0.01;
+	c[1].s2 = 0.04;
+	c[2].s2 = 1.0;
+	c[2].step_us = 1000; /* short: out of the pool, but drawn toward it */
+	pfs_compare_moderate(p, 3);
+	/* c[0]: the others in the pool are c[1] alone, 2 df: d0 = 2. */
+	assert_true(near(c[0].s2, (2 * 0.04 + 2 * 0.01) / 4) && c[0].df == 4);
+	assert_true(near(c[1].s2, (2 * 0.01 + 2 * 0.04) / 4) && c[1].df == 4);
+	/* c[2]: the pool is c[0] and c[1], 4 df: d0 = 4, prior 0.025. */
+	assert_true(near(c[2].s2, (4 * 0.025 + 2 * 1.0) / 6) && c[2].df == 6);
 }
 
-/* Noise decides: 318x is called out through 30 % noise in both orders,
- * 1.5x is not through 50 %, and a run against itself never is. */
-static void test_noise_decides(void **state)
+/* short: no node moved 10 ms; busy: the node's longer waits account for
+ * all but under 10 ms of it. */
+static void test_short_and_busy(void **state)
 {
-	struct pfs_cmp_line fast = line(64135, 0.3, 3), slow = line(201.6, 0.3, 3);
-	struct pfs_cmp_line n1 = line(100, 0.5, 3), n2 = line(150, 0.5, 3);
-	struct pfs_cmp_verdict v;
-	double alpha = 0.05 / 20;
+	struct pfs_cmp_verdict v = { .ratio = 0.5, .interval = true, .se = 0.05, .df = 20 };
 
 	(void)state;
-	pfs_compare_judge(&fast, &slow, alpha, &v);
-	assert_true(v.called_out && v.high < 1);
-	pfs_compare_judge(&slow, &fast, alpha, &v);
-	assert_true(v.called_out && v.low > 1);
-	pfs_compare_judge(&n1, &n2, alpha, &v);
-	assert_false(v.called_out);
-	assert_true(v.low < 1 && v.high > 1);
-	pfs_compare_judge(&fast, &fast, alpha, &v);
-	assert_false(v.called_out);
-	assert_true(near(v.ratio, 1));
-}
-
-/* The time a change is: two runs of one plan whose steps last 7 ms, the
- * second 1.3x slower with tight noise, moved each step by 2.1 ms and are
- * not called out; the same factor on 70 ms steps moved them by 21 ms and
- * is; 318x slower from 0.7 ms steps moved them by 222 ms and is, either
- * way; the floor is PFS_SHORT_STEP_US, the same as a step's. */
-static void test_time_moved(void **state)
-{
-	struct pfs_cmp_line a = line(1000, 0.01, 5), b = line(1000 / 1.3, 0.01, 5);
-	struct pfs_cmp_verdict v;
-
-	(void)state;
-	assert_int_equal(PFS_CMP_RESOLVE_US, 10000);
-	a.step_us = 7000;
-	b.step_us = 9100;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(v.interval && v.high < 1);
-	assert_true(fabs(v.moved_us - 9100 * (1 - 1 / 1.3)) < 1e-6);
-	assert_true(v.unresolved);
-	assert_false(v.called_out);
-	pfs_compare_judge(&b, &a, 0.05, &v); /* the other order: the same time */
-	assert_true(v.unresolved && !v.called_out && v.low > 1);
-	a.step_us = 70000;
-	b.step_us = 91000;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(fabs(v.moved_us - 21000) < 1e-6);
-	assert_true(v.called_out && !v.unresolved);
-	/* Just either side of 10 ms. */
-	b.step_us = 43334; /* x (1 - 1/1.3) = 10000.15 */
-	a.step_us = 0;
-	pfs_compare_judge(&a, &b, 0.05, &v);
+	v.moved_us = 9000;
+	pfs_compare_decide(&v, 0.05, 0.10);
+	assert_true(v.beyond && v.unresolved && !v.called_out);
+	assert_string_equal(pfs_compare_word(&v), "short");
+	v.moved_us = 50000;
+	v.waited_us = 45000;
+	pfs_compare_decide(&v, 0.05, 0.10);
+	assert_true(v.busy && !v.unresolved && !v.called_out);
+	assert_string_equal(pfs_compare_word(&v), "busy");
+	v.waited_us = 35000;
+	pfs_compare_decide(&v, 0.05, 0.10);
 	assert_true(v.called_out);
-	b.step_us = 43333; /* 9999.9 */
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(v.unresolved && !v.called_out);
-	b = line(1000 / 318.0, 0.01, 5);
-	a.step_us = 700;
-	b.step_us = 222600;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(v.called_out && !v.unresolved);
-	pfs_compare_judge(&b, &a, 0.05, &v);
-	assert_true(v.called_out && !v.unresolved);
-	/* Within the noise: neither called out nor said to be unresolved. */
-	b = line(1000 / 1.3, 0.5, 3);
-	b.step_us = 9100;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_false(v.called_out || v.unresolved);
-}
-
-/* The CPU waits: 2x slower on 50 ms steps (moved 50 ms) while the slower
- * run's ranks waited 45 ms longer a step: busy, not called out; with 35 ms
- * longer waits, 15 ms are left: called out; the faster run waiting longer
- * explains nothing; rows without waits change nothing. */
-static void test_busy(void **state)
-{
-	struct pfs_cmp_line a = line(1000, 0.01, 5), b = line(500, 0.01, 5);
-	struct pfs_cmp_verdict v;
-
-	(void)state;
-	a.step_us = 50000;
-	b.step_us = 100000;
-	a.wait_us = 5000;
-	b.wait_us = 50000;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(fabs(v.moved_us - 50000) < 1e-6 && fabs(v.waited_us - 45000) < 1e-6);
-	assert_true(v.busy && !v.called_out && !v.unresolved);
-	pfs_compare_judge(&b, &a, 0.05, &v); /* the other order: the same */
-	assert_true(v.busy && !v.called_out);
-	b.wait_us = 40000;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(fabs(v.waited_us - 35000) < 1e-6);
-	assert_true(v.called_out && !v.busy);
-	a.wait_us = 60000; /* the faster run waited longer */
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(v.waited_us == 0 && v.called_out && !v.busy);
-	a.wait_us = b.wait_us = 0;
-	pfs_compare_judge(&a, &b, 0.05, &v);
-	assert_true(v.called_out && !v.busy);
+	assert_string_equal(pfs_compare_word(&v), "SLOWER");
 }
 
 static void test_zero_rate(void **state)
 {
-	struct pfs_cmp_line a = line(0, 0.1, 3), b = line(100, 0.1, 3);
+	const double ra[2] = { 0, 0 }, rb[2] = { 100, 110 };
+	struct pfs_cmp_cell a = cell_of(ra, 2), b = cell_of(rb, 2);
 	struct pfs_cmp_verdict v;
 	char buf[64];
 
 	(void)state;
-	pfs_compare_judge(&a, &b, 0.05, &v);
+	pfs_compare_estimate(&a, &b, 0.10, &v);
+	pfs_compare_decide(&v, 0.05, 0.10);
 	assert_true(v.ratio == 0 && !v.interval && !v.called_out);
 	assert_string_equal(pfs_compare_ratio_text(buf, sizeof(buf), v.ratio), "-");
 	assert_string_equal(pfs_compare_interval_text(buf, sizeof(buf), &v), "-");
+	assert_string_equal(pfs_compare_text(buf, sizeof(buf), &v, 0.10), "-");
 }
 
 static void test_words(void **state)
 {
+	static const struct {
+		double f;
+		const char *text;
+	} factors[] = {
+		{ 1.254, "1.25" }, { 12.34, "12.3" }, { 230.4, "230" }, { 4085, "4100" },
+		{ 26675, "27000" }, { 999.4, "999" }, { 999.6, "1000" }, { 2e6, ">1000000" },
+		{ 9.996, "10.0" }, { 1e300, ">1000000" },
+	};
 	static const struct {
 		double ratio;
 		const char *text;
@@ -232,65 +243,51 @@ static void test_words(void **state)
 		{ 1 / 318.16, "318x slower" }, { 318.16, "318x faster" }, { 1.25, "1.25x faster" },
 		{ 0.8, "1.25x slower" },       { 1.004, "no change" },   { 1 / 1.004, "no change" },
 		{ 1.006, "1.01x faster" },     { 12.34, "12.3x faster" }, { 1 / 99.96, "100x slower" },
-		{ 1, "no change" },
 	};
-	struct pfs_cmp_verdict v = { .ratio = 1 / 318.0, .low = 1 / 402.0, .high = 1 / 251.0,
-				     .interval = true, .called_out = true };
-	struct pfs_cmp_verdict w = { .ratio = 1.05, .low = 0.85, .high = 1.30, .interval = true };
-	char buf[64];
+	struct pfs_cmp_verdict v = { .ratio = 1 / 230.0, .low = 1 / 4085.0, .high = 1 / 13.0,
+				     .interval = true, .beyond = true, .called_out = true };
+	struct pfs_cmp_verdict w = { .ratio = 1 / 1.05, .low = 1 / 1.21, .high = 1.10,
+				     .interval = true, .detectable = 1.42 };
+	struct pfs_cmp_verdict x = { .ratio = 1 / 5.17, .low = 1 / 30.0, .high = 1.2,
+				     .interval = true, .detectable = 25 };
+	struct pfs_cmp_verdict y = { .ratio = 12.8 };
+	char buf[160];
 
 	(void)state;
+	for (size_t i = 0; i < sizeof(factors) / sizeof(factors[0]); i++)
+		assert_string_equal(pfs_compare_factor_text(buf, sizeof(buf), factors[i].f),
+				    factors[i].text);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		assert_string_equal(pfs_compare_ratio_text(buf, sizeof(buf), cases[i].ratio),
 				    cases[i].text);
-	/* In the change's direction: 251 to 402 times slower. */
-	assert_string_equal(pfs_compare_interval_text(buf, sizeof(buf), &v), "(251-402)");
-	/* Crossing no change: a bound below 1 is the other direction. */
-	assert_string_equal(pfs_compare_interval_text(buf, sizeof(buf), &w), "(0.85-1.30)");
-}
-
-/* The table of three runs: the base's lines every run has, in the base's
- * order; the others counted once per run that has them alone or lacks
- * them; each shared line judged at 5 % / their number. */
-static void test_shared_table(void **state)
-{
-	struct pfs_cmp_line a[3] = { line(1, 0, 3), line(2, 0, 3), line(3, 0, 3) };
-	struct pfs_cmp_line b[3] = { line(1, 0, 3), line(2, 0, 3), line(9, 0, 3) };
-	struct pfs_cmp_line c[2] = { line(1, 0, 3), line(2, 0, 3) };
-	struct pfs_cmp_run st[3] = { { a, 3 }, { b, 3 }, { c, 2 } };
-	const struct pfs_cmp_line *shared[3];
-	size_t unshared = 99;
-
-	(void)state;
-	strcpy(a[1].op, "Read");
-	strcpy(a[2].op, "Unlink");
-	strcpy(b[0].op, "Read");
-	strcpy(b[2].op, "Write");
-	strcpy(c[1].op, "Read");
-	/* a: Create Read Unlink; b: Read Create Write; c: Create Read. */
-	assert_int_equal(pfs_compare_shared(st, 3, shared, &unshared), 2);
-	assert_ptr_equal(shared[0], &a[0]);
-	assert_ptr_equal(shared[1], &a[1]);
-	assert_int_equal(unshared, 2); /* a's Unlink; b's Write */
-	assert_ptr_equal(pfs_compare_find(&st[1], "pa", "Read"), &b[0]);
-	assert_null(pfs_compare_find(&st[2], "pa", "Unlink"));
-	assert_true(near(pfs_compare_alpha(2), PFS_CMP_ALPHA / 2));
-	assert_true(near(pfs_compare_alpha(0), PFS_CMP_ALPHA));
+	assert_string_equal(pfs_compare_interval_text(buf, sizeof(buf), &v), "13.0x to 4100x");
+	assert_string_equal(pfs_compare_text(buf, sizeof(buf), &v, 0.10),
+			    "230x slower (13.0x to 4100x)");
+	assert_string_equal(pfs_compare_word(&v), "SLOWER");
+	/* Spanning no change: the near bound is the other way. */
+	assert_string_equal(pfs_compare_interval_text(buf, sizeof(buf), &w),
+			    "1.10x faster to 1.21x slower");
+	assert_string_equal(pfs_compare_text(buf, sizeof(buf), &w, 0.10),
+			    "no change (could detect >= 1.42x)");
+	assert_string_equal(pfs_compare_text(buf, sizeof(buf), &x, 0.10),
+			    "5.17x slower, in the noise (could detect >= 25.0x)");
+	assert_string_equal(pfs_compare_text(buf, sizeof(buf), &y, 0.10),
+			    "12.8x faster, too few runs to judge");
+	assert_string_equal(pfs_compare_word(&y), "few");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_interval_by_hand),
-		cmocka_unit_test(test_welch_df),
-		cmocka_unit_test(test_borrowed_noise),
-		cmocka_unit_test(test_floor),
-		cmocka_unit_test(test_noise_decides),
-		cmocka_unit_test(test_time_moved),
-		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_one_run_a_side),
+		cmocka_unit_test(test_margin),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_moderate),
+		cmocka_unit_test(test_short_and_busy),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
-		cmocka_unit_test(test_shared_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
