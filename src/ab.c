@@ -27,7 +27,7 @@ static const struct pfs_option ab_options[] = {
 	PFS_OPT_STR(struct pfs_ab_opts, results, "results", 0, "PREFIX",
 		    "each run's results file is PREFIX-A1.h5, PREFIX-B1.h5, ... (required)", 0),
 	PFS_OPT_STR(struct pfs_ab_opts, side[PFS_AB_A], "side-a", 'A', "'OPTIONS'",
-		    "side A's options, added to the workload's; words split at blanks (required)",
+		    "side A's options, added to the workload's; split at spaces, no quoting (required)",
 		    PFS_OPTF_EMPTY_OK),
 	PFS_OPT_STR(struct pfs_ab_opts, side[PFS_AB_B], "side-b", 'B', "'OPTIONS'",
 		    "side B's options, the same way (required)", PFS_OPTF_EMPTY_OK),
