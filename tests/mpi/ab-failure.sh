@@ -6,7 +6,7 @@
 
 small_fs size=4m,nr_inodes=100
 D=$(mktemp -d /dev/shm/pfsbench-ab.XXXXXX)
-T_CLEANUP+=("rm -rf '$D'")
+T_CLEANUP+=("rm -rf '$D' '$D.before'")
 snapshot "$D"
 R=$SCRATCH/res
 mkdir "$R"
