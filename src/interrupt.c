@@ -1,6 +1,6 @@
 /* interrupt.c: records SIGINT and SIGTERM for the engine to act on. The one
  * piece of global state is what a signal handler must leave behind: the
- * first signal and its sender. */
+ * first signal and its sender, and how deep the installs nest. */
 #include "pfsbench/interrupt.h"
 
 #include <errno.h>
@@ -19,6 +19,9 @@ static volatile sig_atomic_t sender; /* pid, or 0 when the kernel sent it */
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGUSR1, SIGUSR2 };
 #define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 static struct sigaction old_actions[NSTOP];
+/* Installs not yet restored: ab's rounds hold the handlers between their
+ * runs, each run's engine installs inside them. */
+static unsigned depth;
 
 static void on_signal(int sig, siginfo_t *info, void *uctx)
 {
@@ -35,6 +38,10 @@ int pfs_interrupt_install(void)
 {
 	struct sigaction sa;
 
+	/* An inner install keeps the handlers and what they caught: a
+	 * signal between two of ab's runs stops the next one. */
+	if (depth++)
+		return 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -51,6 +58,8 @@ int pfs_interrupt_install(void)
 
 void pfs_interrupt_restore(void)
 {
+	if (!depth || --depth)
+		return;
 	for (size_t i = 0; i < NSTOP; i++)
 		sigaction(stop_signals[i], &old_actions[i], NULL);
 }

@@ -1,5 +1,6 @@
 /* main.c: the choice of subcommand; MPI start and end for the workloads.
  * Commands that only read result files run without MPI. */
+#include "pfsbench/ab.h"
 #include "pfsbench/commands.h"
 #include "pfsbench/engine.h"
 #include "pfsbench/util.h"
@@ -18,10 +19,39 @@ static void usage(FILE *out)
 		     "Commands:\n");
 	for (size_t i = 0; pfs_workloads[i]; i++)
 		fprintf(out, "  %-14s %s\n", pfs_workloads[i]->name, pfs_workloads[i]->summary);
+	fprintf(out, "  %-14s %s\n", "ab",
+		"two configurations of a workload in alternating rounds, then compared");
 	for (size_t i = 0; pfs_commands[i]; i++)
 		fprintf(out, "  %-14s %s\n", pfs_commands[i]->name, pfs_commands[i]->summary);
 	fprintf(out, "\nWith options and no command, pfsbench runs create-unlink.\n"
 		     "'pfsbench COMMAND --help' lists a command's options; see pfsbench(1).\n");
+}
+
+/* pfsbench ab: the rounds (src/engine/ab.c), then rank 0 compares the A
+ * runs with the B runs as `pfsbench compare A1 A2 ... -- B1 B2 ...` does.
+ * ab's own options need no filesystem: every rank parses the same argv
+ * alike, and rank 0 alone speaks. */
+static int ab_main(int argc, char **argv, int rank)
+{
+	struct pfs_ab ab;
+	char err[512] = "", **cargv;
+	int rc = pfs_ab_parse(&ab, argc, argv, err, sizeof(err)), cargc, status;
+
+	if (rc == PFS_PARSE_HELP && rank == 0)
+		pfs_ab_usage(stdout);
+	else if (rc < 0 && rank == 0)
+		fprintf(stderr, "pfsbench ab: %s\nTry 'pfsbench ab --help'.\n", err);
+	status = rc < 0 ? PFS_EXIT_USAGE : rc ? PFS_EXIT_OK : pfs_engine_ab(&ab, MPI_COMM_WORLD);
+	if (rc == PFS_PARSE_OK && status == PFS_EXIT_OK) {
+		if (rank == 0) {
+			cargv = pfs_ab_compare_argv(&ab, &cargc);
+			pfs_ab_say(stdout, "A against B:", cargc, cargv);
+			status = pfs_command_compare.main(cargc, cargv);
+		}
+		MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	}
+	pfs_ab_free(&ab);
+	return status;
 }
 
 /* Returns the exit status; every rank returns the same. */
@@ -42,6 +72,8 @@ static int dispatch(int argc, char **argv, int rank)
 	/* Options first and no command: create_unlink_perf's own command line. */
 	if (argv[1][0] == '-')
 		return pfs_engine_main(&pfs_workload_create_unlink, argc, argv, MPI_COMM_WORLD);
+	if (!strcmp(argv[1], "ab"))
+		return ab_main(argc - 1, argv + 1, rank);
 	wl = pfs_workload_find(argv[1]);
 	if (wl)
 		return pfs_engine_main(wl, argc - 1, argv + 1, MPI_COMM_WORLD);

@@ -73,7 +73,7 @@ static int set_value(const struct pfs_option *o, void *opts, const char *arg, ch
 		*(uint64_t *)field = v;
 		return 0;
 	case PFS_OPT_STRING:
-		if (!arg[0]) {
+		if (!arg[0] && !(o->flags & PFS_OPTF_EMPTY_OK)) {
 			pfs_format(err, errlen, "%s wants a non-empty %s", name, o->arg);
 			return -EINVAL;
 		}
@@ -164,13 +164,16 @@ static int operand(const struct pfs_option *table, size_t n, unsigned char *seen
 	return -EINVAL;
 }
 
-int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
-		   char *err, size_t errlen)
+/* head: stop at the first argument that is no option ("+" to getopt) and
+ * say in *used how many arguments, argv[0] included, were the table's;
+ * else take every argument, operands too. */
+static int parse(const struct pfs_option *table, void *opts, int argc, char **argv, bool head,
+		 int *used, char *err, size_t errlen)
 {
 	size_t n = table_len(table), nl = 0;
 	struct option *lopts = calloc(n + 1, sizeof(*lopts));
-	char shorts[3 * 64 + 2] = ":";
-	size_t sl = 1;
+	char shorts[3 * 64 + 3];
+	size_t sl = (size_t)snprintf(shorts, sizeof(shorts), "%s", head ? "+:" : ":");
 	unsigned char *seen;
 	int rc = PFS_PARSE_OK, c, idx;
 
@@ -230,12 +233,26 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 		else if (set_value(o, opts, optarg, err, errlen))
 			rc = -EINVAL;
 	}
-	for (int i = optind; rc == PFS_PARSE_OK && i < argc; i++)
+	for (int i = optind; !head && rc == PFS_PARSE_OK && i < argc; i++)
 		if (operand(table, n, seen, opts, argv[i], err, errlen))
 			rc = -EINVAL;
+	if (used)
+		*used = optind;
 	free(lopts);
 	free(seen);
 	return rc;
+}
+
+int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
+		   char *err, size_t errlen)
+{
+	return parse(table, opts, argc, argv, false, NULL, err, errlen);
+}
+
+int pfs_opts_parse_head(const struct pfs_option *table, void *opts, int argc, char **argv,
+			int *used, char *err, size_t errlen)
+{
+	return parse(table, opts, argc, argv, true, used, err, errlen);
 }
 
 void pfs_opts_usage(FILE *out, const struct pfs_option *table)

@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
-/* Installs the handlers; pfs_interrupt_restore puts back the old ones. */
+/* Installs the handlers; pfs_interrupt_restore puts back the old ones.
+ * Installs nest (ab's rounds around each run's engine): an inner one keeps
+ * the handlers and the signal already caught, and only the outermost
+ * restore puts back the old handlers. */
 int pfs_interrupt_install(void);
 void pfs_interrupt_restore(void);
 

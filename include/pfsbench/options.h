@@ -39,6 +39,9 @@ enum pfs_opt_kind {
  * of the option that writes the same field, which alone is the run's
  * parameter; giving both is refused as giving one twice. */
 #define PFS_OPTF_OPERAND 8u
+/* A PFS_OPT_STRING that may be given empty (ab's -A ''): the empty value
+ * means something, unlike an empty directory name. */
+#define PFS_OPTF_EMPTY_OK 16u
 
 struct pfs_option {
 	const char *long_name; /* without "--" */
@@ -180,6 +183,13 @@ enum {
  * option given twice are refused. */
 int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
 		   char *err, size_t errlen);
+
+/* The same for a command whose own options come first and another's
+ * command line after them (ab's, before the workload's): parsing stops at
+ * the first argument that is no option of the table, or after "--", and
+ * *used says how many arguments, argv[0] included, were the table's. */
+int pfs_opts_parse_head(const struct pfs_option *table, void *opts, int argc, char **argv,
+			int *used, char *err, size_t errlen);
 
 /* Prints the option list of a table, one option a line, for --help. */
 void pfs_opts_usage(FILE *out, const struct pfs_option *table);

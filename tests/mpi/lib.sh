@@ -115,6 +115,13 @@ csv_rows() {
 	"$T_PFSBENCH" export "$1" --csv
 }
 
+# provenance FILE KEY: one provenance value or parameter (parameters.NAME)
+# of results FILE (export --csv --provenance).
+provenance() {
+	"$T_PFSBENCH" export "$1" --csv --provenance | tr -d '\r' |
+		awk -F, -v k="$2" '$1 == k { print $2 }'
+}
+
 # The table rows of the report in $OUT, one per line, fields split by blanks.
 rows() {
 	sed -n '/^---- --/,/^$/p' "$OUT" | sed '1d;$d'

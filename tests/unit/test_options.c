@@ -69,6 +69,35 @@ static void test_values_land_in_their_fields(void **state)
 	assert_string_equal(err, "-c/--count is given twice");
 }
 
+/* A command's own options before another command line (ab's before the
+ * workload's): parsing stops at the first word that is no option, or after
+ * "--", and leaves the rest alone, in its order. */
+static void test_head_stops_at_the_first_operand(void **state)
+{
+	char *argv[] = { "ab", "-c", "2", "--name=x", "create-unlink", "-m", "/d", "-c", "9", NULL };
+	char *dashes[] = { "ab", "-c", "2", "--", "-m", "/d", NULL };
+	struct t_opts o;
+	char err[256];
+	int used = 0;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(pfs_opts_parse_head(table, &o, 9, argv, &used, err, sizeof(err)),
+			 PFS_PARSE_OK);
+	assert_int_equal(used, 4);
+	assert_true(o.count == 2 && !strcmp(o.name, "x"));
+	assert_string_equal(argv[4], "create-unlink");
+	assert_string_equal(argv[8], "9");
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(pfs_opts_parse_head(table, &o, 6, dashes, &used, err, sizeof(err)),
+			 PFS_PARSE_OK);
+	assert_int_equal(used, 4);
+	assert_string_equal(dashes[used], "-m");
+	/* and the whole parse still takes options after an operand's place */
+	assert_int_equal(parse(&o, err, sizeof(err), "extra", "-c", "1", NULL), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'extra'");
+}
+
 static void test_help_and_version(void **state)
 {
 	struct t_opts o;
@@ -567,6 +596,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values_land_in_their_fields),
+		cmocka_unit_test(test_head_stops_at_the_first_operand),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_bad_input_has_one_clear_message),
 		cmocka_unit_test(test_usage_lists_every_option),

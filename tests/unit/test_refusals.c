@@ -10,6 +10,7 @@
  * directory, the space a run needs, what -R finds). */
 #include "cmocka_prelude.h"
 
+#include "pfsbench/ab.h"
 #include "pfsbench/engine.h"
 #include "pfsbench/options.h"
 #include "pfsbench/workload.h"
@@ -19,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAXARGS 16
+#define MAXARGS 20
 
 /* A workload, its command line after the command's name, and the message
  * (a fixed substring of it) the refusal must give. */
@@ -193,12 +194,128 @@ static void test_a_refusal_is_one_line(void **state)
 	}
 }
 
+/* ---- pfsbench ab: its own options, then each side's, as rank 0 checks
+ * them before any round (src/ab.c) ---- */
+
+#define AB_SHARED "create-unlink", "-m", "/d", "-f", "10", "-F", "2", "-s", "4k"
+
+static const struct refusal ab_refusals[] = {
+	{ "ab", "-r/--rounds must be at least 1",
+	  { "--rounds", "0", "--results", "p", "-A", "", "-B", "--no-fsync", AB_SHARED } },
+	{ "ab", "give -B 'OPTIONS', what side B adds", { "--results", "p", "-A", "", AB_SHARED } },
+	{ "ab", "give -A 'OPTIONS', what side A adds", { "--results", "p", "-B", "", AB_SHARED } },
+	{ "ab", "give --results PREFIX", { "-A", "", "-B", "", AB_SHARED } },
+	{ "ab", "name the workload to run after ab's options", { "--results", "p", "-A", "", "-B", "" } },
+	{ "ab", "unknown workload 'nope'", { "--results", "p", "-A", "", "-B", "", "nope" } },
+	{ "ab", "unknown option '--bogus'", { "--bogus", "--results", "p", "-A", "", "-B", "", AB_SHARED } },
+	{ "ab", "side B: unknown option '--bogus'",
+	  { "--results", "p", "-A", "-i 2", "-B", "--bogus", AB_SHARED } },
+	{ "ab", "side A: -i/--iterations must be at least 1",
+	  { "--results", "p", "-A", " -i  0 ", "-B", "", AB_SHARED } },
+	{ "ab", "side B: -f/--files is given twice", { "--results", "p", "-A", "", "-B", "-f 3", AB_SHARED } },
+	{ "ab", "side A: --results belongs to ab",
+	  { "--results", "p", "-A", "--results q", "-B", "", AB_SHARED } },
+	{ "ab", "side A: --help and --version are no options of a run",
+	  { "--results", "p", "-A", "--help", "-B", "", AB_SHARED } },
+	{ "ab", "side A: these options leave a run's files for another run",
+	  { "--results", "p", "-A", "-C", "-B", "-C", "tree", "-o", "/d" } },
+	{ "ab", "side B: --dry-run makes no results file to compare",
+	  { "--results", "p", "-A", "", "-B", "--dry-run", "tree", "-o", "/d" } },
+};
+
+/* Parses and checks one ab command line; err receives the message. */
+static int ab_case(struct pfs_ab *ab, const struct refusal *c, char *err, size_t errlen)
+{
+	char *argv[MAXARGS + 2] = { (char *)"ab" };
+	int argc = 1, rc;
+
+	for (size_t i = 0; i < MAXARGS && c->args[i]; i++)
+		argv[argc++] = (char *)c->args[i];
+	err[0] = 0;
+	rc = pfs_ab_parse(ab, argc, argv, err, errlen);
+	if (rc == PFS_PARSE_OK)
+		rc = pfs_ab_check(ab, err, errlen);
+	return rc;
+}
+
+static void test_ab_refusals_say_why(void **state)
+{
+	struct pfs_ab ab;
+	char err[512];
+	unsigned bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ab_refusals) / sizeof(ab_refusals[0]); i++) {
+		int rc = ab_case(&ab, &ab_refusals[i], err, sizeof(err));
+
+		if (rc >= 0 || !strstr(err, ab_refusals[i].msg) || strchr(err, '\n')) {
+			fprintf(stderr, "ab case %zu: returned %d, said '%s'; wanted a refusal saying '%s'\n",
+				i, rc, err, ab_refusals[i].msg);
+			bad++;
+		}
+		pfs_ab_free(&ab);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* A B, B A, A B, B A: each side as often first as second. */
+static void test_ab_rounds_alternate(void **state)
+{
+	char order[9] = "";
+
+	(void)state;
+	for (unsigned r = 1; r <= 4; r++)
+		for (unsigned k = 0; k < 2; k++)
+			strcat(order, pfs_ab_name(pfs_ab_side(r, k)));
+	assert_string_equal(order, "ABBAABBA");
+}
+
+static void join(char *buf, size_t len, int argc, char **argv)
+{
+	buf[0] = 0;
+	for (int i = 0; i < argc; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", argv[i]);
+}
+
+/* Each run's command line: the shared options, the side's words, its
+ * results file and its label unless the side has one; compare's: A's
+ * files, "--", B's. */
+static void test_ab_command_lines(void **state)
+{
+	static const struct refusal c = {
+		"ab", NULL, { "-r", "2", "--results", "out/p", "-A", " -m /a  --no-fsync", "-B",
+			      "-m /b --label mine", "create-unlink", "-f", "10", "-F", "2" }
+	};
+	struct pfs_ab ab;
+	char err[512], line[1024];
+	char **argv;
+	int argc;
+
+	(void)state;
+	assert_int_equal(ab_case(&ab, &c, err, sizeof(err)), PFS_PARSE_OK);
+	argv = pfs_ab_run_argv(&ab, PFS_AB_A, 2, &argc);
+	join(line, sizeof(line), argc, argv);
+	assert_null(argv[argc]);
+	assert_string_equal(line, "create-unlink -f 10 -F 2 -m /a --no-fsync --results out/p-A2.h5 "
+				  "--label A");
+	argv = pfs_ab_run_argv(&ab, PFS_AB_B, 1, &argc);
+	join(line, sizeof(line), argc, argv);
+	assert_string_equal(line, "create-unlink -f 10 -F 2 -m /b --label mine --results out/p-B1.h5");
+	argv = pfs_ab_compare_argv(&ab, &argc);
+	join(line, sizeof(line), argc, argv);
+	assert_string_equal(line, "compare out/p-A1.h5 out/p-A2.h5 -- out/p-B1.h5 out/p-B2.h5");
+	pfs_ab_free(&ab);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_lines_are_accepted),
 		cmocka_unit_test(test_each_refusal_says_why),
 		cmocka_unit_test(test_a_refusal_is_one_line),
+		cmocka_unit_test(test_ab_refusals_say_why),
+		cmocka_unit_test(test_ab_rounds_alternate),
+		cmocka_unit_test(test_ab_command_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
