@@ -9,6 +9,7 @@
 #include "pfsbench/archive.h"
 #include "pfsbench/latency.h"
 #include "pfsbench/robust.h"
+#include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 
 #include <errno.h>
@@ -205,7 +206,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	memset(out, 0, sizeof(*out));
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
-	out->node_names = (const char(*)[PFS_NODE_NAME_MAX])a->nodes;
+	out->nodes = a->nodes;
 	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.cpu || !s.slot || !s.ni || !out->lines)
 		goto out;
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -520,10 +521,10 @@ void pfs_compare_holm(const double *p, size_t n, double alpha, double *level)
 /* Node nd of run a's index in run b, by name; -1 when b does not have it. */
 static long node_in(const struct pfs_cmp_run *a, unsigned nd, const struct pfs_cmp_run *b)
 {
-	if (nd < b->nnodes && !strcmp(a->node_names[nd], b->node_names[nd]))
+	if (nd < b->nnodes && !strcmp(a->nodes[nd].name, b->nodes[nd].name))
 		return nd;
 	for (unsigned k = 0; k < b->nnodes; k++)
-		if (!strcmp(a->node_names[nd], b->node_names[k]))
+		if (!strcmp(a->nodes[nd].name, b->nodes[k].name))
 			return k;
 	return -1;
 }

@@ -39,6 +39,7 @@
 #include "pfsbench/results.h"
 
 struct pfs_archive;
+struct pfs_node;
 
 #define PFS_CMP_MARGIN 0.10 /* the default margin: a change under 10 % is never called out */
 #define PFS_CMP_ALPHA 0.05  /* the family-wise error of one comparison's lines */
@@ -79,7 +80,7 @@ struct pfs_cmp_run {
 	struct pfs_cmp_line *lines; /* in order of first appearance */
 	size_t n;
 	unsigned nnodes;
-	const char (*node_names)[PFS_NODE_NAME_MAX]; /* the archive's, while it lives */
+	const struct pfs_node *nodes; /* the archive's (their names), while it lives */
 };
 
 /* Returns 0, -ENOMEM, or -EINVAL for damaged latency histograms. */
