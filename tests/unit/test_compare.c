@@ -9,6 +9,7 @@
 
 #include "pfsbench/compare.h"
 #include "pfsbench/robust.h"
+#include "pfsbench/topology.h"
 
 #include <math.h>
 #include <string.h>
@@ -210,6 +211,42 @@ static void test_short_and_busy(void **state)
 	assert_string_equal(pfs_compare_word(&v), "SLOWER");
 }
 
+/* The table matches nodes by name across runs: node "b" is second in run
+ * 1 and first in run 2, and its 30 ms more in run 2 is what moved; the
+ * waits of the same node are what is set against it. */
+static void test_table_nodes_by_name(void **state)
+{
+	struct pfs_node n1[2], n2[2];
+	double us1[2] = { 5000, 10000 }, us2[2] = { 40000, 5000 };
+	double w1[2] = { 0, 0 }, w2[2] = { 25000, 0 };
+	struct pfs_cmp_line l1 = line(1000, 0.01, 3), l2 = line(250, 0.01, 3);
+	struct pfs_cmp_run runs[2] = { { &l1, 1, 2, n1 }, { &l2, 1, 2, n2 } };
+	const size_t sides[2] = { 1, 1 };
+	struct pfs_cmp_table t;
+
+	(void)state;
+	memset(n1, 0, sizeof(n1));
+	memset(n2, 0, sizeof(n2));
+	strcpy(n1[0].name, "a");
+	strcpy(n1[1].name, "b");
+	strcpy(n2[0].name, "b");
+	strcpy(n2[1].name, "a");
+	l1.node_us = us1;
+	l1.node_wait_us = w1;
+	l2.node_us = us2;
+	l2.node_wait_us = w2;
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_int_equal(t.nlines, 1);
+	assert_true(near(t.v[1].moved_us, 30000));  /* b: 10 ms, then 40 ms */
+	assert_true(near(t.v[1].waited_us, 25000)); /* 5 ms beyond b's waits */
+	assert_true(t.v[1].beyond && t.v[1].busy && !t.v[1].called_out);
+	w2[0] = 0;
+	pfs_compare_table_free(&t);
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].called_out && near(t.v[1].waited_us, 0));
+	pfs_compare_table_free(&t);
+}
+
 static void test_zero_rate(void **state)
 {
 	const double ra[2] = { 0, 0 }, rb[2] = { 100, 110 };
@@ -286,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_moderate),
 		cmocka_unit_test(test_short_and_busy),
+		cmocka_unit_test(test_table_nodes_by_name),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
 	};
