@@ -40,6 +40,8 @@ const struct pfs_field pfs_row_fields[] = {
 	      "1: an outlier, left out of the results by the workload's rule; else 0"),
 	FIELD(wait_us, PFS_FIELD_U64, "us",
 	      "time the rank was runnable but waiting for a CPU during the op (run_delay)"),
+	FIELD(throttled_us, PFS_FIELD_U64, "us",
+	      "time the rank's cgroup was throttled by its CPU quota during the op (cpu.stat)"),
 };
 const size_t pfs_row_nfields = sizeof(pfs_row_fields) / sizeof(pfs_row_fields[0]);
 

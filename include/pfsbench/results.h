@@ -61,6 +61,10 @@ struct pfs_row {
 	uint64_t wait_us;              /* time the rank was runnable but waiting for a CPU
 					* during the op (Linux's run_delay); 0 where the
 					* kernel does not say, and in older files */
+	uint64_t throttled_us;         /* time the rank's cgroup was throttled by its CPU
+					* quota during the op (cpu.stat), at most
+					* elapsed_us; 0 where the kernel does not say,
+					* and in older files */
 };
 
 enum pfs_field_type { PFS_FIELD_STRING, PFS_FIELD_U32, PFS_FIELD_U64 };

@@ -87,7 +87,8 @@ struct pfs_worker {
 
 /* The op begins: name (as rows say it), what it counts, how many items it
  * is to do, flags. Zeroes items and bytes, sets target, starts the clock,
- * the CPU meter and, unless PFS_OP_HOT without --latency, w->lat. */
+ * the CPU meters (CPU time, waits for a CPU, the cgroup's throttling) and,
+ * unless PFS_OP_HOT without --latency, w->lat. */
 void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint64_t items,
 		  unsigned flags);
 

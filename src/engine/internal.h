@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include "pfsbench/cgroup.h"
 #include "pfsbench/fsprobe.h"
 #include "pfsbench/histogram.h"
 #include "pfsbench/options.h"
@@ -93,6 +94,7 @@ struct pfs_engine {
 	uint64_t op_start_us, op_cpu_us;
 	uint64_t op_wait_ns;   /* the thread's run_delay when the op began */
 	int schedstat_fd;      /* /proc/thread-self/schedstat; -1 without one */
+	struct pfs_cgroup_meter throttle; /* the cgroup's throttled time, cpu.stat */
 	unsigned nsamples;     /* rows this rank emitted in the step */
 	struct pfs_sample pending[PFS_MAX_SAMPLES]; /* noted by the op, rows after it */
 	uint64_t pending_start_us[PFS_MAX_SAMPLES];

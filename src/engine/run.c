@@ -597,6 +597,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.peer_dirfd = -1;
 	e.marker_fd = -1;
 	e.schedstat_fd = pfs_schedstat_open();
+	pfs_cgroup_meter_open(&e.throttle);
 	e.peer_rank = e.reader_rank = -1;
 	e.w.opts = e.opts;
 	pfs_stop_recv_post(&e);
@@ -617,6 +618,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.hist[1]);
 	if (e.schedstat_fd >= 0)
 		close(e.schedstat_fd);
+	pfs_cgroup_meter_close(&e.throttle);
 	free(e.rows);
 	free(e.cells);
 	free(e.fsstats);

@@ -103,6 +103,7 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 		w->lat = e->hist[0];
 	}
 	e->op_cpu_us = cpu_now_us();
+	pfs_cgroup_meter_start(&e->throttle);
 	e->op_wait_ns = wait_now_ns(e->schedstat_fd);
 	e->op_start_us = e->last_clock_us = pfs_now_us();
 }
@@ -115,9 +116,10 @@ struct pfs_hist *pfs_op_lat2(struct pfs_worker *w)
 }
 
 /* One row from a sample, on this rank's list of the iteration's rows; cpu_us
- * is the rank's CPU time over the op, wait_us its time waiting for a CPU. */
+ * is the rank's CPU time over the op, wait_us its time waiting for a CPU,
+ * throttled_us the time its cgroup was throttled over the op. */
 static int emit(struct pfs_engine *e, const struct pfs_sample *s, uint64_t start_us,
-		uint64_t cpu_us, uint64_t wait_us)
+		uint64_t cpu_us, uint64_t wait_us, uint64_t throttled_us)
 {
 	struct pfs_row r;
 
@@ -138,6 +140,10 @@ static int emit(struct pfs_engine *e, const struct pfs_sample *s, uint64_t start
 	r.bytes = s->bytes;
 	r.cpu_us = cpu_us;
 	r.wait_us = wait_us;
+	/* The cgroup's counter sums the CPUs it was held back on and is read
+	 * just outside the op's clock: it may exceed the row's time, which
+	 * bounds what the rank lost. */
+	r.throttled_us = throttled_us < s->elapsed_us ? throttled_us : s->elapsed_us;
 	if (e->deadline_us) {
 		/* An op that ended before the deadline was stopped by nothing:
 		 * its count at the deadline is all it did. */
@@ -329,10 +335,16 @@ int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
 	uint64_t wait_us = (w->thread_waited ? w->thread_wait_ns
 					     : pfs_wait_meter_since(e->schedstat_fd, e->op_wait_ns)) / 1000;
+	/* throttled_us = growth of the throttled time in the cpu.stat of the
+	 * rank's CPU cgroup over the op, capped at each row's elapsed_us
+	 * (emit): the cgroup's, whichever thread did the items, so apart
+	 * from wait_us a cap is told from a busy machine
+	 * (docs/methodology.md). */
+	uint64_t throttled_us = pfs_cgroup_meter_since(&e->throttle) / 1000;
 
 	/* The rows of a step whose op succeeded. */
 	for (size_t i = 0; !rc && i < e->npending; i++)
-		if (emit(e, &e->pending[i], e->pending_start_us[i], cpu_us, wait_us))
+		if (emit(e, &e->pending[i], e->pending_start_us[i], cpu_us, wait_us, throttled_us))
 			rc = -ENOMEM;
 	e->npending = 0;
 	/* Told to stop, an op returns -ECANCELED; cut short by a signal
