@@ -79,7 +79,7 @@ static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
  * busy). */
 static uint64_t waited_for_others(const struct pfs_row *r)
 {
-	return r->wait_us;
+	return r->wait_us > r->throttled_us ? r->wait_us - r->throttled_us : 0;
 }
 
 /* Scratch for one (test, op), sized for the whole run. */
