@@ -132,7 +132,7 @@ def cmd_error(out, kind, cond, iters, ident, na, js):
                [[cond, iters, ident, s, k, int(j), " ".join(n), load()] for s, k, _, j, n in runs])
 
 
-POWER = ["scenario", "trial", "slowed", "test", "op", "node_factor", "line_factor", "ratio", "low", "high",
+POWER = ["scenario", "trial", "slowed", "test", "op", "node_factor", "added_us", "line_factor", "ratio", "low", "high",
          "called_out", "verdict", "right", "inside", "runs_naming", "runs_b", "wrong_named", "false_calls", "load"]
 
 
@@ -161,19 +161,19 @@ def cmd_trial(out, scenario, trial, na, slowed, expect, js, a_csvs, b_csvs):
         lf = statistics.median(line_time(r, test, op, lambda x: nf if slowed in ("all", x["node"]) else 1)
                                / line_time(r, test, op, lambda x: 1) for r in ra)
         if ln is None:
-            out_rows.append([scenario, trial, slowed, test, op, fmt(nf), fmt(lf)] + [""] * 6
+            out_rows.append([scenario, trial, slowed, test, op, fmt(nf), fmt(fb - fa), fmt(lf)] + [""] * 6
                             + [naming, len(b_runs), " ".join(wrong), "; ".join(false), now])
             continue
         right = int(ln["called_out"] and ln["verdict"] == "SLOWER")
         inside = int(ln["low"] is not None and ln["high"] is not None and ln["low"] <= 1 / lf <= ln["high"])
-        out_rows.append([scenario, trial, slowed, test, op, fmt(nf), fmt(lf), fmt(ln["ratio"], ".4f"),
+        out_rows.append([scenario, trial, slowed, test, op, fmt(nf), fmt(fb - fa), fmt(lf), fmt(ln["ratio"], ".4f"),
                          fmt(ln["low"], ".4f"), fmt(ln["high"], ".4f"), int(ln["called_out"]), ln["verdict"],
                          right, inside, naming, len(b_runs), " ".join(wrong), "; ".join(false), now])
     append(os.path.join(out, "power.csv"), POWER, out_rows)
     for r in out_rows:
-        print("  %s trial %s %s %s: node x%s line x%s, ratio %s (%s-%s) %s%s, load %s" %
-              (scenario, trial, r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[11] or "-",
-               ", false: " + r[17] if r[17] else "", now))
+        print("  %s trial %s %s %s: node x%s (+%s us an item) line x%s, ratio %s (%s-%s) %s%s, load %s" %
+              (scenario, trial, r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[12] or "-",
+               ", false: " + r[18] if r[18] else "", now))
 
 
 def read(path):
@@ -244,11 +244,12 @@ def report_power(out, w):
         return
     w("## Power: known slowdowns\n")
     w("k of n trials. node factor: the slowed node's own time an item in that (test, op), slowed runs against "
-      "unslowed (median over the runs), measured from the rows; line factor: what that factor makes of the "
+      "unslowed (median over the runs), measured from the rows, and the time it added an item (a sleep adds "
+      "the same time on a busy machine, where the node's own time is longer: the factor falls with the load); line factor: what that factor makes of the "
       "line's rate in compare's formula, the other nodes as they ran unslowed. Inside: the line factor lies in "
       "the printed interval. Named: runs of the slowed side whose slow_nodes name the slowed node.\n")
-    w("| scenario | line | trials | called out SLOWER | inside interval | verdicts | node factor (median, min-max) | line factor (median) | ratio's interval (median low-high) | slowed runs naming the node | other nodes named | trials with false call-outs | load (min-max) |")
-    w("| --- | --- | ---: | ---: | ---: | --- | --- | ---: | --- | ---: | --- | ---: | --- |")
+    w("| scenario | line | trials | called out SLOWER | inside interval | verdicts | node factor (median, min-max) | added us an item (median) | line factor (median) | ratio's interval (median low-high) | slowed runs naming the node | other nodes named | trials with false call-outs | load (min-max) |")
+    w("| --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- |")
     for sc in sorted({r["scenario"] for r in rows_}):
         srows = [r for r in rows_ if r["scenario"] == sc]
         for key in sorted({(r["test"], r["op"]) for r in srows}):
@@ -258,10 +259,11 @@ def report_power(out, w):
                 verd[r["verdict"] or "none"] = verd.get(r["verdict"] or "none", 0) + 1
             nf = [float(r["node_factor"]) for r in sel if r["node_factor"]]
             naming = [r for r in sel if r["runs_naming"] != ""]
-            w("| %s | %s %s | %d | %d | %d | %s | %s (%s-%s) | %s | %s-%s | %s | %s | %d | %s |" % (
+            w("| %s | %s %s | %d | %d | %d | %s | %s (%s-%s) | %s | %s | %s-%s | %s | %s | %d | %s |" % (
                 sc, key[0], key[1], len(sel), sum(r["right"] == "1" for r in sel),
                 sum(r["inside"] == "1" for r in sel), ", ".join("%s %d" % kv for kv in sorted(verd.items())),
-                med(nf), fmt(min(nf) if nf else None), fmt(max(nf) if nf else None), med(r["line_factor"] for r in sel),
+                med(nf), fmt(min(nf) if nf else None), fmt(max(nf) if nf else None), med(r["added_us"] for r in sel),
+                med(r["line_factor"] for r in sel),
                 med(r["low"] for r in sel), med(r["high"] for r in sel),
                 "%d of %d" % (sum(int(r["runs_naming"]) for r in naming), sum(int(r["runs_b"]) for r in naming))
                 if naming else "n/a (all nodes)",

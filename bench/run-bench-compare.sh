@@ -154,6 +154,7 @@ compare() {
 	else
 		"$PFSBENCH" compare "$@" ${MARGIN:+--margin "$MARGIN"} --json >"$js" 2>"$js.err"
 	fi || { echo "bench-compare: compare failed:"; cat "$js.err"; return 1; }
+	[ -s "$js.err" ] || rm -f "$js.err"
 }
 
 # spread FIRST SELECTOR D_US: rules that delay K unlinks, spread over each
@@ -321,7 +322,7 @@ done
 		"--no-drop-caches; error -i $ITERS, $PAIRS pairs each (odd quiet, even under one busy loop);" \
 		"power -i $P_ITERS, $TRIALS trials a scenario"
 	echo "- a run took $(sort -k2 -g "$work/times" | awk '{ v[NR] = $2 } END { printf "%.2f s (median; %.2f-%.2f s)", v[int((NR + 1) / 2)], v[1], v[NR] }'), $(wc -l <"$work/times") runs"
-	echo "- calibration (unslowed runs cal1-3): per unlink, se $base_se us ($SLOW_NODE), pa $base_pa us" \
+	echo "- calibration: first guess from unslowed runs cal1-3: per unlink, se $base_se us ($SLOW_NODE), pa $base_pa us" \
 		"($SLOW_NODE), se $base_all us (all nodes); one sleep overshoots by $over_us us; $K delays an" \
 		"iteration of D = ${d_a:--} us (a: se Unlink 2x, $SLOW_NODE), ${d_b:--} us (b: pa Unlink 2x, $SLOW_NODE)," \
 		"${d_d:--} us (d: se Unlink 1.25x, every node), which in the last of $CAL_ROUNDS calibration rounds" \
