@@ -248,7 +248,7 @@ def report_power(out, w):
       "the same time on a busy machine, where the node's own time is longer: the factor falls with the load); line factor: what that factor makes of the "
       "line's rate in compare's formula, the other nodes as they ran unslowed. Inside: the line factor lies in "
       "the printed interval. Named: runs of the slowed side whose slow_nodes name the slowed node.\n")
-    w("| scenario | line | trials | called out SLOWER | inside interval | verdicts | node factor (median, min-max) | added us an item (median) | line factor (median) | ratio's interval (median low-high) | slowed runs naming the node | other nodes named | trials with false call-outs | load (min-max) |")
+    w("| scenario | line | trials | called out SLOWER | inside interval | verdicts | node factor (median, min-max) | added us an item (median) | line factor (median) | ratio's interval (median low-high) | slowed runs naming the node | other nodes named (any run, either side) | trials with false call-outs | load (min-max) |")
     w("| --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- |")
     for sc in sorted({r["scenario"] for r in rows_}):
         srows = [r for r in rows_ if r["scenario"] == sc]

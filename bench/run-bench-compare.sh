@@ -40,7 +40,7 @@
 # TRIALS, ITERS, P_ITERS (-i of the power runs, 1), FILES, TESTS (se,pa
 # first), SCENARIOS ("a b c d"), DELAYS, MARGIN (compare's --margin, when
 # set), RUN_TIMEOUT (300 s a run), CAL_ROUNDS, CAL_RUNS (refine). A smoke
-# run: PAIRS=4 TRIALS=1 ITERS=1 (about 3 minutes here).
+# run: PAIRS=4 TRIALS=1 ITERS=1 (about 1.5 minutes here).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
