@@ -238,6 +238,30 @@ def report_error(out, w):
     w("")
 
 
+def report_floor(out, w):
+    """What moves between runs of one configuration, from the 1-vs-1 pairs:
+    d = ln(ratio) of a pair is the difference of two runs' log rates, so
+    sqrt(mean(d^2) / 2) estimates the standard deviation of one run's log
+    rate (between runs and within them, for -i 1 the whole of it), which
+    is what compare's floor (PFS_CMP_RUN_FLOOR) stands for with one run a
+    side."""
+    lines = [l for l in read(os.path.join(out, "error-lines.csv")) if l["kind"] == "pair" and l["ratio"]]
+    if not lines:
+        return
+    w("## The floor: what moves between runs\n")
+    w("sqrt(mean(d^2) / 2), d = ln(ratio) of each 1-vs-1 pair of one configuration: the standard deviation of "
+      "one run's log rate. Lines whose steps last under 10 ms are marked by compare (`!`) and are not what "
+      "the floor is for.\n")
+    w("| test op | -i | condition | pairs | SD of a run's log rate | largest d/sqrt(2) |")
+    w("| --- | ---: | --- | ---: | ---: | ---: |")
+    for key in sorted({(l["test"], l["op"], l["iters"], l["cond"]) for l in lines}):
+        d = [math.log(float(l["ratio"])) for l in lines if (l["test"], l["op"], l["iters"], l["cond"]) == key]
+        w("| %s %s | %s | %s | %d | %.3f | %.3f |" % (key[0], key[1], key[2], key[3], len(d),
+                                                  math.sqrt(sum(x * x for x in d) / len(d) / 2),
+                                                  max(abs(x) for x in d) / math.sqrt(2)))
+    w("")
+
+
 def report_power(out, w):
     rows_ = read(os.path.join(out, "power.csv"))
     if not rows_:
@@ -285,6 +309,7 @@ def cmd_report(out):
         with open(head) as f:
             w(f.read())
     report_error(out, w)
+    report_floor(out, w)
     report_power(out, w)
     tail = os.path.join(out, "tail.md")
     if os.path.exists(tail):

@@ -85,6 +85,7 @@ static uint64_t waited_for_others(const struct pfs_row *r)
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
 	double *iter_rates, *walls, *waits, *logs, *cpu; /* nrows */
+	double *iter_us, *iter_wait;                      /* nrows */
 	size_t *slot;                                      /* nnodes: a node's in ni */
 	struct node_iter *ni;                              /* nrows */
 	unsigned nnodes;
@@ -130,7 +131,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 
 	while (*i < n && same(&e[*i], &e[first], 1)) {
 		size_t it0 = *i;
-		double amount = 0, us = 0, cpu = 0;
+		double amount = 0, us = 0, cpu = 0, waited = 0;
 
 		memset(s->slot, 0xff, s->nnodes * sizeof(*s->slot));
 		while (*i < n && same(&e[*i], &e[it0], 2)) {
@@ -161,9 +162,12 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 				wait = nwait > wait ? nwait : wait;
 			}
 			us += (double)(hi - lo);
+			waited += (double)wait;
 			s->waits[nwalls] = (double)wait;
 			s->walls[nwalls++] = (double)(hi - lo);
 		}
+		s->iter_us[niter] = us;
+		s->iter_wait[niter] = waited;
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 		if (cpu > 0 && amount > 0)
@@ -179,6 +183,8 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 	line->cpu_noise = ncpu == niter ? log_sd(s->cpu, ncpu, s->logs, &(unsigned){ 0 }) : -1;
 	line->cpu_per_item = ncpu == niter ? pfs_median(s->cpu, ncpu) : 0;
 	line->rate = pfs_median(s->iter_rates, niter);
+	line->op_us = pfs_median(s->iter_us, niter);
+	line->op_wait_us = pfs_median(s->iter_wait, niter);
 	node_medians(line, s->ni, nni, s);
 }
 
@@ -196,7 +202,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_ent *e = malloc(nr * sizeof(*e));
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
-		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nn * sizeof(size_t)),
+		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
+		malloc(nr * sizeof(double)), malloc(nn * sizeof(size_t)),
 		malloc(nr * sizeof(struct node_iter)), a->nnodes,
 	};
 	struct pfs_lat_summary *lat = NULL;
@@ -207,7 +214,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
 	out->nodes = a->nodes;
-	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.cpu || !s.slot || !s.ni || !out->lines)
+	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
 		goto out;
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct pfs_row *r = &a->rows[i];
@@ -245,6 +252,8 @@ out:
 	free(s.waits);
 	free(s.logs);
 	free(s.cpu);
+	free(s.iter_us);
+	free(s.iter_wait);
 	free(s.slot);
 	free(s.ni);
 	free(lat);
@@ -545,14 +554,30 @@ static double side_node(const struct pfs_cmp_run *ref, unsigned nd, const struct
 	return k ? pfs_median(scratch, k) : NAN;
 }
 
-/* How much the change moved a node's time in the op, in its own way, at
- * most; and how much of that its longer waits for a CPU held by others
+/* A side's median over its runs of the op's whole time (or its waits). */
+static double side_op(const struct pfs_cmp_run *runs, size_t n, const char *test, const char *op,
+		      bool wait, double *scratch)
+{
+	size_t k = 0;
+
+	for (size_t r = 0; r < n; r++) {
+		const struct pfs_cmp_line *l = pfs_compare_find(&runs[r], test, op);
+
+		if (l)
+			scratch[k++] = wait ? l->op_wait_us : l->op_us;
+	}
+	return k ? pfs_median(scratch, k) : NAN;
+}
+
+/* How much the change moved a node's time in the op, or the whole op's
+ * time, in its own way, at most; and how much of that its longer waits for a CPU held by others
  * leave unexplained, at most. */
 static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
 		  const char *test, const char *op, bool slower, struct pfs_cmp_verdict *v)
 {
-	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0;
+	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, all = 0;
 	const struct pfs_cmp_run *ref = &b[0];
+	long at = -1;
 
 	for (unsigned nd = 0; nd < ref->nnodes; nd++) {
 		double ta = side_node(ref, nd, a, na, test, op, false, scratch);
@@ -563,9 +588,29 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 
 		if (isnan(m))
 			continue;
-		most = m > most ? m : most;
+		all += m > 0 ? m : 0;
+		if (m > most) {
+			most = m;
+			at = nd;
+		}
 		m -= w > 0 ? w : 0;
 		net = m > net ? m : net;
+	}
+	/* One node's move, when it is most of the change: a slow node. */
+	v->node = at >= 0 && ref->nnodes >= 2 && most > all / 2 ? ref->nodes[at].name : NULL;
+	/* The whole op: in se the sum of the nodes' turns, each of which may
+	 * have moved by less than the rule while together they moved more. */
+	{
+		double ta = side_op(a, na, test, op, false, scratch);
+		double tb = side_op(b, nb, test, op, false, scratch);
+		double wa = side_op(a, na, test, op, true, scratch);
+		double wb = side_op(b, nb, test, op, true, scratch);
+		double m = slower ? tb - ta : ta - tb, w = slower ? wb - wa : wa - wb;
+
+		if (!isnan(m) && m > most)
+			most = m;
+		m -= w > 0 ? w : 0;
+		net = !isnan(m) && m > net ? m : net;
 	}
 	v->moved_us = most;
 	v->waited_us = most - net;
@@ -772,8 +817,9 @@ const char *pfs_compare_text(char *buf, size_t len, const struct pfs_cmp_verdict
 	} else if (!v->interval) {
 		snprintf(buf, len, "%s, too few runs to judge", change);
 	} else if (v->beyond) {
-		snprintf(buf, len, "%s (%s)%s", change, pfs_compare_interval_text(iv, sizeof(iv), v),
-			 v->cpu_changed ? ", CPU per item too" : "");
+		snprintf(buf, len, "%s (%s)%s%s%s", change,
+			 pfs_compare_interval_text(iv, sizeof(iv), v),
+			 v->node && v->called_out ? " on " : "", v->node && v->called_out ? v->node : "", v->cpu_changed ? ", CPU per item too" : "");
 	} else if (v->low <= 1 && v->high >= 1) {
 		pfs_compare_factor_text(det, sizeof(det), v->detectable);
 		if (fabs(log(v->ratio)) <= log1p(margin))

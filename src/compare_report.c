@@ -103,9 +103,13 @@ static void print_change(const struct report *rp, size_t l, size_t s)
 	const struct pfs_cmp_verdict *v = verdict(rp, l, s);
 	char text[160];
 
+	char safe[sizeof(text)];
+
 	fputs("  ", rp->out);
 	print_word(rp, v);
-	fprintf(rp->out, "  %s", pfs_compare_text(text, sizeof(text), v, rp->t.margin));
+	/* It may name a node, whose name comes from the file. */
+	printable(safe, sizeof(safe), pfs_compare_text(text, sizeof(text), v, rp->t.margin));
+	fprintf(rp->out, "  %s", safe);
 }
 
 /* Two sides: one line per (test, op). */
@@ -420,7 +424,7 @@ static void csv_report(const struct report *rp)
 
 	fputs("test,op,unit,run,label,rate,iterations,replicates,replicates_of,noise,step_us,"
 	      "short,p99_ns,ratio,ratio_low,ratio_high,change,called_out,verdict,runs,confidence,"
-	      "detectable,cpu_ratio,cpu_changed,text,noise_drawn,noise_df,se,df\r\n",
+	      "detectable,cpu_ratio,cpu_changed,text,noise_drawn,noise_df,se,df,node\r\n",
 	      out);
 	for (size_t l = 0; l < rp->t.nlines; l++) {
 		const struct pfs_cmp_line *a = rp->t.base[l];
@@ -463,6 +467,8 @@ static void csv_report(const struct report *rp)
 			csv_num(out, c->df, c->s2 >= 0);
 			csv_num(out, v->se, s && v->interval);
 			csv_num(out, v->df, s && v->interval);
+			fputc(',', out);
+			pfs_csv_field(out, s && v->node ? v->node : "");
 			fputs("\r\n", out);
 		}
 	}
@@ -578,6 +584,11 @@ static void json_side_line(const struct report *rp, size_t l, size_t s)
 		json_num(out, v->moved_us);
 		fputs(", \"waited_us\": ", out);
 		json_num(out, v->waited_us);
+		fputs(", \"node\": ", out);
+		if (v->node)
+			pfs_json_string(out, v->node);
+		else
+			fputs("null", out);
 		fputs(", \"change\": ", out);
 		pfs_json_string(out, pfs_compare_ratio_text(text, sizeof(text), v->ratio));
 		fprintf(out, ", \"called_out\": %s, \"verdict\": \"%s\", \"text\": ",

@@ -735,6 +735,7 @@ int pfs_analyze(const struct pfs_row *rows, size_t nrows, const struct pfs_node 
 	struct values devs = { 0 }, mads = { 0 }, late = { 0 }, spreads = { 0 };
 	struct scratch s = { 0 };
 	size_t m;
+	uint32_t iterations = 0;
 	int rc = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
@@ -743,8 +744,13 @@ int pfs_analyze(const struct pfs_row *rows, size_t nrows, const struct pfs_node 
 	out->nodes = calloc(nnodes ? nnodes : 1, sizeof(*out->nodes));
 	if (!e || !rs || !out->nodes || scratch_alloc(&s, nrows, nnodes))
 		goto out;
-	for (unsigned n = 0; n < nnodes; n++)
+	for (size_t i = 0; i < nrows; i++)
+		iterations = rows[i].iteration > iterations ? rows[i].iteration : iterations;
+	for (unsigned n = 0; n < nnodes; n++) {
 		pfs_row_set_text(out->nodes[n].name, sizeof(out->nodes[n].name), nodes[n].name);
+		out->nodes[n].min_ops =
+			iterations > 1 ? PFS_SLOW_MIN_OPS : PFS_SLOW_MIN_OPS_ONE_ITERATION;
+	}
 	if (build_entries(rows, nrows, out, e))
 		goto out;
 
@@ -802,7 +808,7 @@ void pfs_analysis_free(struct pfs_analysis *a)
 
 bool pfs_node_is_slow(const struct pfs_node_verdict *v)
 {
-	return v->nops >= PFS_SLOW_MIN_OPS || v->late;
+	return v->nops >= (v->min_ops ? v->min_ops : PFS_SLOW_MIN_OPS) || v->late;
 }
 
 #define DESCRIBE_OPS 4 /* slow ops named on a node's line; the rest are counted */
@@ -871,17 +877,24 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 		}
 	if (a->compared)
 		fputs(any ? "\n" : " none.\n", out);
-	/* Slower in one (test, op) alone: said, not named. */
+	/* Slower in too few (test, op)s: said, not named. */
 	any = false;
 	for (unsigned n = 0; a->compared && n < a->nnodes; n++) {
 		const struct pfs_node_verdict *v = &a->nodes[n];
 
 		if (pfs_node_is_slow(v) || !v->nops)
 			continue;
-		factor_text(line, sizeof(line), v->ops[0].factor);
-		fprintf(out, "%s %s %s %s %s", any ? "," : "Slower in one (test, op) only, not named:",
-			v->name, v->ops[0].test, v->ops[0].op, line);
-		any = true;
+		if (!any)
+			fputs(v->min_ops > PFS_SLOW_MIN_OPS
+				      ? "Slower in under 3 (test, op)s of one iteration, not named:"
+				      : "Slower in one (test, op) only, not named:",
+			      out);
+		for (size_t k = 0; k < v->nops; k++) {
+			factor_text(line, sizeof(line), v->ops[k].factor);
+			fprintf(out, "%s %s %s %s %s", any ? "," : "", v->name, v->ops[k].test,
+				v->ops[k].op, line);
+			any = true;
+		}
 	}
 	if (any)
 		fputc('\n', out);

@@ -21,12 +21,14 @@
  *     Holm's correction over a comparison's lines with an interval gives
  *     each line its error, and its interval is printed at that level;
  *   called out when the whole interval lies beyond the margin (r > m or
- *     r < 1 / m, m = 1 + margin, 10 % by default), and the change moved the
- *     op's time on some node by 10 ms or more (its own time per iteration,
- *     median over iterations and runs), and by 10 ms or more beyond how much
- *     longer that node's ranks waited for a CPU held by others (rows'
- *     wait_us less throttled_us: a cgroup's quota makes a node slow, not
- *     busy). Else such a change is 'short' or 'busy'.
+ *     r < 1 / m, m = 1 + margin, 10 % by default), and the change moved
+ *     some node's time in the op (its own time per iteration, median over
+ *     iterations and runs), or the op's whole time per iteration, by 10 ms
+ *     or more, and by 10 ms or more beyond how much longer that node's
+ *     ranks (or the op's) waited for a CPU held by others (rows' wait_us
+ *     less throttled_us: a cgroup's quota makes a node slow, not busy).
+ *     Else such a change is 'short' or 'busy'. A node whose move is over
+ *     half of all the nodes' moves together is named on the line.
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_COMPARE_H
 #define PFSBENCH_COMPARE_H
@@ -74,6 +76,9 @@ struct pfs_cmp_line {
 	 * its ranks' span), and its ranks' waits for a CPU held by others (the
 	 * sum over steps of the longest wait of one of them). */
 	double *node_us, *node_wait_us;
+	/* The same for the whole op: the sum of its steps' wall times in an
+	 * iteration, and of their longest waits, medians over the iterations. */
+	double op_us, op_wait_us;
 };
 
 struct pfs_cmp_run {
@@ -134,6 +139,8 @@ struct pfs_cmp_verdict {
 	bool beyond;         /* the interval lies beyond the margin */
 	double moved_us;     /* the most a node's time in the op moved, in the change's way */
 	double waited_us;    /* how much longer that node waited for a CPU held by others */
+	const char *node;    /* the node whose move is over half of all the nodes' moves
+			      * together (the run's name, while it lives); NULL: none */
 	bool unresolved;     /* beyond the margin, but no node moved by 10 ms */
 	bool busy;           /* moved, but under 10 ms beyond the longer waits */
 	bool called_out;

@@ -125,6 +125,7 @@ for r in rows:
             assert got[key] == (r[key] == "true"), (key, got, r)
         for key in ("change", "verdict", "text"):
             assert got[key] == r[key], (key, got, r)
+        assert (got["node"] or "") == r["node"], (got, r)
         for key, col in (("ratio", "ratio"), ("low", "ratio_low"), ("high", "ratio_high"),
                          ("confidence", "confidence"), ("detectable", "detectable")):
             assert (got[key] is None) == (r[col] == ""), (key, got, r)

@@ -7,6 +7,7 @@
  * "230x slower (13x to 4100x)", "no change (could detect >= 1.4x)". */
 #include "cmocka_prelude.h"
 
+#include "pfsbench/archive.h"
 #include "pfsbench/compare.h"
 #include "pfsbench/robust.h"
 #include "pfsbench/topology.h"
@@ -212,8 +213,9 @@ static void test_short_and_busy(void **state)
 }
 
 /* The table matches nodes by name across runs: node "b" is second in run
- * 1 and first in run 2, and its 30 ms more in run 2 is what moved; the
- * waits of the same node are what is set against it. */
+ * 1 and first in run 2, and its 30 ms more in run 2 is what moved, and it
+ * is named; the waits of the same node are what is set against it. Then
+ * the op's whole time: moves that no node makes alone. */
 static void test_table_nodes_by_name(void **state)
 {
 	struct pfs_node n1[2], n2[2];
@@ -244,7 +246,71 @@ static void test_table_nodes_by_name(void **state)
 	pfs_compare_table_free(&t);
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
 	assert_true(t.v[1].called_out && near(t.v[1].waited_us, 0));
+	assert_string_equal(t.v[1].node, "b"); /* all of the move was b's */
 	pfs_compare_table_free(&t);
+	/* Both nodes 6 ms slower: no node moved 10 ms, but the op's whole
+	 * time (the sum of their turns, in se) moved 12 ms; no node is named. */
+	us1[0] = us1[1] = 10000;
+	us2[0] = us2[1] = 16000;
+	l1.op_us = 20000;
+	l2.op_us = 32000;
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(near(t.v[1].moved_us, 12000) && t.v[1].called_out && !t.v[1].node);
+	pfs_compare_table_free(&t);
+	l2.op_us = 26000; /* the op's time moved 6 ms: short */
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(near(t.v[1].moved_us, 6000) && t.v[1].unresolved && !t.v[1].called_out);
+	pfs_compare_table_free(&t);
+}
+
+/* A run's stats from its rows: two nodes, one iteration of one pa step;
+ * node 2's rank waited 30 ms for a CPU, 25 ms of it its cgroup's quota:
+ * 5 ms of waiting for a CPU held by others. Each node's time is its span. */
+static void test_stats_waits_less_throttling(void **state)
+{
+	struct pfs_node nodes[2];
+	struct pfs_row rows[2];
+	struct pfs_archive a;
+	struct pfs_cmp_run run;
+
+	(void)state;
+	memset(nodes, 0, sizeof(nodes));
+	memset(rows, 0, sizeof(rows));
+	memset(&a, 0, sizeof(a));
+	strcpy(nodes[0].name, "n1");
+	strcpy(nodes[1].name, "n2");
+	for (unsigned i = 0; i < 2; i++) {
+		strcpy(rows[i].test, "pa");
+		strcpy(rows[i].op, "Create");
+		strcpy(rows[i].unit, "files");
+		rows[i].iteration = 1;
+		rows[i].node_index = i;
+		rows[i].rank = i;
+		rows[i].start_us = 1000;
+		rows[i].items = 1000;
+		rows[i].cpu_us = 20000;
+	}
+	rows[0].elapsed_us = 20000;
+	rows[1].elapsed_us = 50000;
+	rows[1].wait_us = 30000;
+	rows[1].throttled_us = 25000;
+	a.nodes = nodes;
+	a.nnodes = 2;
+	a.rows = rows;
+	a.nrows = 2;
+	assert_int_equal(pfs_compare_stats(&a, &run), 0);
+	assert_int_equal(run.n, 1);
+	assert_true(near(run.lines[0].rate, 2000 * 1e6 / 50000));
+	assert_true(near(run.lines[0].node_us[0], 20000) && near(run.lines[0].node_us[1], 50000));
+	assert_true(near(run.lines[0].node_wait_us[1], 5000) && run.lines[0].node_wait_us[0] == 0);
+	assert_int_equal(run.lines[0].wait_us, 5000);
+	assert_true(near(run.lines[0].cpu_per_item, 40000.0 / 2000));
+	/* Throttled longer than it waited (it slept while throttled): none. */
+	rows[1].throttled_us = 40000;
+	pfs_compare_run_free(&run);
+	assert_int_equal(pfs_compare_stats(&a, &run), 0);
+	assert_true(run.lines[0].node_wait_us[1] == 0);
+	pfs_compare_run_free(&run);
 }
 
 static void test_zero_rate(void **state)
@@ -324,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_moderate),
 		cmocka_unit_test(test_short_and_busy),
 		cmocka_unit_test(test_table_nodes_by_name),
+		cmocka_unit_test(test_stats_waits_less_throttling),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
 	};

@@ -1,0 +1,55 @@
+#!/bin/bash
+# compare-slow-node.sh - one slow node, judged by its own time (issue 25).
+# 4 simulated nodes of one rank each on a tmpfs, create-unlink se,pa, 3 runs
+# a side, the sides interleaved (A B B A A B): in side B node3's first 4
+# creates of se and first 4 unlinks of se and of pa each sleep 20 ms (the
+# test-only fault injector), 80 ms more in each of those ops on node3
+# alone. In se node3 works alone, so the median step does not move; until
+# issue 25 compare's 10 ms rule looked at it, and show --analyze left se
+# out whenever the other nodes' turns were short. Now:
+#   compare A1 A2 A3 -- B1 B2 B3 calls se Create, se Unlink and pa Unlink
+#     out SLOWER, and nothing else (the other lines are the same work);
+#   show --analyze names node3 in every B run (slow in those 3 ops: a run
+#     of one iteration asks 3);
+#   the sleeps add time however busy the machine is, so the verdicts do not
+#   depend on its load beyond the intervals compare itself measures.
+. "$(dirname "$0")/lib.sh"
+: "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so: run me from make check}"
+
+[ -d /dev/shm ] && [ -w /dev/shm ] || skip "no writable /dev/shm"
+D=$(mktemp -d /dev/shm/pfsbench-slownode.XXXXXX) || skip "cannot make a directory in /dev/shm"
+T_CLEANUP+=("rm -rf '$D'")
+F=2000
+ARGS=(create-unlink -m "$D" -f "$F" -F 2 -s 4k -t se,pa -i 1 --no-drop-caches)
+SLOW=$(faulty "delay openat 20ms node=node3 path=f000000 count=4; delay unlinkat 20ms node=node3 count=4; delay unlinkat 20ms node=node3 after=$F count=4")
+run() { # run SIDE K
+	local p=$PFSBENCH
+	[ "$1" = B ] && p=$SLOW
+	PFSBENCH=$p pfs_nodes 4 1 "${ARGS[@]}" --label "$1" --results "$SCRATCH/$1$2.h5"
+	check "run $1$2: exit 0" test "$RC" -eq 0
+}
+run A 1
+run B 1
+run B 2
+run A 2
+run A 3
+run B 3
+
+"$PFSBENCH" compare "$SCRATCH"/A[123].h5 -- "$SCRATCH"/B[123].h5 >"$SCRATCH/cmp.txt"
+check "compare of 3 runs a side: exit 0" test $? -eq 0
+sed 's/^/# /' "$SCRATCH/cmp.txt"
+for line in "se +Create" "se +Unlink" "pa +Unlink"; do
+	check "$line: called out SLOWER" \
+		grep -Eq "^$line +files/s +[0-9]+!? +[0-9]+!? +SLOWER +[0-9.]+x slower \\(" "$SCRATCH/cmp.txt"
+done
+check "no other line called out" \
+	test "$(grep -E ' (SLOWER|FASTER) ' "$SCRATCH/cmp.txt" | grep -vcE '^(se +(Create|Unlink)|pa +Unlink) ')" -eq 0
+named=0 others=0
+for k in 1 2 3; do
+	"$PFSBENCH" show --analyze "$SCRATCH/B$k.h5" >"$SCRATCH/an$k.txt"
+	grep -q '^ node3: .*se Unlink' "$SCRATCH/an$k.txt" && named=$((named + 1))
+	grep -Eq '^ node[124]: ' "$SCRATCH/an$k.txt" && others=$((others + 1))
+done
+check "show --analyze names node3, slow in se Unlink, in 3 of 3 B runs ($named)" test "$named" -eq 3
+check "show --analyze names no other node in the B runs ($others)" test "$others" -eq 0
+finish
