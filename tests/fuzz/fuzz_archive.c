@@ -4,8 +4,8 @@
  * loader of show, compare, export, plot and report; a file it accepts is
  * then rendered as each of those commands renders it, into /dev/null:
  * show's report with --latency and --fs-stats, --analyze, every output of
- * export, compare of the run against itself in its three formats, and
- * plot's gnuplot script. A crash, a sanitizer's report, a leak or a hang
+ * export, compare of the run against itself in its three formats and as
+ * two sides, and plot's gnuplot script. A crash, a sanitizer's report, a leak or a hang
  * in any of them is a finding. Loading from a file rather than from an
  * HDF5 file image keeps the product's own path (a regular file, HDF5's
  * signature, H5Fopen); on tmpfs it costs a few percent of a load. */
@@ -186,9 +186,18 @@ static void render(struct pfs_archive *a)
 		pfs_show_analysis(sink, a);
 	for (int k = PFS_EXPORT_CSV_ROWS; k <= PFS_EXPORT_JSON_PROVENANCE; k++)
 		pfs_export_write(sink, a, (enum pfs_export_kind)k);
-	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_TEXT, false);
-	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_CSV, false);
-	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_JSON, false);
+	/* A run a side, in each format; then two sides of runs (the first run
+	 * and the file again), as compare A -- B does. */
+	for (int f = PFS_CMP_TEXT; f <= PFS_CMP_JSON; f++) {
+		struct pfs_cmp_opts o = { (enum pfs_cmp_format)f, false, PFS_CMP_MARGIN, 0 };
+
+		pfs_compare_print(sink, twice, paths, 2, &o);
+	}
+	{
+		struct pfs_cmp_opts o = { PFS_CMP_JSON, false, PFS_CMP_MARGIN, 1 };
+
+		pfs_compare_print(sink, twice, paths, 2, &o);
+	}
 	render_plot(a);
 	fflush(sink);
 }
