@@ -70,24 +70,26 @@ static void usage(FILE *out)
 		     "was left, 2 for bad input. See pfsbench(1).\n");
 }
 
-/* A path as a message shows it: control characters (a newline in a name
- * would forge a line of output) and backslashes escaped. */
-static void put_path(FILE *out, const char *path)
+/* Text from the directory or a marker as a message shows it
+ * (pfs_printable): control characters (a newline in a name would forge a
+ * line of output), C1 controls, invalid UTF-8 and backslashes escaped. */
+static void put_text(FILE *out, const char *text)
 {
-	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f || *c == '\\')
-			fprintf(out, "\\x%02x", *c);
-		else
-			fputc(*c, out);
-	}
+	size_t need = PFS_PRINTABLE_SIZE(strlen(text));
+	char *buf = malloc(need);
+
+	fputs(buf ? pfs_printable(buf, need, text) : "(out of memory)", out);
+	free(buf);
 }
 
 /* Lists what stays, on stdout: "left 'path': why". */
 static void leave(struct clean *c, const char *why, int err)
 {
 	fputs("left '", stdout);
-	put_path(stdout, c->path);
-	fprintf(stdout, "': %s%s%s\n", why, err ? ": " : "", err ? strerror(err) : "");
+	put_text(stdout, c->path);
+	fputs("': ", stdout);
+	put_text(stdout, why); /* it may quote the marker */
+	fprintf(stdout, "%s%s\n", err ? ": " : "", err ? strerror(err) : "");
 	c->left++;
 }
 
@@ -295,14 +297,22 @@ static int walk(struct clean *c)
 static void summary(const struct clean *c, const struct pfs_runmark *m)
 {
 	putchar('\'');
-	put_path(stdout, c->path);
-	printf("': %s run", m->workload);
-	if (m->started[0])
-		printf(" of %s", m->started);
-	if (m->node0[0])
-		printf(" on %s", m->node0);
-	if (m->job[0])
-		printf(", job %s", m->job);
+	put_text(stdout, c->path);
+	fputs("': ", stdout);
+	put_text(stdout, m->workload);
+	fputs(" run", stdout);
+	if (m->started[0]) {
+		fputs(" of ", stdout);
+		put_text(stdout, m->started);
+	}
+	if (m->node0[0]) {
+		fputs(" on ", stdout);
+		put_text(stdout, m->node0);
+	}
+	if (m->job[0]) {
+		fputs(", job ", stdout);
+		put_text(stdout, m->job);
+	}
 	printf(": %s %" PRIu64 " file%s, %" PRIu64 " director%s; %s %" PRIu64 "\n",
 	       c->dry_run ? "would remove" : "removed", c->files, c->files == 1 ? "" : "s",
 	       c->dirs, c->dirs == 1 ? "y" : "ies", c->dry_run ? "would leave" : "left", c->left);

@@ -38,18 +38,6 @@ struct report {
 	struct pfs_cmp_table t;
 };
 
-/* Text from a file, for a terminal: control characters become '?', and
- * what does not fit in buf is cut. */
-static void printable(char *buf, size_t len, const char *s)
-{
-	size_t i = 0;
-
-	for (; len && i < len - 1 && s[i]; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	if (len)
-		buf[i] = 0;
-}
-
 /* A run's name: its --label, else its filesystem and directory. */
 static void heading(char *buf, size_t len, const struct pfs_archive *a)
 {
@@ -59,7 +47,7 @@ static void heading(char *buf, size_t len, const struct pfs_archive *a)
 		snprintf(raw, sizeof(raw), "%s", a->ri.label);
 	else
 		snprintf(raw, sizeof(raw), "%s %s", a->ri.fstype, a->ri.dir);
-	printable(buf, len, raw);
+	pfs_printable(buf, len, raw);
 }
 
 static const struct pfs_cmp_cell *cell(const struct report *rp, size_t l, size_t s)
@@ -103,12 +91,12 @@ static void print_change(const struct report *rp, size_t l, size_t s)
 	const struct pfs_cmp_verdict *v = verdict(rp, l, s);
 	char text[160];
 
-	char safe[sizeof(text)];
+	char safe[PFS_PRINTABLE_SIZE(sizeof(text))];
 
 	fputs("  ", rp->out);
 	print_word(rp, v);
 	/* It may name a node, whose name comes from the file. */
-	printable(safe, sizeof(safe), pfs_compare_text(text, sizeof(text), v, rp->t.margin));
+	pfs_printable(safe, sizeof(safe), pfs_compare_text(text, sizeof(text), v, rp->t.margin));
 	fprintf(rp->out, "  %s", safe);
 }
 
@@ -123,10 +111,12 @@ static void text_columns(const struct report *rp)
 		const struct pfs_cmp_line *a = rp->t.base[l];
 		char ra[48], rb[48];
 
+		char test[PFS_PRINTABLE_SIZE(sizeof(a->test))], op[PFS_PRINTABLE_SIZE(sizeof(a->op))];
+
 		rate_text(ra, sizeof(ra), a->unit, cell(rp, l, 0));
 		rate_text(rb, sizeof(rb), a->unit, cell(rp, l, 1));
-		fprintf(out, "%-4s %-8s %-7s %9s %9s", a->test, a->op, pfs_unit_rate_label(a->unit), ra,
-			rb);
+		fprintf(out, "%-4s %-8s %-7s %9s %9s", pfs_printable(test, sizeof(test), a->test),
+			pfs_printable(op, sizeof(op), a->op), pfs_unit_rate_label(a->unit), ra, rb);
 		print_change(rp, l, 1);
 		fputc('\n', out);
 	}
@@ -141,7 +131,10 @@ static void text_rows(const struct report *rp)
 		"noise", "verdict", "change (interval)");
 	for (size_t l = 0; l < rp->t.nlines; l++) {
 		const struct pfs_cmp_line *a = rp->t.base[l];
+		char test[PFS_PRINTABLE_SIZE(sizeof(a->test))], op[PFS_PRINTABLE_SIZE(sizeof(a->op))];
 
+		pfs_printable(test, sizeof(test), a->test);
+		pfs_printable(op, sizeof(op), a->op);
 		for (size_t s = 0; s < rp->nsides; s++) {
 			const struct pfs_cmp_cell *c = cell(rp, l, s);
 			char run[32], rate[48], noise[16] = "-";
@@ -150,7 +143,7 @@ static void text_rows(const struct report *rp)
 			rate_text(rate, sizeof(rate), a->unit, c);
 			if (c->noise >= 0)
 				snprintf(noise, sizeof(noise), "%.1f%%", c->noise * 100);
-			fprintf(out, "%-4s %-8s %-7s %-4s %9s %6s", s ? "" : a->test, s ? "" : a->op,
+			fprintf(out, "%-4s %-8s %-7s %-4s %9s %6s", s ? "" : test, s ? "" : op,
 				s ? "" : pfs_unit_rate_label(a->unit), run, rate, noise);
 			if (s)
 				print_change(rp, l, s);
@@ -188,10 +181,10 @@ static void print_if_differs(FILE *out, const struct pfs_archive *runs, size_t n
 	if (!*any)
 		fputs("Differing parameters:\n", out);
 	*any = true;
-	printable(text, sizeof(text), key);
+	pfs_printable(text, sizeof(text), key);
 	len = (size_t)snprintf(line, sizeof(line), "  %-16s", text);
 	for (size_t q = 0; q < n && len < sizeof(line); q++) {
-		printable(text, sizeof(text),
+		pfs_printable(text, sizeof(text),
 			  is_param ? param_value(&runs[q], key) : pfs_archive_get(&runs[q], key));
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%zu: %s", q ? "  " : "",
 					q + 1, text);
@@ -201,10 +194,10 @@ static void print_if_differs(FILE *out, const struct pfs_archive *runs, size_t n
 		return;
 	}
 	/* Too long for one line: one line a run. */
-	printable(text, sizeof(text), key);
+	pfs_printable(text, sizeof(text), key);
 	fprintf(out, "  %s\n", text);
 	for (size_t q = 0; q < n; q++) {
-		printable(text, sizeof(text),
+		pfs_printable(text, sizeof(text),
 			  is_param ? param_value(&runs[q], key) : pfs_archive_get(&runs[q], key));
 		fprintf(out, "    %zu: %s\n", q + 1, text);
 	}
@@ -264,10 +257,10 @@ static void print_slow_nodes(const struct report *rp)
 		}
 		for (unsigned nd = 0; nd < a->nnodes; nd++)
 			if (pfs_node_is_slow(&a->nodes[nd])) {
-				char name[sizeof(line)];
+				char name[PFS_PRINTABLE_SIZE(sizeof(line))];
 
 				pfs_slow_describe(line, sizeof(line), &a->nodes[nd]);
-				printable(name, sizeof(name), line);
+				pfs_printable(name, sizeof(name), line);
 				fprintf(rp->out, " %s %s\n", tag, name);
 				any = true;
 			}
@@ -280,7 +273,8 @@ static void print_slow_nodes(const struct report *rp)
 static void print_runs(const struct report *rp)
 {
 	FILE *out = rp->out;
-	char head[512], path[512], where[512];
+	char head[1024], path[PFS_PRINTABLE_SIZE(PATH_MAX)], where[PFS_PRINTABLE_SIZE(PATH_MAX)];
+	char start[PFS_PRINTABLE_SIZE(sizeof(rp->runs->ri.start_time))];
 
 	for (size_t s = 0; s < rp->nsides; s++) {
 		if (rp->groups)
@@ -291,16 +285,16 @@ static void print_runs(const struct report *rp)
 			const struct pfs_archive *a = &rp->runs[r];
 
 			heading(head, sizeof(head), a);
-			printable(path, sizeof(path), rp->paths[r]);
+			pfs_printable(path, sizeof(path), rp->paths[r]);
 			if (rp->groups)
 				fprintf(out, "    [%zu.%zu] ", s + 1, k + 1);
 			else
 				fprintf(out, "[%zu] ", s + 1);
 			fputs(head, out);
 			if (a->ri.label[0]) {
-				printable(where, sizeof(where), a->ri.fstype);
+				pfs_printable(where, sizeof(where), a->ri.fstype);
 				fprintf(out, ": %s ", where);
-				printable(where, sizeof(where), a->ri.dir);
+				pfs_printable(where, sizeof(where), a->ri.dir);
 				fputs(where, out);
 			}
 			/* The file and the run's shape on a line of their own: paths are long. */
@@ -308,7 +302,7 @@ static void print_runs(const struct report *rp)
 				rp->groups ? "  " : "", path,
 				a->status == PFS_RUN_COMPLETE ? "complete" : "aborted", a->ri.nranks,
 				a->ri.nranks == 1 ? "" : "s", a->ri.nnodes, a->ri.nnodes == 1 ? "" : "s",
-				a->ri.start_time);
+				pfs_printable(start, sizeof(start), a->ri.start_time));
 		}
 	}
 	fputc('\n', out);
@@ -736,10 +730,10 @@ static bool one_workload(const struct pfs_archive *runs, char *const *paths, int
 {
 	for (int r = 1; r < n; r++)
 		if (strcmp(runs[r].ri.workload_name, runs[0].ri.workload_name)) {
-			char w0[64], wr[64];
+			char w0[PFS_PRINTABLE_SIZE(32)], wr[PFS_PRINTABLE_SIZE(32)];
 
-			printable(w0, sizeof(w0), runs[0].ri.workload_name);
-			printable(wr, sizeof(wr), runs[r].ri.workload_name);
+			pfs_printable(w0, sizeof(w0), runs[0].ri.workload_name);
+			pfs_printable(wr, sizeof(wr), runs[r].ri.workload_name);
 			fprintf(stderr, "pfsbench compare: '%s' is a %s run and '%s' a %s run: "
 					"compare puts runs of one workload side by side\n",
 				paths[0], w0, paths[r], wr);

@@ -20,17 +20,45 @@
 
 void pfs_csv_field(FILE *out, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	char small[PFS_PRINTABLE_SIZE(256)], *big = NULL;
+	size_t need = PFS_PRINTABLE_SIZE(strlen(s));
+	const char *text;
+	bool formula, quoted;
+
+	/* Control characters escaped as for a terminal (pfs_printable): a CSV
+	 * cell may hold a newline between quotes, but whoever reads it with
+	 * cat or a spreadsheet should get no ESC, and no line of its making. */
+	if (need > sizeof(small) && !(big = malloc(need)))
+		text = "(out of memory)";
+	else
+		text = pfs_printable(big ? big : small, big ? need : sizeof(small), s);
+	/* A spreadsheet runs a cell that starts with one of these as a
+	 * formula (=HYPERLINK(...), =cmd|...): a leading quote, inside the
+	 * cell, keeps it text. */
+	formula = s[0] && strchr("=+-@\t\r", s[0]);
+	quoted = text[strcspn(text, ",\"")] != 0;
+	if (quoted)
+		fputc('"', out);
+	if (formula)
+		fputc('\'', out);
+	for (const char *c = text; *c; c++) {
+		if (*c == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(*c, out);
 	}
-	fputc('"', out);
+	if (quoted)
+		fputc('"', out);
+	free(big);
+}
+
+/* A cell of ours: a number we formatted goes as it is (it stays a number
+ * to a spreadsheet); text goes through pfs_csv_field. */
+static void csv_value(FILE *out, const char *value, bool text)
+{
+	if (text)
+		pfs_csv_field(out, value);
+	else
+		fputs(value, out);
 }
 
 /* Records described by a field table: a header line of field names, then
@@ -50,8 +78,9 @@ static void csv_records(FILE *out, const struct pfs_field *fields, size_t nfield
 		for (size_t i = 0; i < nfields; i++) {
 			if (i)
 				fputc(',', out);
-			pfs_csv_field(out, pfs_field_text(&fields[i], (const char *)records + r * size,
-							  num, sizeof(num)));
+			csv_value(out, pfs_field_text(&fields[i], (const char *)records + r * size,
+						      num, sizeof(num)),
+				  fields[i].type == PFS_FIELD_STRING);
 		}
 		fputs("\r\n", out);
 	}
@@ -62,11 +91,11 @@ static void csv_rows(FILE *out, const struct pfs_archive *a)
 	csv_records(out, pfs_row_fields, pfs_row_nfields, a->rows, sizeof(*a->rows), a->nrows);
 }
 
-static void csv_pair(FILE *out, const char *key, const char *value)
+static void csv_pair(FILE *out, const char *key, const char *value, bool text)
 {
 	pfs_csv_field(out, key);
 	fputc(',', out);
-	pfs_csv_field(out, value);
+	csv_value(out, value, text);
 	fputs("\r\n", out);
 }
 
@@ -76,19 +105,20 @@ static void csv_provenance(FILE *out, const struct pfs_archive *a)
 {
 	char key[128], num[32];
 
-	csv_pair(out, "key", "value");
+	csv_pair(out, "key", "value", true);
 	for (size_t i = 0; i < a->nprov; i++)
-		csv_pair(out, a->prov[i].key, a->prov[i].value);
+		csv_pair(out, a->prov[i].key, a->prov[i].value, a->prov[i].kind == PFS_VALUE_STRING);
 	for (size_t i = 0; i < a->nparams; i++) {
 		snprintf(key, sizeof(key), "parameters.%s", a->params[i].key);
-		csv_pair(out, key, a->params[i].value);
+		csv_pair(out, key, a->params[i].value, a->params[i].kind == PFS_VALUE_STRING);
 	}
 	for (unsigned n = 0; n < a->nnodes; n++)
 		for (size_t i = 0; i < pfs_node_nfields; i++) {
 			const struct pfs_field *f = &pfs_node_fields[i];
 
 			snprintf(key, sizeof(key), "nodes.%u.%s", n, f->name);
-			csv_pair(out, key, pfs_field_text(f, &a->nodes[n], num, sizeof(num)));
+			csv_pair(out, key, pfs_field_text(f, &a->nodes[n], num, sizeof(num)),
+				 f->type == PFS_FIELD_STRING);
 		}
 }
 
@@ -144,7 +174,8 @@ static void csv_lat_lines(FILE *out, const struct pfs_lat_summary *s, size_t n)
 		for (size_t c = 0; lat_columns[c]; c++) {
 			if (c)
 				fputc(',', out);
-			pfs_csv_field(out, v[c]);
+			/* test and op are text, and so is "all" */
+			csv_value(out, v[c], c == 0 || c == 2 || !strcmp(v[c], "all"));
 		}
 		fputs("\r\n", out);
 	}
@@ -172,37 +203,20 @@ static int csv_latency(FILE *out, const struct pfs_archive *a)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = 0;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 void pfs_json_string(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
 	fputc('"', out);
 	while (*s) {
-		size_t n = utf8_len(s);
+		size_t n = pfs_utf8_len((const char *)s);
 
 		if (*s == '"' || *s == '\\')
 			fprintf(out, "\\%c", *s);
-		else if (*s < 0x20)
+		else if (*s < 0x20 || *s == 0x7f)
 			fprintf(out, "\\u%04x", *s);
+		else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) /* C1 controls */
+			fprintf(out, "\\u%04x", s[1]);
 		else if (n)
 			fwrite(s, 1, n, out);
 		else

@@ -323,11 +323,9 @@ int pfs_matrixdiff_compare(int argc, char **argv)
 		}
 	for (int i = 0; i < 2; i++)
 		if (kind[i] && strcmp(runs[i].ri.workload_name, "matrix")) {
-			char w[40];
+			char w[PFS_PRINTABLE_SIZE(sizeof(runs[i].ri.workload_name))];
 
-			snprintf(w, sizeof(w), "%.32s", runs[i].ri.workload_name);
-			for (char *p = w; *p; p++)
-				*p = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+			pfs_printable(w, sizeof(w), runs[i].ri.workload_name);
 			fprintf(stderr,
 				PROG ": '%s' is a %s run, '%s' a perf_matrix matrix: compare "
 				     "diffs a matrix only with a matrix\n",

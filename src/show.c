@@ -6,7 +6,8 @@
  * --latency adds, after it, each op's latency percentiles over all its
  * workers; --fs-stats the filesystem's own counters; --analyze, last and
  * after a blank line, the slow nodes, the imbalance and the waiting
- * (src/slownode.c). */
+ * (src/slownode.c). Every name and text from the file is printed through
+ * pfs_printable: the file may come from anywhere. */
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
 #include "pfsbench/latency.h"
@@ -54,8 +55,11 @@ static int print_latency(FILE *out, const struct pfs_archive *a)
 			     "Test It TestType      Items        min        p50        p90"
 			     "        p99      p99.9        max\n");
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%*s%-3s %2" PRIu32 " %-8s %10" PRIu64, strlen(s[i].test) > 3 ? 0 : 1, "",
-			s[i].test, s[i].iteration, s[i].op, s[i].n);
+		char test[PFS_PRINTABLE_SIZE(sizeof(s[i].test))], op[PFS_PRINTABLE_SIZE(sizeof(s[i].op))];
+
+		pfs_printable(test, sizeof(test), s[i].test);
+		fprintf(out, "%*s%-3s %2" PRIu32 " %-8s %10" PRIu64, strlen(test) > 3 ? 0 : 1, "", test,
+			s[i].iteration, pfs_printable(op, sizeof(op), s[i].op), s[i].n);
 		print_us(out, s[i].min_ns);
 		print_us(out, s[i].p50_ns);
 		print_us(out, s[i].p90_ns);
@@ -160,7 +164,8 @@ static void step_label(char *buf, size_t len, const struct pfs_row *const *by_st
 static int print_fsstats(FILE *out, const struct pfs_archive *a)
 {
 	const struct pfs_row **by_step = calloc(a->nrows ? a->nrows : 1, sizeof(*by_step));
-	char label[256];
+	char label[256], text[PFS_PRINTABLE_SIZE(sizeof(label))];
+	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
 
 	if (!by_step)
 		return -1;
@@ -168,9 +173,12 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 		by_step[i] = &a->rows[i];
 	qsort(by_step, a->nrows, sizeof(*by_step), step_row_cmp);
 	fprintf(out, "\nFilesystem counters, per step and node:\n");
-	for (unsigned n = 0; n < a->nnodes; n++)
-		fprintf(out, " %s: %s\n", a->nodes[n].name,
-			a->nodes[n].fsstats[0] ? a->nodes[n].fsstats : "none: not recorded");
+	for (unsigned n = 0; n < a->nnodes; n++) {
+		fprintf(out, " %s: ", pfs_printable(name, sizeof(name), a->nodes[n].name));
+		fprintf(out, "%s\n", a->nodes[n].fsstats[0]
+					     ? pfs_printable(text, sizeof(text), a->nodes[n].fsstats)
+					     : "none: not recorded");
+	}
 	for (size_t i = 0; i < a->nfsstats; i++) {
 		const struct pfs_fsstat *f = &a->fsstats[i];
 		bool head = !i || strcmp(f->test, f[-1].test) || f->iteration != f[-1].iteration ||
@@ -178,12 +186,15 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 
 		if (head) {
 			step_label(label, sizeof(label), by_step, a->nrows, f);
+			pfs_printable(test, sizeof(test), f->test);
 			fprintf(out, "%*s%-3s %2" PRIu32 " step %2" PRIu32 "%s%s%s, %s's counters:\n",
-				strlen(f->test) > 3 ? 0 : 1, "", f->test, f->iteration, f->step,
-				label[0] ? " (" : "", label, label[0] ? ")" : "",
-				a->nodes[f->node_index].name);
+				strlen(test) > 3 ? 0 : 1, "", test, f->iteration, f->step,
+				label[0] ? " (" : "", pfs_printable(text, sizeof(text), label),
+				label[0] ? ")" : "",
+				pfs_printable(name, sizeof(name), a->nodes[f->node_index].name));
 		}
-		fprintf(out, "    %-32s %12" PRIu64 "\n", f->name, f->value);
+		fprintf(out, "    %-32s %12" PRIu64 "\n", pfs_printable(text, sizeof(text), f->name),
+			f->value);
 	}
 	if (!a->nfsstats)
 		fprintf(out, " (no counters recorded)\n");
@@ -220,6 +231,7 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats
 	const struct pfs_workload *wl = pfs_workload_find(pfs_archive_get(a, "workload"));
 	struct pfs_output o = { .ops = &pfs_output_table, .fp = out };
 	void *opts = NULL;
+	char why[PFS_PRINTABLE_SIZE(sizeof(a->ri.status_reason))];
 	int rc;
 
 	if (wl && wl->report) {
@@ -239,7 +251,9 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats
 	if (!rc)
 		rc = o.ops->end(&o, &a->ri, a->status, a->reason);
 	if (!rc && a->status != PFS_RUN_COMPLETE)
-		rc = fprintf(out, "Status: aborted: %s\n", a->reason) < 0 ? -1 : 0;
+		rc = fprintf(out, "Status: aborted: %s\n", pfs_printable(why, sizeof(why), a->reason)) < 0
+			     ? -1
+			     : 0;
 	if (fflush(out) || rc)
 		rc = pfs_error("cannot write the report to standard output");
 	else if (latency && print_latency(out, a))

@@ -859,9 +859,15 @@ static void print_s(FILE *out, double us)
 	fprintf(out, " %10.3f s", us / 1e6);
 }
 
+/* Names in the analysis come from the file: each is printed through
+ * pfs_printable, so none ends a line or talks to the terminal. */
+#define SAFE(buf, s) pfs_printable(buf, sizeof(buf), s)
+
 int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 {
-	char line[1024];
+	char line[1024], safe[PFS_PRINTABLE_SIZE(sizeof(line))];
+	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
+	char op[PFS_PRINTABLE_SIZE(PFS_OP_NAME_MAX)];
 	bool any = false;
 
 	fputs("Slow nodes (docs/methodology.md):", out);
@@ -872,7 +878,7 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 	for (unsigned n = 0; a->compared && n < a->nnodes; n++)
 		if (pfs_node_is_slow(&a->nodes[n])) {
 			pfs_slow_describe(line, sizeof(line), &a->nodes[n]);
-			fprintf(out, "\n %s", line);
+			fprintf(out, "\n %s", SAFE(safe, line));
 			any = true;
 		}
 	if (a->compared)
@@ -891,8 +897,8 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 			      out);
 		for (size_t k = 0; k < v->nops; k++) {
 			factor_text(line, sizeof(line), v->ops[k].factor);
-			fprintf(out, "%s %s %s %s %s", any ? "," : "", v->name, v->ops[k].test,
-				v->ops[k].op, line);
+			fprintf(out, "%s %s %s %s %s", any ? "," : "", SAFE(name, v->name),
+				SAFE(test, v->ops[k].test), SAFE(op, v->ops[k].op), line);
 			any = true;
 		}
 	}
@@ -908,21 +914,23 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 
 		if (b->imbalance > 0)
 			snprintf(imb, sizeof(imb), "%.2fx", b->imbalance);
-		fprintf(out, "%*s%-3s %-8s %10s %7.1f ms%s\n", strlen(b->test) > 3 ? 0 : 1, "", b->test,
-			b->op, imb, (double)b->step_us / 1000,
+		SAFE(test, b->test);
+		fprintf(out, "%*s%-3s %-8s %10s %7.1f ms%s\n", strlen(test) > 3 ? 0 : 1, "", test,
+			SAFE(op, b->op), imb, (double)b->step_us / 1000,
 			b->step_us < PFS_SHORT_STEP_US ? " !" : "");
 	}
 	fputs("\nWaiting: time ranks spent at the end of a step waiting for its last rank, of "
 	      "the time\nthey spent in steps.\nTest      waiting    in steps  share\n", out);
 	for (size_t t = 0; t <= a->ntests; t++) {
-		const char *name = t < a->ntests ? a->tests[t].test : "all";
 		double w = t < a->ntests ? a->tests[t].wait_us : a->wait_us;
 		double b = t < a->ntests ? a->tests[t].busy_us : a->busy_us;
 
-		fprintf(out, "%*s%-4s", strlen(name) > 3 ? 0 : 1, "", name);
+		SAFE(test, t < a->ntests ? a->tests[t].test : "all");
+		fprintf(out, "%*s%-4s", strlen(test) > 3 ? 0 : 1, "", test);
 		print_s(out, w);
 		print_s(out, b);
 		fprintf(out, " %5.1f %%\n", b > 0 ? 100 * w / b : 0.0);
 	}
 	return ferror(out) ? -1 : 0;
 }
+#undef SAFE

@@ -14,17 +14,89 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[1024], safe[PFS_PRINTABLE_SIZE(sizeof(line))];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	/* One write, so lines of different ranks do not interleave mid-line. */
-	fprintf(stderr, "pfsbench: %s%s\n", prefix, line);
+	/* A message names nodes, paths and values from files and the
+	 * environment, and is one line: none of them may end it early or
+	 * talk to the terminal (git's usage.c cleans every message too). One
+	 * write, so lines of different ranks do not interleave mid-line. */
+	fprintf(stderr, "pfsbench: %s%s\n", prefix, pfs_printable(safe, sizeof(safe), line));
 }
 
 void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	if (n)
 		qsort(base, n, size, cmp);
+}
+
+size_t pfs_utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0; /* a continuation byte, C0/C1 overlong leads, past U+10FFFF */
+	/* The second byte's range shuts out overlong forms (E0, F0),
+	 * surrogates (ED) and code points past U+10FFFF (F4): RFC 3629. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+const char *pfs_printable(char *buf, size_t len, const char *str)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t used = 0;
+
+	if (!len)
+		return "";
+	while (*s) {
+		size_t n = pfs_utf8_len((const char *)s);
+		/* Bytes to escape: a control, DEL, the backslash, a byte of no
+		 * valid sequence, or the two bytes of a C1 control in UTF-8. */
+		size_t esc = *s < 0x20 || *s == 0x7f || *s == '\\' ? 1
+			     : !n				     ? 1
+			     : n == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 2
+								     : 0;
+		size_t out = esc ? 4 * esc : n;
+
+		if (used + out >= len)
+			break;
+		if (!esc)
+			memcpy(buf + used, s, n);
+		for (size_t i = 0; i < esc; i++) {
+			buf[used + 4 * i] = '\\';
+			buf[used + 4 * i + 1] = 'x';
+			buf[used + 4 * i + 2] = hex[s[i] >> 4];
+			buf[used + 4 * i + 3] = hex[s[i] & 15];
+		}
+		used += out;
+		s += esc ? esc : n;
+	}
+	buf[used] = 0;
+	return buf;
 }
 
 uint64_t pfs_u64_sat(double v)

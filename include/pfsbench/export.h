@@ -25,12 +25,16 @@ enum pfs_export_kind {
  * latency histograms are damaged; write errors are left on out. */
 int pfs_export_write(FILE *out, const struct pfs_archive *a, enum pfs_export_kind kind);
 
-/* One CSV field by RFC 4180: quoted, with quotes doubled, when it holds a
- * comma, a quote, CR or LF. */
+/* One CSV text cell: control characters, invalid UTF-8 and backslashes
+ * escaped by pfs_printable (util.h), then a leading ' when it starts with
+ * =, +, -, @, tab or CR (a spreadsheet's formula), then by RFC 4180:
+ * quoted, with quotes doubled, when it holds a comma or a quote. Numbers
+ * pfsbench formats are written as they are, not through this. */
 void pfs_csv_field(FILE *out, const char *s);
 
-/* A JSON string: quotes, backslashes and control characters escaped; a byte
- * that is not part of valid UTF-8 becomes U+FFFD. */
+/* A JSON string: quotes, backslashes, C0 and C1 controls and DEL escaped
+ * (\u001b), so the document holds no raw ESC; a byte that is not part of
+ * valid UTF-8 becomes U+FFFD. */
 void pfs_json_string(FILE *out, const char *s);
 
 #endif

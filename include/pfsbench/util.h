@@ -51,6 +51,26 @@ int pfs_path_dir(const char *path, char *dir, size_t len);
  * -ENAMETOOLONG. */
 int pfs_shell_quote(char *buf, size_t len, const char *s);
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the
+ * bytes there are none: a stray continuation byte, an overlong form, a
+ * surrogate, past U+10FFFF, or cut short. An ASCII byte, NUL too, is 1. */
+size_t pfs_utf8_len(const char *s);
+
+/* Room for pfs_printable of a string of n bytes: each byte may become a
+ * four-character escape. */
+#define PFS_PRINTABLE_SIZE(n) (4 * (size_t)(n) + 1)
+
+/* Text that came from a file or the environment (a node name, a path, a
+ * label), rendered into buf for a terminal, a message or a spreadsheet
+ * cell: C0 controls (newline and tab too: a field stays on its line), DEL,
+ * C1 controls both as raw bytes and as UTF-8 (U+0080 to U+009F), bytes
+ * that are not valid UTF-8, and the backslash itself each become \xHH, one
+ * escape per byte, so that the rendering is unambiguous; valid printable
+ * UTF-8 is kept as it is, so ordinary names print byte for byte. What does
+ * not fit in len is cut before a whole character or escape, never inside
+ * one. Returns buf (always NUL-terminated; "" when len is 0). */
+const char *pfs_printable(char *buf, size_t len, const char *s);
+
 /* The symbolic name of an errno value ("ENOSPC"), for messages that must
  * name it beside strerror's words; "unknown errno" for none. */
 const char *pfs_errno_name(int err);

@@ -266,7 +266,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	unsigned slowest = 0;
 	double slowest_frac = 2, rate;
 	bool any = false, open_ended = false; /* a rank's op runs to an end it cannot foresee */
-	char line[256], togo[48] = "", slow[PFS_NODE_NAME_MAX + 32] = "";
+	char line[256], togo[48] = "", slow[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX) + 32] = "";
 
 	memset(v->node_items, 0, e->topo.nnodes * sizeof(uint64_t));
 	memset(v->node_target, 0, e->topo.nnodes * sizeof(uint64_t));
@@ -305,9 +305,14 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	if (items && target > items && !open_ended)
 		snprintf(togo, sizeof(togo), ", about %.0f s to go",
 			 (double)(target - items) * (double)elapsed / (double)items / 1e6);
-	if (!open_ended)
-		snprintf(slow, sizeof(slow), ", slowest %s (%.0f%%)", e->topo.nodes[slowest].name,
+	if (!open_ended) {
+		char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
+
+		/* The name comes from PFSBENCH_NODENAME: printable, on one line. */
+		snprintf(slow, sizeof(slow), ", slowest %s (%.0f%%)",
+			 pfs_printable(name, sizeof(name), e->topo.nodes[slowest].name),
 			 slowest_frac * 100);
+	}
 	snprintf(line, sizeof(line), "pfsbench: %s %u/%llu %s: %.0f %s, %.1f s%s%s",
 		 e->test, e->iteration, (unsigned long long)e->common->iterations,
 		 e->op_name ? e->op_name : "", pfs_rate_display(v->unit, rate),

@@ -246,8 +246,12 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	if (pfs_rundir_check(e))
 		return -1;
 	if (e->common->dry_run) {
+		char fstype[PFS_PRINTABLE_SIZE(sizeof(fs->fstype))];
+
+		/* A FUSE subtype is the mounter's to name. */
 		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
-		       e->common->dir, fs->fstype, fs->bytes_free / 1024, fs->inodes_free);
+		       e->common->dir, pfs_printable(fstype, sizeof(fstype), fs->fstype),
+		       fs->bytes_free / 1024, fs->inodes_free);
 		return 0;
 	}
 	/* The last check, and the run's first creation: the results file's

@@ -109,17 +109,22 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct
 
 	if (!res || pfs_bonnie_resolve(o, &p, err, sizeof(err)))
 		goto out;
+	/* Names from the file or the environment, made printable (cut to
+	 * bonnie's width at a whole character or escape). */
 	if (o->machine[0])
-		snprintf(name, sizeof(name), "%s", o->machine);
+		pfs_printable(name, sizeof(name), o->machine);
 	else if (ri->nnodes == 1)
-		snprintf(name, sizeof(name), "%s", ri->nodes[0].name);
+		pfs_printable(name, sizeof(name), ri->nodes[0].name);
 	else
 		snprintf(name, sizeof(name), "%" PRIu64 " nodes", ri->nnodes);
 	result_init(&res[0], o, &p, name, (uint32_t)ri->nranks);
 	if (result_figures(&res[0], rows, n, -1))
 		goto out;
 	for (uint64_t nd = 0; nd < ri->nnodes; nd++) {
-		result_init(&res[nd + 1], o, &p, ri->nodes[nd].name, ri->nodes[nd].nworkers);
+		char node[PFS_BONNIE_NAME_MAX];
+
+		result_init(&res[nd + 1], o, &p, pfs_printable(node, sizeof(node), ri->nodes[nd].name),
+			    ri->nodes[nd].nworkers);
 		if (result_figures(&res[nd + 1], rows, n, (int64_t)nd))
 			goto out;
 	}

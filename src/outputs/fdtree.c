@@ -40,7 +40,10 @@ static const struct fdtree_phase phases[] = {
 
 static int fdtree_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 {
-	fprintf(o->fp, "pfsbench-%s tree: starting at %s/\n", PACKAGE_VERSION, ri->run_dir);
+	char dir[PFS_PRINTABLE_SIZE(sizeof(ri->run_dir))];
+
+	fprintf(o->fp, "pfsbench-%s tree: starting at %s/\n", PACKAGE_VERSION,
+		pfs_printable(dir, sizeof(dir), ri->run_dir));
 	pfs_tree_describe(o->fp, ri->opts, ri->nranks, ri->nnodes);
 	return fflush(o->fp) ? -1 : 0;
 }
@@ -127,11 +130,12 @@ static int fdtree_end(struct pfs_output *o, const struct pfs_run_info *ri,
 		      enum pfs_run_status status, const char *reason)
 {
 	const struct pfs_tree_opts *opts = ri->opts;
+	char dir[PFS_PRINTABLE_SIZE(sizeof(ri->run_dir))];
 
 	if (opts->create_only && status == PFS_RUN_COMPLETE)
 		fprintf(o->fp, "\nThe trees stay in %s/ for 'pfsbench tree -R' with the same -o, -l, "
 			       "-d, -f and -s.\n",
-			ri->run_dir);
+			pfs_printable(dir, sizeof(dir), ri->run_dir));
 	return pfs_output_table.end(o, ri, status, reason);
 }
 

@@ -39,19 +39,23 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_m
 		     const struct pfs_matrix_result *res)
 {
 	bool reading = pfs_matrix_reading(o);
+	char target[PFS_PRINTABLE_SIZE(PATH_MAX)], fstype[PFS_PRINTABLE_SIZE(sizeof(ri->fstype))];
+	char note[PFS_PRINTABLE_SIZE(sizeof(ri->caches_note))];
 
 	fprintf(fp,
 		"%s %s '%s' (%s), %s; %" PRIu64 " rank%s on %" PRIu64 " node%s, MiB/s of all "
 		"ranks together\n",
-		reading ? "Read" : "Write", reading ? "from" : "to", pfs_matrix_target(o),
-		ri->fstype,
+		reading ? "Read" : "Write", reading ? "from" : "to",
+		pfs_printable(target, sizeof(target), pfs_matrix_target(o)),
+		pfs_printable(fstype, sizeof(fstype), ri->fstype),
 		ri->run_dir[0] ? "a file per rank" : "rank r at r x the largest transfer",
 		ri->nranks, plural(ri->nranks), ri->nnodes, plural(ri->nnodes));
 	fprintf(fp, "%s%s; %s\n", o->direct == PFS_MATRIX_DIRECT_ON ? "O_DIRECT" : "no O_DIRECT",
 		reading    ? ""
 		: o->fsync ? ", fsync inside the time"
 			   : ", no fsync",
-		ri->caches_dropped ? "caches dropped before each cell" : ri->caches_note);
+		ri->caches_dropped ? "caches dropped before each cell"
+				   : pfs_printable(note, sizeof(note), ri->caches_note));
 	if (o->iter > 1)
 		fprintf(fp,
 			"Each cell %" PRIu64 " times; %u of %u repetitions discarded, beyond one "
@@ -68,6 +72,7 @@ static int print_nodes(FILE *fp, const struct pfs_run_info *ri, const struct pfs
 {
 	struct pfs_matrix ratios = res->m;
 	unsigned *slowest = calloc(res->nnodes, sizeof(*slowest)), any = 0;
+	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
 	int rc;
 
 	if (!slowest)
@@ -91,7 +96,9 @@ static int print_nodes(FILE *fp, const struct pfs_run_info *ri, const struct pfs
 		for (unsigned nd = 0, first = 1; nd < res->nnodes; nd++)
 			if (slowest[nd]) {
 				fprintf(fp, "%s %s in %u cell%s", first ? "" : ",",
-					ri->nodes ? ri->nodes[nd].name : "?", slowest[nd],
+					ri->nodes ? pfs_printable(name, sizeof(name), ri->nodes[nd].name)
+						  : "?",
+					slowest[nd],
 					plural(slowest[nd]));
 				first = 0;
 			}
@@ -152,9 +159,11 @@ static int matrix_block(struct pfs_output *o, const struct pfs_run_info *ri,
 static int matrix_end(struct pfs_output *o, const struct pfs_run_info *ri,
 		      enum pfs_run_status status, const char *reason)
 {
-	(void)ri;
+	char why[PFS_PRINTABLE_SIZE(sizeof(ri->status_reason))];
+
 	if (status != PFS_RUN_COMPLETE)
-		fprintf(o->fp, "\nAborted: %s\n", reason && *reason ? reason : "the run stopped");
+		fprintf(o->fp, "\nAborted: %s\n",
+			reason && *reason ? pfs_printable(why, sizeof(why), reason) : "the run stopped");
 	return fflush(o->fp) ? -1 : 0;
 }
 

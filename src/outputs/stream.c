@@ -124,7 +124,8 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri,
 {
 	struct summary all = { 0, 0, 0, 0 };
 	struct pfs_span span;
-	char prefix[PFS_NODE_NAME_MAX + 32];
+	char prefix[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX) + 32];
+	char node[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
 
 	if (o->format == PFS_STREAM_FMT_DM && !o->performance)
 		return 0;
@@ -135,7 +136,8 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri,
 		summary_add(&one, &rows[i], o->block);
 		summary_add(&all, &rows[i], o->block);
 		pfs_span_add(&span, &rows[i]);
-		snprintf(prefix, sizeof(prefix), "%s %" PRIu32 ": ", rows[i].node, rows[i].worker);
+		snprintf(prefix, sizeof(prefix), "%s %" PRIu32 ": ",
+			 pfs_printable(node, sizeof(node), rows[i].node), rows[i].worker);
 		if (ri->nranks > 1 && print_summary(fp, prefix, &one, o->format))
 			return -1;
 	}
@@ -177,8 +179,12 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_s
 			     : o->shared     ? "one shared file"
 					     : "a file per worker";
 
-	fprintf(fp, "\n%s '%s': %s, %s, requests of %" PRIu64 " bytes, ", ri->fstype,
-		pfs_stream_target(o), reading ? "read" : "write", layout, o->block);
+	char target[PFS_PRINTABLE_SIZE(PATH_MAX)], fstype[PFS_PRINTABLE_SIZE(sizeof(ri->fstype))];
+
+	fprintf(fp, "\n%s '%s': %s, %s, requests of %" PRIu64 " bytes, ",
+		pfs_printable(fstype, sizeof(fstype), ri->fstype),
+		pfs_printable(target, sizeof(target), pfs_stream_target(o)), reading ? "read" : "write",
+		layout, o->block);
 	if (o->size)
 		fprintf(fp, "%" PRIu64 " bytes per worker", o->size);
 	else
@@ -189,9 +195,15 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_s
 
 static void table_row(FILE *fp, const struct pfs_row *r)
 {
+	char test[PFS_PRINTABLE_SIZE(sizeof(r->test))], node[PFS_PRINTABLE_SIZE(sizeof(r->node))];
+	char op[PFS_PRINTABLE_SIZE(sizeof(r->op))];
+
+	pfs_printable(test, sizeof(test), r->test);
 	fprintf(fp, "%*s%-3s %2" PRIu32 " %-14s %4" PRIu32 " %-8s %10" PRIu64 " %10" PRIu64
 		    " %14" PRIu64 " %9.2f\n",
-		strlen(r->test) > 3 ? 0 : 1, "", r->test, r->iteration, r->node, r->worker, r->op,
+		strlen(test) > 3 ? 0 : 1, "", test, r->iteration,
+		pfs_printable(node, sizeof(node), r->node), r->worker,
+		pfs_printable(op, sizeof(op), r->op),
 		r->elapsed_us, r->items, r->bytes,
 		pfs_rate_display(PFS_UNIT_BYTES, pfs_rate_per_s(r->bytes, r->elapsed_us)));
 }

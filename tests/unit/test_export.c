@@ -1,4 +1,5 @@
-/* test_export.c: CSV fields by RFC 4180 and JSON strings, written to memory. */
+/* test_export.c: CSV fields by RFC 4180, with control characters escaped
+ * and formulas made text, and JSON strings, written to memory. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/export.h"
@@ -24,8 +25,16 @@ static void test_csv_quotes_only_when_needed(void **state)
 	static const char *const cases[][2] = {
 		{ "plain", "plain" },         { "", "" },
 		{ "a,b", "\"a,b\"" },         { "say \"hi\"", "\"say \"\"hi\"\"\"" },
-		{ "two\nlines", "\"two\nlines\"" }, { "cr\r", "\"cr\r\"" },
+		{ "two\nlines", "two\\x0alines" }, { "cr\r", "cr\\x0d" },
 		{ "rw,noatime,lockproto=lock_dlm", "\"rw,noatime,lockproto=lock_dlm\"" },
+		/* no raw ESC or C1 for a terminal or a spreadsheet */
+		{ "\033]0;t\007\x9b\xc2\x9b", "\\x1b]0;t\\x07\\x9b\\xc2\\x9b" },
+		/* formulas: a quote first, inside the quoted cell */
+		{ "=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0" },
+		{ "=HYPERLINK(\"h\",\"x\")", "\"'=HYPERLINK(\"\"h\"\",\"\"x\"\")\"" },
+		{ "+1", "'+1" }, { "-x", "'-x" }, { "@x", "'@x" },
+		{ "\tx", "'\\x09x" }, { "\rx", "'\\x0dx" },
+		{ "a=1", "a=1" }, { "1-2", "1-2" },
 	};
 
 	(void)state;
@@ -43,6 +52,10 @@ static void test_json_escapes_and_keeps_utf8(void **state)
 		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
 		{ "bad\xff", "\"bad\\ufffd\"" },
 		{ "cut\xe2\x82", "\"cut\\ufffd\\ufffd\"" },
+		{ "\033[2J\x7f", "\"\\u001b[2J\\u007f\"" },
+		{ "c1\xc2\x9b\xc2\x80", "\"c1\\u009b\\u0080\"" },
+		{ "raw\x9b", "\"raw\\ufffd\"" },
+		{ "nbsp\xc2\xa0", "\"nbsp\xc2\xa0\"" },
 	};
 
 	(void)state;

@@ -214,6 +214,94 @@ static void test_u64_sat(void **state)
 	assert_true(pfs_u64_sat(0x1p63) == UINT64_C(1) << 63);
 }
 
+/* pfs_printable: each class of byte, and the cut at the buffer's end. */
+static void test_printable_escapes_every_control(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "gfs-02-lp01", "gfs-02-lp01" },                 /* ordinary: as it is */
+		{ "", "" },
+		{ "a\033]0;t\007b", "a\\x1b]0;t\\x07b" },         /* C0: ESC, BEL */
+		{ "n1\nDone.\tx\r", "n1\\x0aDone.\\x09x\\x0d" }, /* newline, tab, CR */
+		{ "\x01\x1f", "\\x01\\x1f" },
+		{ "d\x7f", "d\\x7f" },                            /* DEL */
+		{ "c\x9b" "2J", "c\\x9b2J" },                     /* C1 as a raw byte */
+		{ "\x80\x9f", "\\x80\\x9f" },
+		{ "c\xc2\x9b" "2J", "c\\xc2\\x9b2J" },            /* C1 in UTF-8 */
+		{ "\xc2\x80\xc2\x9f", "\\xc2\\x80\\xc2\\x9f" },
+		{ "\xc2\xa0\xc3\xa9", "\xc2\xa0\xc3\xa9" },       /* U+00A0, e acute: kept */
+		{ "\xe2\x82\xac\xf0\x9f\x98\x80", "\xe2\x82\xac\xf0\x9f\x98\x80" }, /* 3, 4 bytes */
+		{ "a\\x1b", "a\\x5cx1b" },                        /* a backslash is escaped too */
+		{ "\xff\xfe", "\\xff\\xfe" },                     /* never UTF-8 */
+		{ "\xc0\xaf", "\\xc0\\xaf" },                     /* overlong '/' */
+		{ "\xe0\x80\xaf", "\\xe0\\x80\\xaf" },            /* overlong, 3 bytes */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },            /* a surrogate */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },   /* past U+10FFFF */
+		{ "\xe2\x82", "\\xe2\\x82" },                     /* cut short at the end */
+		{ "\xe2\x82x", "\\xe2\\x82x" },                   /* cut short inside */
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_ptr_equal(pfs_printable(buf, sizeof(buf), cases[i].in), buf);
+		assert_string_equal(buf, cases[i].out);
+	}
+}
+
+static void test_printable_cuts_between_whole_units(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	/* "ab\x1b" needs 7 bytes: in 6 the escape does not fit, whole. */
+	assert_string_equal(pfs_printable(buf, 6, "ab\033c"), "ab");
+	assert_string_equal(pfs_printable(buf, 7, "ab\033c"), "ab\\x1b");
+	assert_string_equal(pfs_printable(buf, 8, "ab\033c"), "ab\\x1bc");
+	/* A C1 control in UTF-8 is two escapes, cut as one. */
+	for (size_t len = 1; len < 9; len++)
+		assert_string_equal(pfs_printable(buf, len, "\xc2\x9b"), "");
+	assert_string_equal(pfs_printable(buf, 9, "\xc2\x9b"), "\\xc2\\x9b");
+	/* A multi-byte character is never split. */
+	assert_string_equal(pfs_printable(buf, 4, "a\xe2\x82\xac"), "a");
+	assert_string_equal(pfs_printable(buf, 5, "a\xe2\x82\xac"), "a\xe2\x82\xac");
+	/* No room at all: "" and buf untouched by a terminator it has no room for. */
+	assert_string_equal(pfs_printable(buf, 1, "abc"), "");
+	assert_string_equal(pfs_printable(NULL, 0, "abc"), "");
+	/* Every cut of a hostile string is whole escapes and whole characters. */
+	static const char hostile[] = "\033]0;t\007\xc2\x9b\xe2\x82\xac\xff\\n";
+	char full[PFS_PRINTABLE_SIZE(sizeof(hostile))];
+
+	pfs_printable(full, sizeof(full), hostile);
+	for (size_t len = 1; len <= sizeof(full); len++) {
+		char cut[sizeof(full)];
+		size_t n = strlen(pfs_printable(cut, len, hostile));
+
+		assert_true(n < len);
+		assert_memory_equal(cut, full, n); /* a prefix of the whole */
+		/* ends at a unit: the next byte of the whole starts one */
+		assert_true(!full[n] || full[n] == '\\' || (unsigned char)full[n] < 0x80 ||
+			    (unsigned char)full[n] >= 0xc0);
+		for (size_t k = 0; k < n; k++)
+			assert_true((unsigned char)cut[k] >= 0x20 && cut[k] != 0x7f);
+	}
+}
+
+static void test_utf8_len(void **state)
+{
+	(void)state;
+	assert_int_equal(pfs_utf8_len("a"), 1);
+	assert_int_equal(pfs_utf8_len(""), 1);
+	assert_int_equal(pfs_utf8_len("\xc3\xa9"), 2);
+	assert_int_equal(pfs_utf8_len("\xe2\x82\xac"), 3);
+	assert_int_equal(pfs_utf8_len("\xf0\x9f\x98\x80"), 4);
+	assert_int_equal(pfs_utf8_len("\x9b"), 0);
+	assert_int_equal(pfs_utf8_len("\xc1\xbf"), 0);
+	assert_int_equal(pfs_utf8_len("\xf5\x80\x80\x80"), 0);
+	assert_int_equal(pfs_utf8_len("\xc3"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +318,9 @@ int main(void)
 		cmocka_unit_test(test_errno_names),
 		cmocka_unit_test(test_sort_takes_empty_null_lists),
 		cmocka_unit_test(test_u64_sat),
+		cmocka_unit_test(test_printable_escapes_every_control),
+		cmocka_unit_test(test_printable_cuts_between_whole_units),
+		cmocka_unit_test(test_utf8_len),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
