@@ -187,9 +187,11 @@ static void render(struct pfs_archive *a)
 		pfs_show_analysis(sink, a);
 	for (int k = PFS_EXPORT_CSV_ROWS; k <= PFS_EXPORT_JSON_PROVENANCE; k++)
 		pfs_export_write(sink, a, (enum pfs_export_kind)k);
-	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_TEXT, false);
-	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_CSV, false);
-	pfs_compare_print(sink, twice, paths, 2, PFS_CMP_JSON, false);
+	for (enum pfs_cmp_format f = PFS_CMP_TEXT; f <= PFS_CMP_JSON; f++) {
+		struct pfs_cmp_opts o = { f, false, PFS_CMP_MARGIN, 0 };
+
+		pfs_compare_print(sink, twice, paths, 2, &o);
+	}
 	render_plot(a);
 	fflush(sink);
 }
