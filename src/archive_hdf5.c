@@ -307,8 +307,22 @@ static bool record_type_ok(hid_t ft)
 	return true;
 }
 
+/* Whether a record read is all zero bytes: HDF5's fill value, a record
+ * never written. pfsbench writes none (every row names its test and op,
+ * every latency cell counts, every tick names its test, every counter its
+ * name); a writer whose last block did not reach a full disk left them at
+ * the end of its tables, where they would read as measurements. */
+static bool all_zero(const unsigned char *rec, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		if (rec[i])
+			return false;
+	return true;
+}
+
 /* A whole one-dimensional dataset of records described by fields into a
- * new array of elements of size bytes, reading the fields the file has;
+ * new array of elements of size bytes, reading the fields the file has,
+ * less the all-zero records at its end (never written, all_zero);
  * one that would take more than room bytes is refused as damaged, in our
  * records or in the file's (HDF5 converts through a buffer of at least
  * one of the file's records: a damaged record size made it ask for 4 GB). A
@@ -343,6 +357,8 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 	if (dims && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
 		goto out;
 	*n = (size_t)dims;
+	while (*n && all_zero((unsigned char *)*out + (*n - 1) * size, size))
+		--*n;
 	rc = 0;
 out:
 	pfs_h5_close_id(&mt, H5Tclose);
