@@ -2,7 +2,10 @@
  * for show, compare and export. Attributes are read generically, as text,
  * so that a new provenance attribute needs no reader change. Rows and nodes
  * are read by field name through their field tables, so a file lacking a
- * newer field still reads. The writer is src/outputs/hdf5.c. */
+ * newer field still reads. The file is read once, from one descriptor,
+ * into memory, and HDF5 reads that image: the child that reads it first
+ * and the reader after it see the same bytes, whatever happens to the name
+ * meanwhile. The writer is src/outputs/hdf5.c. */
 #include "pfsbench/archive.h"
 #include "pfsbench/h5common.h"
 #include "pfsbench/histogram.h"
@@ -10,6 +13,8 @@
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,6 +36,18 @@
  * is refused at once instead of taking gigabytes. */
 #define TABLE_PER_FILE_BYTE 64u
 #define TABLE_SLACK (1u << 20)
+
+/* The largest file read: it is read whole into memory (and HDF5 keeps a
+ * copy of its own). A results file of a million rows with a run's whole
+ * progress timeline is a few hundred MB. */
+#define FILE_BYTES_MAX (2ull << 30)
+
+/* A results file as read: its bytes, and whether a writer held its lock. */
+struct image {
+	unsigned char *buf;
+	size_t len;
+	bool locked;
+};
 
 static int read_string(hid_t attr, hid_t type, char **out)
 {
@@ -290,8 +307,22 @@ static bool record_type_ok(hid_t ft)
 	return true;
 }
 
+/* Whether a record read is all zero bytes: HDF5's fill value, a record
+ * never written. pfsbench writes none (every row names its test and op,
+ * every latency cell counts, every tick names its test, every counter its
+ * name); a writer whose last block did not reach a full disk left them at
+ * the end of its tables, where they would read as measurements. */
+static bool all_zero(const unsigned char *rec, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		if (rec[i])
+			return false;
+	return true;
+}
+
 /* A whole one-dimensional dataset of records described by fields into a
- * new array of elements of size bytes, reading the fields the file has;
+ * new array of elements of size bytes, reading the fields the file has,
+ * less the all-zero records at its end (never written, all_zero);
  * one that would take more than room bytes is refused as damaged, in our
  * records or in the file's (HDF5 converts through a buffer of at least
  * one of the file's records: a damaged record size made it ask for 4 GB). A
@@ -326,6 +357,8 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 	if (dims && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
 		goto out;
 	*n = (size_t)dims;
+	while (*n && all_zero((unsigned char *)*out + (*n - 1) * size, size))
+		--*n;
 	rc = 0;
 out:
 	pfs_h5_close_id(&mt, H5Tclose);
@@ -384,44 +417,208 @@ static const char *check_refs(const struct pfs_archive *a)
 	return NULL;
 }
 
-int pfs_archive_load_here(const char *path, struct pfs_archive *a)
+/* Reads the file at path into memory, from one descriptor: no symbolic
+ * link is followed, only a regular file is read (a FIFO or a device is
+ * refused at once, never read), at most FILE_BYTES_MAX. 0, or -errno
+ * after one message. */
+static int image_read(const char *path, struct image *im)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), err = 0;
+	struct stat sb;
+	size_t got = 0;
+
+	memset(im, 0, sizeof(*im));
+	if (fd < 0) {
+		err = errno;
+		pfs_error("cannot open '%s': %s", path,
+			  err == ELOOP ? "a symbolic link (pfsbench reads no results file through a link)"
+				       : strerror(err));
+		return -err;
+	}
+	if (fstat(fd, &sb)) {
+		err = errno;
+		pfs_error("cannot open '%s': %s", path, strerror(err));
+	} else if (!S_ISREG(sb.st_mode)) {
+		err = EINVAL;
+		pfs_error("cannot open '%s': %s", path, pfs_strerror_regular(err));
+	} else if ((uint64_t)sb.st_size > FILE_BYTES_MAX) {
+		err = EFBIG;
+		pfs_error("cannot read '%s': it is larger than %llu GiB, more than a results file holds",
+			  path, FILE_BYTES_MAX >> 30);
+	} else if (!(im->buf = malloc(sb.st_size ? (size_t)sb.st_size : 1))) {
+		err = ENOMEM;
+		pfs_error("cannot read '%s': out of memory", path);
+	}
+	/* HDF5 locks a file it writes (flock, exclusive): a running
+	 * pfsbench's results file is refused as locked rather than read half
+	 * written or called damaged. */
+	if (!err)
+		im->locked = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	while (!err && got < (size_t)sb.st_size) {
+		ssize_t n = read(fd, im->buf + got, (size_t)sb.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n ? errno : EIO;
+			pfs_error("cannot read '%s': %s", path,
+				  n ? strerror(err) : "it got shorter while it was read");
+		}
+		got += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	if (err) {
+		free(im->buf);
+		im->buf = NULL;
+		return -err;
+	}
+	im->len = got;
+	return 0;
+}
+
+/* Whether the image holds HDF5's signature where HDF5 looks for it: at 0,
+ * or after a user block of 512, 1024, 2048, ... bytes. */
+static bool image_is_hdf5(const struct image *im)
+{
+	static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+
+	for (size_t at = 0; at + sizeof(sig) <= im->len; at = at ? at * 2 : 512)
+		if (!memcmp(im->buf + at, sig, sizeof(sig)))
+			return true;
+	return false;
+}
+
+/* The image opened by HDF5, read-only, through the core driver, which reads
+ * nothing but the image. The driver still probes the name it is given with
+ * open(2): a name whose component is longer than NAME_MAX exists nowhere
+ * (ENAMETOOLONG on every Linux filesystem), so it reaches no file. */
+static hid_t image_open(const struct image *im)
+{
+	char name[NAME_MAX + 3];
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = H5I_INVALID_HID;
+
+	name[0] = '/';
+	memset(name + 1, 'p', sizeof(name) - 2);
+	name[sizeof(name) - 1] = '\0';
+	if (fapl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 &&
+	    H5Pset_file_image(fapl, im->buf, im->len) >= 0)
+		file = H5Fopen(name, H5F_ACC_RDONLY, fapl);
+	pfs_h5_close_id(&fapl, H5Pclose);
+	return file;
+}
+
+/* The names pfsbench gives its objects: the only ones a refusal names, as
+ * a name from the file may hold anything. */
+static const char *const known_names[] = { "provenance", "parameters", "parameter_units", "nodes",
+					   "rows", "latency", "progress", "fsstats" };
+#define TABLES_FIRST 3 /* known_names[3..]: the tables */
+
+static const char *known_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(known_names) / sizeof(known_names[0]); i++)
+		if (!strcmp(name, known_names[i]))
+			return known_names[i];
+	return NULL;
+}
+
+struct link_refusal {
+	const char *kind;
+	const char *name; /* a known name, or NULL */
+};
+
+static herr_t refuse_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+	struct link_refusal *r = data;
+
+	(void)g;
+	if (info->type == H5L_TYPE_HARD)
+		return 0;
+	r->kind = info->type == H5L_TYPE_EXTERNAL ? "an external link (to another file)"
+		  : info->type == H5L_TYPE_SOFT   ? "a soft link"
+						  : "a user-defined link";
+	r->name = known_name(name);
+	return 1;
+}
+
+/* What pfsbench never writes and HDF5 would follow out of the file: a link
+ * other than a hard one anywhere in the file (an external link opens
+ * another file, a FIFO or a device by name; a user-defined one runs a
+ * class's code), and a table whose data lies in other files (external
+ * storage, a virtual dataset). Refused before any object is opened through
+ * them: 0, or -EINVAL after one message. H5Lvisit reports links without
+ * following them; opening a dataset reads only its header, and its
+ * creation properties say where its data is. */
+static int check_self_contained(hid_t file, const char *path)
+{
+	struct link_refusal r = { NULL, NULL };
+	const char *what = NULL, *which = NULL;
+
+	if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, refuse_link, &r) < 0 && !r.kind)
+		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
+	what = r.kind;
+	which = r.name;
+	for (size_t i = TABLES_FIRST; !what && i < sizeof(known_names) / sizeof(known_names[0]); i++) {
+		hid_t ds = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+
+		if (H5Lexists(file, known_names[i], H5P_DEFAULT) <= 0)
+			continue;
+		ds = H5Dopen2(file, known_names[i], H5P_DEFAULT);
+		dcpl = ds < 0 ? H5I_INVALID_HID : H5Dget_create_plist(ds);
+		if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_VIRTUAL)
+			what = "a virtual dataset (its data in other files)";
+		else if (dcpl >= 0 && H5Pget_external_count(dcpl) != 0)
+			what = "a dataset stored in external files";
+		which = known_names[i];
+		pfs_h5_close_id(&dcpl, H5Pclose);
+		pfs_h5_close_id(&ds, H5Dclose);
+	}
+	if (!what)
+		return 0;
+	pfs_error("cannot read '%s': not a pfsbench results file: %s%s%s is %s, which pfsbench "
+		  "never writes and does not follow", path, which ? "its '" : "it holds a link that",
+		  which ? which : "", which ? "'" : "", what);
+	return -EINVAL;
+}
+
+/* Once per process: HDF5 cannot follow an external link at all (should one
+ * get past check_self_contained), rather than open a file by the name the
+ * link holds. pfsbench writes none. */
+static void forbid_external_links(void)
+{
+	static bool done;
+
+	if (!done && H5Lis_registered(H5L_TYPE_EXTERNAL) > 0)
+		(void)H5Lunregister(H5L_TYPE_EXTERNAL);
+	done = true;
+}
+
+/* The file's image, read as a results file into *a. */
+static int load_image(const char *path, const struct image *im, struct pfs_archive *a)
 {
 	hid_t file;
-	FILE *f;
-	off_t size;
 	uint64_t room;
 	void *nodes = NULL;
 	size_t nnodes = 0;
 	const char *bad;
-	bool locked;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
 	pfs_h5_quiet();
-	/* Opened and closed at once: a FIFO or a device would block HDF5's
-	 * open, and the size bounds what the tables may claim. */
-	f = pfs_fopen_regular(path, &size);
-	if (!f) {
-		int err = errno;
-
-		pfs_error("cannot open '%s': %s", path, pfs_strerror_regular(err));
-		return -err;
-	}
-	/* HDF5 locks a file it writes (flock) and refuses to open it for
-	 * reading meanwhile, with the same failure as a damaged file: a
-	 * running pfsbench's results file would read as damaged. */
-	locked = flock(fileno(f), LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
-	fclose(f);
-	room = pfs_mul_sat_u64((uint64_t)size, TABLE_PER_FILE_BYTE) + TABLE_SLACK;
-	if (H5Fis_hdf5(path) <= 0)
+	forbid_external_links();
+	/* the size bounds what the tables may claim */
+	room = pfs_mul_sat_u64((uint64_t)im->len, TABLE_PER_FILE_BYTE) + TABLE_SLACK;
+	if (!image_is_hdf5(im))
 		return load_error(path, -EINVAL, "not an HDF5 file");
-	file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-	if (file < 0 && locked)
+	/* a writer's exclusive lock: its bytes are half written */
+	if (im->locked)
 		return load_error(path, -EBUSY, "it is locked: a running pfsbench (or another HDF5 "
 				  "writer) is writing it; read it when the run has ended");
+	file = image_open(im);
 	if (file < 0)
 		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
-	rc = check_schema(file, path, &a->schema_version);
+	rc = check_self_contained(file, path);
+	if (!rc)
+		rc = check_schema(file, path, &a->schema_version);
 	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
 		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
 		rc = load_error(path, -EIO, "its provenance is damaged");
@@ -453,6 +650,20 @@ int pfs_archive_load_here(const char *path, struct pfs_archive *a)
 	return 0;
 }
 
+int pfs_archive_load_here(const char *path, struct pfs_archive *a)
+{
+	struct image im;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	rc = image_read(path, &im);
+	if (rc)
+		return rc;
+	rc = load_image(path, &im, a);
+	free(im.buf);
+	return rc;
+}
+
 /* HDF5 1.10.8 itself crashes on some damaged files (a NULL dereference,
  * reads past its buffers, an 8 GB allocation, all inside H5Aiterate2:
  * docs/fuzzing.md lists what the fuzz target found), where no check of
@@ -461,7 +672,10 @@ int pfs_archive_load_here(const char *path, struct pfs_archive *a)
  * exit status) stands, and any other end, a signal or an exit status of
  * its own (a sanitizer's report), makes the file damaged instead of
  * ending pfsbench. Only then is it read here, by the same code on the same
- * bytes. Costs a fork and a second read: a few ms for a results file. */
+ * bytes: the image read once from the file before the fork, never the
+ * file's name again (a file swapped between the two reads made the second
+ * read crash). Costs a fork and a second parse: a few ms for a results
+ * file. */
 #define CHILD_REFUSED 100
 #define CHILD_ERRNO_MAX 150
 /* The child's bounds. A damaged local heap (a group's name heap) once made
@@ -521,47 +735,56 @@ static int child_wait(pid_t pid, uint64_t file_bytes, int *status, const char **
 
 int pfs_archive_load(const char *path, struct pfs_archive *a)
 {
+	struct image im;
 	pid_t pid;
-	int status = 0, waited;
+	int status = 0, waited, rc;
 	const char *why = NULL;
-	struct stat sb;
 
 	memset(a, 0, sizeof(*a));
+	rc = image_read(path, &im);
+	if (rc)
+		return rc;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
 		struct pfs_archive tried;
-		int rc = pfs_archive_load_here(path, &tried);
 
+		rc = load_image(path, &im, &tried);
 		fflush(stderr);
 		if (rc < 0 && -rc <= CHILD_ERRNO_MAX)
 			_exit(CHILD_REFUSED - rc);
 		_exit(rc ? CHILD_REFUSED + EIO : 0);
 	}
 	if (pid < 0) /* no child to spare: read it here, unguarded */
-		return pfs_archive_load_here(path, a);
-	waited = child_wait(pid, stat(path, &sb) ? 0 : (uint64_t)sb.st_size, &status, &why);
-	if (waited < 0)
-		return load_error(path, waited, "cannot wait for the process reading it");
-	if (waited > 0) {
+		goto here;
+	waited = child_wait(pid, im.len, &status, &why);
+	if (waited < 0) {
+		rc = load_error(path, waited, "cannot wait for the process reading it");
+	} else if (waited > 0) {
 		pfs_error("cannot read '%s': the HDF5 file is damaged (reading it took more %s "
 			  "than a results file needs)", path, why);
-		return -EIO;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) > CHILD_REFUSED &&
-	    WEXITSTATUS(status) <= CHILD_REFUSED + CHILD_ERRNO_MAX)
-		return -(WEXITSTATUS(status) - CHILD_REFUSED);
-	if (WIFSIGNALED(status)) {
+		rc = -EIO;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) > CHILD_REFUSED &&
+		   WEXITSTATUS(status) <= CHILD_REFUSED + CHILD_ERRNO_MAX) {
+		rc = -(WEXITSTATUS(status) - CHILD_REFUSED);
+	} else if (WIFSIGNALED(status)) {
 		pfs_error("cannot read '%s': the HDF5 file is damaged (HDF5 died reading it: %s)",
 			  path, strsignal(WTERMSIG(status)));
-		return -EIO;
-	}
-	if (WEXITSTATUS(status)) {
+		rc = -EIO;
+	} else if (WEXITSTATUS(status)) {
 		pfs_error("cannot read '%s': the HDF5 file is damaged (the process reading it "
 			  "ended with status %d)",
 			  path, WEXITSTATUS(status));
-		return -EIO;
+		rc = -EIO;
 	}
-	return pfs_archive_load_here(path, a);
+	if (rc) {
+		free(im.buf);
+		return rc;
+	}
+here:
+	/* the bytes the child read, not the file's name again */
+	rc = load_image(path, &im, a);
+	free(im.buf);
+	return rc;
 }

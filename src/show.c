@@ -297,6 +297,16 @@ static int show_main(int argc, char **argv)
 	}
 	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
+	/* A run that ended before its first rows were stored (its results
+	 * filesystem full, its nodes lost) measured nothing: a report of a
+	 * header and no rows, exit 0, would read as a run that did. */
+	if (a.nrows == 0) {
+		pfs_error("cannot show '%s': it holds no measured rows (the run %s%s)", path,
+			  a.status == PFS_RUN_COMPLETE ? "says it is complete" : "was aborted: ",
+			  a.status == PFS_RUN_COMPLETE ? "" : a.reason);
+		pfs_archive_free(&a);
+		return PFS_EXIT_FAILED;
+	}
 	rc = pfs_show_report(stdout, &a, latency, fsstats);
 	if (!rc && analyze && print_analysis(stdout, &a))
 		rc = -1;

@@ -394,16 +394,26 @@ static int append(struct h5table *t, const void *records, size_t n)
 	return rc;
 }
 
+/* Shrinks a table back to n records, when a block did not reach the disk. */
+static void truncate_table(struct h5table *t, hsize_t n)
+{
+	if (t->n > n && H5Dset_extent(t->ds, &n) >= 0)
+		t->n = n;
+}
+
 static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_block *b)
 {
 	struct h5out *h = o->priv;
 	struct pfs_lat_cell *cells = NULL;
-	hsize_t first_row;
-	int rc = -1;
+	hsize_t first_row, first_cell, first_tick, first_fsstat;
+	int rc = -1, err = 0;
 
 	if (!h)
 		return -1;
 	first_row = h->rows.n;
+	first_cell = h->lat.n;
+	first_tick = h->ticks.n;
+	first_fsstat = h->fsstats.n;
 	/* A cell points at its row's place in the whole of /rows. */
 	if (b->nlat) {
 		cells = malloc(b->nlat * sizeof(*cells));
@@ -423,9 +433,25 @@ static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const s
 		rc = 0;
 out:
 	free(cells);
-	if (rc)
-		pfs_error("cannot write rows to '%s'%s%s", ri->results_path, errno ? ": " : "",
-			  errno ? strerror(errno) : "");
+	if (rc) {
+		err = errno;
+		/* A full filesystem fails the flush after the tables grew: their
+		 * new size fits in place on disk, their chunks do not, and 8
+		 * rows of HDF5's fill value (zeros) read as measurements. So
+		 * the block is taken back, and the shrink flushed (only
+		 * metadata now). HDF5 1.10 refuses to shrink a table whose new
+		 * chunk never reached its index (on a full disk, /rows: "B-tree
+		 * key not found"), so the reader drops trailing all-zero
+		 * records too (src/archive_hdf5.c): either way no zero row is
+		 * read as a measurement. */
+		truncate_table(&h->rows, first_row);
+		truncate_table(&h->lat, first_cell);
+		truncate_table(&h->ticks, first_tick);
+		truncate_table(&h->fsstats, first_fsstat);
+		(void)H5Fflush(h->file, H5F_SCOPE_LOCAL);
+		pfs_error("cannot write rows to '%s'%s%s", ri->results_path, err ? ": " : "",
+			  err ? strerror(err) : "");
+	}
 	return rc;
 }
 

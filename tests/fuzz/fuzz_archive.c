@@ -5,10 +5,11 @@
  * then rendered as each of those commands renders it, into /dev/null:
  * show's report with --latency and --fs-stats, --analyze, every output of
  * export, compare of the run against itself in its three formats and as
- * two sides, and plot's gnuplot script. A crash, a sanitizer's report, a leak or a hang
- * in any of them is a finding. Loading from a file rather than from an
- * HDF5 file image keeps the product's own path (a regular file, HDF5's
- * signature, H5Fopen); on tmpfs it costs a few percent of a load. */
+ * two sides, and plot's gnuplot script. A crash, a sanitizer's report, a
+ * leak or a hang in any of them is a finding. Loading from a file keeps
+ * the product's own path (the file read once into memory from one
+ * descriptor, HDF5's signature, the image opened by HDF5's core driver);
+ * on tmpfs it costs a few percent of a load. */
 #include "pfsbench/archive.h"
 #include "pfsbench/commands.h"
 #include "pfsbench/compare.h"

@@ -78,6 +78,17 @@ $hint" -m /x -f 10 a
 expect "more ranks than a --host list holds" 2 \
     "create_unlink_perf: more ranks than one --host list holds; use mpirun --hostfile with --map-by seq (docs/cluster.md)
 $hint" -n -w 30000 -m /x host1 host2
+# A dry run never waits: -w at its largest is refused from its length
+# alone (it built the list a name at a time and ran for minutes). timeout
+# is the hang guard (status 124), not a bound on the time.
+rc=0
+out=$(timeout 10 "$cup" -n -w 999999999 -m /x h1 2>&1) || rc=$?
+if [ "$rc" = 2 ] && [ "$out" = "create_unlink_perf: more ranks than one --host list holds; use mpirun --hostfile with --map-by seq (docs/cluster.md)
+$hint" ]; then
+    passed=$((passed + 1)); echo "ok - dry run with -w 999999999: refused at once"
+else
+    failed=$((failed + 1)); echo "not ok - dry run with -w 999999999 (status $rc, 124: still running after 10 s): $out"
+fi
 EXTRA_ENV="MPIRUN=/nonexistent/mpirun" \
 expect "mpirun missing" 2 \
     "create_unlink_perf: '/nonexistent/mpirun' not found: install Open MPI (Debian: apt-get install openmpi-bin) or set MPIRUN" \
