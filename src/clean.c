@@ -7,7 +7,9 @@
  *
  * Every name in DIR may be anyone's: nothing is followed through a
  * symbolic link (the walk goes by descriptors, openat with O_NOFOLLOW,
- * unlinkat), nothing on another filesystem is entered, and the walk is a
+ * unlinkat), nothing on another filesystem or behind a mount point is
+ * entered (bind mounts of the same filesystem too: the mount IDs are
+ * compared, not only st_dev), and the walk is a
  * loop with one open directory a level and a bound on the levels, so a
  * deep tree neither grows the stack nor uses up descriptors. One pass
  * over each directory, with the types readdir gives: no stat a file. Runs
@@ -23,6 +25,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -50,6 +53,7 @@ struct clean {
 	const struct pfs_workload *wl;
 	struct pfs_item worker_item; /* a worker's directory, holding wl->items */
 	dev_t dev;                   /* the run directory's filesystem */
+	uint64_t mnt;                /* and its mount (0: the kernel tells none) */
 	char *path;                  /* of the entry at hand, for messages */
 	size_t path_cap;
 	struct level lv[MAX_DEPTH + 1];
@@ -171,8 +175,40 @@ static const struct pfs_item *expected(struct clean *c, const struct level *l, c
 	return NULL;
 }
 
+/* The ID of the mount fd is on (as /proc/self/mountinfo numbers them):
+ * statx's, else /proc/self/fdinfo's; 0 when neither says (st_dev is then
+ * all there is). A bind mount of the same filesystem has the run
+ * directory's st_dev but a mount of its own. */
+static uint64_t mount_id(int fd)
+{
+	struct statx stx;
+	char path[64], line[128];
+	uint64_t id = 0;
+	FILE *f;
+
+	if (!statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) &&
+	    (stx.stx_mask & STATX_MNT_ID))
+		return stx.stx_mnt_id;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "mnt_id: %" SCNu64, &id) == 1)
+			break;
+	fclose(f);
+	return id;
+}
+
+/* Whether the directory open as fd (st from fstat) is where the run
+ * directory is: the same filesystem and the same mount. */
+static bool same_mount(const struct clean *c, int fd, const struct stat *st)
+{
+	return st->st_dev == c->dev && (!c->mnt || mount_id(fd) == c->mnt);
+}
+
 /* Opens the directory name of the directory at the top for the walk:
- * never through a symbolic link, never onto another filesystem. */
+ * never through a symbolic link, never onto another filesystem or
+ * mount. */
 static int enter(struct clean *c, const char *name, const struct pfs_item *items, size_t name_at)
 {
 	struct level *l;
@@ -200,6 +236,11 @@ static int enter(struct clean *c, const char *name, const struct pfs_item *items
 	if (st.st_dev != c->dev) {
 		close(fd);
 		leave(c, "on another filesystem", 0);
+		return -1;
+	}
+	if (!same_mount(c, fd, &st)) {
+		close(fd);
+		leave(c, "a mount point: not entered", 0);
 		return -1;
 	}
 	if (!(l->d = fdopendir(fd))) {
@@ -284,7 +325,10 @@ static int walk(struct clean *c)
 		if (!c->dry_run && unlinkat(dirfd(l->d), ent->d_name, 0)) {
 			if (errno == ENOENT)
 				continue; /* gone already: nothing to do, nothing to count */
-			leave(c, "cannot remove it", errno);
+			if (errno == EBUSY) /* a file something is mounted on */
+				leave(c, "a mount point: not removed", 0);
+			else
+				leave(c, "cannot remove it", errno);
 			l->keep = true;
 			continue;
 		}
@@ -321,7 +365,7 @@ static void summary(const struct clean *c, const struct pfs_runmark *m)
 /* Cleans the run directory name of DIR (open as dfd, its path in
  * c->path). Returns 0 when all of it went (or would), 1 when something
  * stays, -1 when out of memory. */
-static int clean_run(struct clean *c, int dfd, const char *name)
+static int clean_run(struct clean *c, int dfd, uint64_t dir_mnt, const char *name)
 {
 	struct pfs_runmark m;
 	char err[256], why[512];
@@ -339,6 +383,13 @@ static int clean_run(struct clean *c, int dfd, const char *name)
 		return 1;
 	}
 	c->dev = st.st_dev;
+	c->mnt = dir_mnt;
+	if (dir_mnt && mount_id(rfd) != dir_mnt) {
+		/* pfsbench makes its run directories; it mounts nothing on them. */
+		leave(c, "a mount point: not entered", 0);
+		close(rfd);
+		return 1;
+	}
 	mfd = pfs_runmark_open(rfd, &m, err, sizeof(err));
 	if (mfd == -ENOENT)
 		snprintf(why, sizeof(why), "no marker " PFS_RUNMARK_NAME ": not a pfsbench run directory");
@@ -406,6 +457,7 @@ static int clean_main(int argc, char **argv)
 	struct clean c = { 0 };
 	const char *dir = NULL;
 	size_t dir_len;
+	uint64_t dir_mnt;
 	bool operands = false, found = false, left = false, nomem = false;
 	struct dirent *ent;
 	DIR *d;
@@ -452,6 +504,7 @@ static int clean_main(int argc, char **argv)
 		return PFS_EXIT_USAGE;
 	}
 	allow_descriptors();
+	dir_mnt = mount_id(dfd);
 	/* Paths in messages: DIR as given, without trailing slashes. */
 	dir_len = strlen(dir);
 	while (dir_len > 1 && dir[dir_len - 1] == '/')
@@ -475,7 +528,7 @@ static int clean_main(int argc, char **argv)
 			left = true;
 			continue;
 		}
-		rc = clean_run(&c, dfd, ent->d_name);
+		rc = clean_run(&c, dfd, dir_mnt, ent->d_name);
 		nomem |= rc < 0;
 		left |= rc != 0;
 	}

@@ -66,12 +66,15 @@ int pfs_gnuplot_missing(const char *command)
 			 command, PFS_GNUPLOT_PACKAGE, PFS_GNUPLOT_PACKAGE);
 }
 
-static void child(const char *gnuplot, const char *dir, int in, int err)
+/* gnuplot starts in dir, by its descriptor: the script names its output
+ * files relative to it, so they go where dir is, whatever its name has
+ * become. */
+static void child(const char *gnuplot, int dir, int in, int err)
 {
 	int null = open("/dev/null", O_WRONLY);
 
-	if (null < 0 || dup2(in, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0 || chdir(dir)) {
-		fprintf(stderr, "cannot start gnuplot in '%s': %s\n", dir, strerror(errno));
+	if (null < 0 || dup2(in, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0 || fchdir(dir)) {
+		fprintf(stderr, "cannot start gnuplot: %s\n", strerror(errno));
 		_exit(127);
 	}
 	execl(gnuplot, "gnuplot", "-d", (char *)NULL);
@@ -99,7 +102,7 @@ static void report(const char *gnuplot, const char *said, int status)
 	}
 }
 
-int pfs_gnuplot_run(const char *gnuplot, const char *script, size_t len, const char *dir)
+int pfs_gnuplot_run(const char *gnuplot, const char *script, size_t len, int dir)
 {
 	int in[2] = { -1, -1 }, err[2] = { -1, -1 }, status = 0, rc = -1;
 	char said[STDERR_KEEP + 1] = "";

@@ -13,6 +13,7 @@
 #include "pfsbench/gnuplot.h"
 #include "pfsbench/html.h"
 #include "pfsbench/matrixfmt.h"
+#include "pfsbench/outdir.h"
 #include "pfsbench/pictures.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
@@ -156,40 +157,67 @@ out:
 
 static const char *const exts[] = { "svg", "png" };
 
-/* Which of the pictures' files exist already in dir. */
-static bool existing(const char *dir, const struct pfs_plot_script *s, bool *had, bool say)
+/* Whether the name in the output directory may be written: a name that
+ * exists is refused without --force, and with it refused unless it is a
+ * file or a symbolic link (which placing replaces, never follows). Says
+ * why not. */
+static bool may_write(const struct pfs_outdir *od, const char *name, const char *shown,
+		      bool force)
 {
-	char path[PATH_MAX];
-	bool any = false;
+	mode_t m = pfs_outdir_lookup(od, name);
+
+	if (!m)
+		return true;
+	if (S_ISDIR(m))
+		pfs_error("'%s' is a directory: pfsbench replaces only files", shown);
+	else if (!force)
+		pfs_error("'%s' exists: remove it, choose another -o, or overwrite with --force",
+			  shown);
+	else if (!S_ISREG(m) && !S_ISLNK(m))
+		pfs_error("'%s' is neither a file nor a symbolic link: pfsbench replaces only those",
+			  shown);
+	else
+		return true;
+	return false;
+}
+
+/* The file name of picture p in format e. */
+static int pic_file(char *buf, size_t len, const struct pfs_plot_script *s, size_t p, unsigned e)
+{
+	return pfs_format(buf, len, "%s.%s", s->pics[p].name, exts[e]);
+}
+
+/* Checks every picture's name in the output directory (bad input: exit 2,
+ * nothing made), then runs gnuplot in the private directory and places
+ * its files. Returns an exit status. */
+static int draw(struct pfs_outdir *od, const struct args *args, const struct pfs_plot_script *s,
+		const char *gnuplot, const char *script, size_t len)
+{
+	char name[PATH_MAX], shown[PATH_MAX * 2];
+	int rc;
 
 	for (size_t p = 0; p < s->npics; p++)
 		for (unsigned e = 0; e < 2; e++) {
-			struct stat st;
-			bool *h = &had[p * 2 + e];
-
-			*h = false;
-			if (!(s->formats & (1u << e)) ||
-			    pfs_format(path, sizeof(path), "%s/%s.%s", dir, s->pics[p].name, exts[e]))
+			if (!(s->formats & (1u << e)) || pic_file(name, sizeof(name), s, p, e))
 				continue;
-			*h = !lstat(path, &st);
-			if (*h && say && !any)
-				pfs_error("'%s' exists: remove it, choose another -o, or overwrite with "
-					  "--force", path);
-			any |= *h;
+			snprintf(shown, sizeof(shown), "%s/%s", args->out, name);
+			if (!may_write(od, name, shown, args->force))
+				return PFS_EXIT_USAGE;
 		}
-	return any;
-}
-
-/* After gnuplot failed: the files it made that were not there before. */
-static void remove_new(const char *dir, const struct pfs_plot_script *s, const bool *had)
-{
-	char path[PATH_MAX];
-
+	if (pfs_outdir_make(od) || pfs_outdir_stage(od) ||
+	    pfs_gnuplot_run(gnuplot, script, len, od->stage_fd))
+		return PFS_EXIT_FAILED;
 	for (size_t p = 0; p < s->npics; p++)
-		for (unsigned e = 0; e < 2; e++)
-			if ((s->formats & (1u << e)) && !had[p * 2 + e] &&
-			    !pfs_format(path, sizeof(path), "%s/%s.%s", dir, s->pics[p].name, exts[e]))
-				unlink(path);
+		for (unsigned e = 0; e < 2; e++) {
+			if (!(s->formats & (1u << e)))
+				continue;
+			if (pic_file(name, sizeof(name), s, p, e))
+				return pfs_error("a picture's name is too long"), PFS_EXIT_FAILED;
+			rc = pfs_outdir_place(od, name, name, args->force);
+			if (rc)
+				return rc == -EEXIST ? PFS_EXIT_USAGE : PFS_EXIT_FAILED;
+		}
+	return PFS_EXIT_OK;
 }
 
 /* ---- the plot command ------------------------------------------------------------ */
@@ -257,25 +285,23 @@ static int parse(int argc, char **argv, struct args *a, bool plot)
 static int plot_main(int argc, char **argv)
 {
 	struct pfs_plot_script s = { 0 };
+	struct pfs_outdir od;
 	struct input *in = NULL;
 	struct args args;
 	char gnuplot[PATH_MAX], *script = NULL;
 	size_t len = 0;
-	bool *had = NULL, made_dir = false;
-	struct stat st;
-	int rc = parse(argc, argv, &args, true), status = PFS_EXIT_FAILED;
+	bool placed = false; /* then kept, whatever happens to stdout */
+	int rc = parse(argc, argv, &args, true), status = PFS_EXIT_USAGE;
 
 	if (rc) {
 		free(args.paths);
 		return rc > 0 ? PFS_EXIT_OK : PFS_EXIT_USAGE;
 	}
-	status = PFS_EXIT_USAGE;
+	/* -o is opened once, here; all that follows goes by its descriptor. */
+	if (pfs_outdir_open(&od, args.out))
+		goto out;
 	if (pfs_gnuplot_find(gnuplot, sizeof(gnuplot))) {
 		pfs_gnuplot_missing("plot");
-		goto out;
-	}
-	if (!stat(args.out, &st) && !S_ISDIR(st.st_mode)) {
-		pfs_error("'%s' is not a directory", args.out);
 		goto out;
 	}
 	status = PFS_EXIT_FAILED;
@@ -285,37 +311,21 @@ static int plot_main(int argc, char **argv)
 		pfs_error("nothing to draw: the files hold no rows");
 		goto out;
 	}
-	had = calloc(s.npics * 2, sizeof(*had));
-	if (!had) {
-		pfs_error("out of memory");
+	status = draw(&od, &args, &s, gnuplot, script, len);
+	if (status != PFS_EXIT_OK)
 		goto out;
-	}
-	if (existing(args.out, &s, had, !args.force) && !args.force) {
-		status = PFS_EXIT_USAGE;
-		goto out;
-	}
-	if (!mkdir(args.out, 0777))
-		made_dir = true;
-	else if (errno != EEXIST) {
-		pfs_error("cannot create '%s': %s", args.out, strerror(errno));
-		goto out;
-	}
-	if (pfs_gnuplot_run(gnuplot, script, len, args.out)) {
-		remove_new(args.out, &s, had);
-		if (made_dir)
-			rmdir(args.out);
-		goto out;
-	}
+	placed = true;
 	for (size_t p = 0; p < s.npics; p++)
 		for (unsigned e = 0; e < 2; e++)
 			if (s.formats & (1u << e))
 				printf("%s/%s.%s\n", args.out, s.pics[p].name, exts[e]);
-	status = fflush(stdout) ? PFS_EXIT_FAILED : PFS_EXIT_OK;
+	if (fflush(stdout))
+		status = PFS_EXIT_FAILED;
 out:
+	pfs_outdir_close(&od, status != PFS_EXIT_OK && !placed);
 	free_inputs(in, args.npaths);
 	pfs_plot_script_free(&s);
 	free(script);
-	free(had);
 	free(args.paths);
 	return status;
 }
@@ -382,24 +392,24 @@ static void provenance(FILE *out, const struct pfs_archive *a)
 }
 
 /* The SVG gnuplot wrote, inline, then removed (the report made it). */
-static int figure(FILE *out, const char *dir, const struct pfs_plot_picture *p)
+static int figure(FILE *out, struct pfs_outdir *od, const struct pfs_plot_picture *p)
 {
-	char path[PATH_MAX], *svg = NULL;
+	char name[PATH_MAX], *svg = NULL;
+	size_t len;
 	int rc;
 
-	if (pfs_format(path, sizeof(path), "%s/%s.svg", dir, p->name))
-		return pfs_error("temporary path too long");
-	rc = pfs_read_text(path, &svg);
-	unlink(path);
+	if (pfs_format(name, sizeof(name), "%s.svg", p->name))
+		return pfs_error("a picture's name is too long");
+	rc = pfs_outdir_take(od, name, &svg, &len);
 	if (rc)
-		return pfs_error("cannot read '%s' that gnuplot wrote: %s", path, strerror(-rc));
-	pfs_html_figure(out, "image/svg+xml", svg, strlen(svg), p->caption);
+		return pfs_error("cannot read '%s' that gnuplot wrote: %s", name, strerror(-rc));
+	pfs_html_figure(out, "image/svg+xml", svg, len, p->caption);
 	free(svg);
 	return 0;
 }
 
 /* The pictures of the prefix (a run's, or the comparison). */
-static int figures(FILE *out, const char *dir, const struct pfs_plot_script *s, const char *prefix,
+static int figures(FILE *out, struct pfs_outdir *dir, const struct pfs_plot_script *s, const char *prefix,
 		   bool *used)
 {
 	size_t n = strlen(prefix);
@@ -416,7 +426,7 @@ static int figures(FILE *out, const char *dir, const struct pfs_plot_script *s, 
 
 /* A run: what it is, its analysis, its pictures, its text report, its
  * provenance (folded: it is long). */
-static int run_section(FILE *out, struct input *in, size_t i, size_t n, const char *dir,
+static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct pfs_outdir *dir,
 		       const struct pfs_plot_script *s, bool *used, const char *gnuplot_note)
 {
 	const struct pfs_archive *a = &in->a;
@@ -475,7 +485,7 @@ out:
 	return rc;
 }
 
-static int compare_section(FILE *out, struct input *in, size_t n, const char *dir,
+static int compare_section(FILE *out, struct input *in, size_t n, struct pfs_outdir *dir,
 			   const struct pfs_plot_script *s, bool *used)
 {
 	struct pfs_archive *runs = calloc(n, sizeof(*runs));
@@ -516,7 +526,7 @@ out:
 	return rc;
 }
 
-static int write_page(FILE *out, struct input *in, size_t n, const char *dir,
+static int write_page(FILE *out, struct input *in, size_t n, struct pfs_outdir *dir,
 		      const struct pfs_plot_script *s, const char *gnuplot_note)
 {
 	bool *used = calloc(s->npics ? s->npics : 1, sizeof(*used));
@@ -551,30 +561,34 @@ static int write_page(FILE *out, struct input *in, size_t n, const char *dir,
 	return rc;
 }
 
+/* The page's name in the private directory until it is placed: not a
+ * picture's (those have no leading dot). */
+#define PAGE_STAGED ".page"
+
 static int report_main(int argc, char **argv)
 {
 	struct pfs_plot_script s = { 0 };
+	struct pfs_outdir od;
 	struct input *in = NULL;
 	struct args args;
-	char gnuplot[PATH_MAX], dir[PATH_MAX] = "", tmp[PATH_MAX] = "", *script = NULL;
-	const char *note = NULL, *tmpdir = getenv("TMPDIR");
+	char gnuplot[PATH_MAX], *script = NULL;
+	const char *note = NULL, *name;
 	size_t len = 0;
 	FILE *out = NULL;
-	struct stat st;
-	int rc = parse(argc, argv, &args, false), status;
+	bool placed = false; /* then kept, whatever happens to stdout */
+	int rc = parse(argc, argv, &args, false), status = PFS_EXIT_USAGE, fd;
 
 	if (rc) {
 		free(args.paths);
 		return rc > 0 ? PFS_EXIT_OK : PFS_EXIT_USAGE;
 	}
-	status = PFS_EXIT_USAGE;
-	if (!args.force && !lstat(args.out, &st)) {
-		pfs_error("'%s' exists: remove it, choose another -o, or overwrite with --force",
-			  args.out);
+	/* The page's directory is opened once, here; all that follows goes
+	 * by its descriptor. */
+	if (pfs_outdir_open_file(&od, args.out, &name) || !may_write(&od, name, args.out, args.force))
 		goto out;
-	}
 	status = PFS_EXIT_FAILED;
-	if (load_inputs(&args, &in) || build_script(in, args.npaths, PFS_PLOT_SVG, &s, &script, &len))
+	if (load_inputs(&args, &in) || build_script(in, args.npaths, PFS_PLOT_SVG, &s, &script, &len) ||
+	    pfs_outdir_stage(&od))
 		goto out;
 	if (pfs_gnuplot_find(gnuplot, sizeof(gnuplot))) {
 		/* The page is still worth having: the text says the most. */
@@ -584,57 +598,37 @@ static int report_main(int argc, char **argv)
 		note = "No pictures: gnuplot was not installed where this report was written "
 		       "(Debian's gnuplot-nox).";
 		s.npics = 0;
-	} else if (s.npics) {
-		if (pfs_format(dir, sizeof(dir), "%s/pfsbench-report.XXXXXX",
-			       tmpdir && *tmpdir ? tmpdir : "/tmp") || !mkdtemp(dir)) {
-			pfs_error("cannot make a temporary directory for the pictures: %s",
-				  strerror(errno));
-			dir[0] = 0;
-			goto out;
-		}
-		if (pfs_gnuplot_run(gnuplot, script, len, dir))
-			goto out;
-	}
-	if (pfs_format(tmp, sizeof(tmp), "%s.%ld.tmp", args.out, (long)getpid())) {
-		pfs_error("'%s': path too long", args.out);
+	} else if (s.npics && pfs_gnuplot_run(gnuplot, script, len, od.stage_fd)) {
 		goto out;
 	}
-	out = fopen(tmp, "wx");
-	if (!out) {
-		pfs_error("cannot create '%s': %s", tmp, strerror(errno));
-		tmp[0] = 0;
+	fd = pfs_outdir_create(&od, PAGE_STAGED);
+	if (fd < 0)
+		goto out;
+	if (!(out = fdopen(fd, "w"))) {
+		pfs_error("cannot write '%s': %s", args.out, strerror(errno));
+		close(fd);
 		goto out;
 	}
-	rc = write_page(out, in, args.npaths, dir, &s, note);
+	rc = write_page(out, in, args.npaths, &od, &s, note);
 	if (ferror(out) | fclose(out) || rc) {
 		out = NULL;
 		if (!rc)
-			pfs_error("cannot write '%s': %s", tmp, strerror(errno));
+			pfs_error("cannot write '%s': %s", args.out, strerror(errno));
 		goto out;
 	}
 	out = NULL;
-	if (rename(tmp, args.out)) {
-		pfs_error("cannot rename '%s' to '%s': %s", tmp, args.out, strerror(errno));
+	rc = pfs_outdir_place(&od, PAGE_STAGED, name, args.force);
+	if (rc) {
+		status = rc == -EEXIST ? PFS_EXIT_USAGE : PFS_EXIT_FAILED;
 		goto out;
 	}
-	tmp[0] = 0;
+	placed = true;
 	printf("%s\n", args.out);
 	status = fflush(stdout) ? PFS_EXIT_FAILED : PFS_EXIT_OK;
 out:
 	if (out)
 		fclose(out);
-	if (tmp[0])
-		unlink(tmp);
-	if (dir[0]) {
-		/* Pictures a failure left unread; only the report's own names. */
-		for (size_t p = 0; p < s.npics; p++) {
-			char path[PATH_MAX];
-
-			if (!pfs_format(path, sizeof(path), "%s/%s.svg", dir, s.pics[p].name))
-				unlink(path);
-		}
-		rmdir(dir);
-	}
+	pfs_outdir_close(&od, status != PFS_EXIT_OK && !placed);
 	free_inputs(in, args.npaths);
 	pfs_plot_script_free(&s);
 	free(script);

@@ -1,6 +1,6 @@
 /* gnuplot.h: gnuplot as a child process (src/gnuplot.c), for plot and
  * report. The script comes from include/pfsbench/plotscript.h; gnuplot
- * runs in the output directory with its defaults (-d: no init files), the
+ * runs in a directory of ours with its defaults (-d: no init files), the
  * script on its standard input. */
 #ifndef PFSBENCH_GNUPLOT_H
 #define PFSBENCH_GNUPLOT_H
@@ -20,8 +20,11 @@ int pfs_gnuplot_find(char *buf, size_t len);
  * Debian's gnuplot-nox (apt-get install gnuplot-nox)"; returns -1. */
 int pfs_gnuplot_missing(const char *command);
 
-/* Runs gnuplot on script in dir. Returns 0, or -1 after a message with
- * what gnuplot said (its last lines on stderr) when it failed. */
-int pfs_gnuplot_run(const char *gnuplot, const char *script, size_t len, const char *dir);
+/* Runs gnuplot on script in the directory open as dir (its working
+ * directory: fchdir, never a path), where the script's outputs go: plot
+ * and report give it their private directory (include/pfsbench/outdir.h).
+ * Returns 0, or -1 after a message with what gnuplot said (its last lines
+ * on stderr) when it failed. */
+int pfs_gnuplot_run(const char *gnuplot, const char *script, size_t len, int dir);
 
 #endif
