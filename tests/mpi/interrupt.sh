@@ -73,8 +73,12 @@ finish_run() {
 	STOP_BOUND=$(awk -v a="$SENT" -v s="$STARTED" 'BEGIN {printf "%.3f", a - s}')
 }
 
+# reason FILE: the run's status line, from show's report, or from its
+# refusal of a file that holds no measured rows (issue 26), which names the
+# reason the same way
 reason() {
-	"$PFSBENCH" show "$1" | sed -n 's/^Status: //p'
+	"$PFSBENCH" show "$1" 2>&1 |
+		sed -n 's/^Status: //p; s/.*: it holds no measured rows (the run was \(aborted: .*\))$/\1/p'
 }
 
 PLAN=(create-unlink -m "$T" -t pa -f 2000000 -F 1 -s 1k)
