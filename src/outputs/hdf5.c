@@ -352,8 +352,13 @@ static hid_t create_through(const struct pfs_results_file *rf, char *why, size_t
 	file = H5Fcreate(proc, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
 	err = errno;
 	if (file < 0) {
-		snprintf(why, len, "%s%s", err ? strerror(err) : "HDF5 error",
-			 err == ENOENT ? " (is /proc mounted?)" : "");
+		/* The kernel reopens an unlinked file's magic link with O_CREAT
+		 * as ENOENT: someone removed or renamed over the name. */
+		if (err == ENOENT && !fstat(rf->fd, &mine) && mine.st_nlink == 0)
+			snprintf(why, len, "it was removed or replaced since the run created it");
+		else
+			snprintf(why, len, "%s%s", err ? strerror(err) : "HDF5 error",
+				 err == ENOENT ? " (is /proc mounted?)" : "");
 		return H5I_INVALID_HID;
 	}
 	if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || !handle ||
