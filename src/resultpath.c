@@ -51,35 +51,113 @@ int pfs_results_path_next(char *buf, size_t len, const char *workload)
 	return pfs_format(buf, len, "pfsbench-%s-%s-%u.h5", workload, stamp, n + 1) ? -1 : 0;
 }
 
-int pfs_results_path_claim(char *buf, size_t len, const char *workload, char *why,
-			   size_t whylen)
+void pfs_results_file_init(struct pfs_results_file *rf)
 {
-	for (;;) {
-		int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		int err = errno;
+	rf->dirfd = rf->fd = -1;
+	rf->name[0] = 0;
+}
 
-		if (fd >= 0) {
-			close(fd);
-			return 0;
-		}
-		if (err == EEXIST && workload && !pfs_results_path_next(buf, len, workload))
-			continue;
+void pfs_results_file_close(struct pfs_results_file *rf)
+{
+	if (rf->fd >= 0)
+		close(rf->fd);
+	if (rf->dirfd >= 0)
+		close(rf->dirfd);
+	pfs_results_file_init(rf);
+}
+
+/* The directory path names a file in, as a path: "." for a bare name.
+ * Returns 0 or -ENAMETOOLONG. */
+static int dir_of(const char *path, char dir[PATH_MAX])
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, PATH_MAX, ".");
+	else if (slash == path)
+		snprintf(dir, PATH_MAX, "/");
+	else if (pfs_format(dir, PATH_MAX, "%.*s", (int)(slash - path), path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* The directory of path, opened once: everything after is relative to
+ * this descriptor, so a name swapped in the path later changes nothing.
+ * The directory itself is the one the path names now (the caller's
+ * choice); its entries are never followed. Returns a descriptor or a
+ * negative errno; base points into path, at the file's name. */
+static int open_parent(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int fd;
+
+	*base = slash ? slash + 1 : path;
+	if (dir_of(path, dir))
+		return -ENAMETOOLONG;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int pfs_results_path_claim(char *buf, size_t len, const char *workload,
+			   struct pfs_results_file *rf, char *why, size_t whylen)
+{
+	const char *base;
+	int err;
+
+	pfs_results_file_init(rf);
+	rf->dirfd = open_parent(buf, &base);
+	if (rf->dirfd < 0) {
+		err = -rf->dirfd;
+		rf->dirfd = -1;
 		snprintf(why, whylen, "cannot create the results file '%s': %s", buf, strerror(err));
 		return -err;
 	}
+	for (;;) {
+		/* A default name has no '/', so base follows buf's changes. */
+		if (!*base || pfs_format(rf->name, sizeof(rf->name), "%s", base)) {
+			err = !*base ? EISDIR : ENAMETOOLONG;
+			break;
+		}
+		/* O_EXCL: a name taken (a symbolic link too, even a dangling
+		 * one) is never opened, so no file but this new one is
+		 * written. */
+		rf->fd = openat(rf->dirfd, rf->name,
+				O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		err = errno;
+		if (rf->fd >= 0)
+			return 0;
+		if (err != EEXIST || !workload || pfs_results_path_next(buf, len, workload))
+			break;
+	}
+	snprintf(why, whylen, "cannot create the results file '%s': %s", buf, strerror(err));
+	pfs_results_file_close(rf);
+	return -err;
+}
+
+int pfs_results_file_remove(struct pfs_results_file *rf)
+{
+	struct stat mine, there;
+	int rc = -ESTALE;
+
+	if (rf->fd < 0)
+		return 0;
+	/* Only while the name is still the file this run created: another
+	 * file put in its place since is not ours to remove. */
+	if (!fstat(rf->fd, &mine) &&
+	    !fstatat(rf->dirfd, rf->name, &there, AT_SYMLINK_NOFOLLOW) &&
+	    mine.st_dev == there.st_dev && mine.st_ino == there.st_ino)
+		rc = unlinkat(rf->dirfd, rf->name, 0) ? -errno : 0;
+	pfs_results_file_close(rf);
+	return rc;
 }
 
 /* The directory a path names a file in, resolved: "." for a bare name. */
 static int parent_dir(const char *path, char *out)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else if (pfs_format(dir, sizeof(dir), "%.*s", (int)(slash - path), path))
+	if (dir_of(path, dir))
 		return -ENAMETOOLONG;
 	return realpath(dir, out) ? 0 : -errno;
 }

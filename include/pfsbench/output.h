@@ -14,6 +14,7 @@
 
 struct pfs_workload;
 struct pfs_node;
+struct pfs_results_file;
 
 /* Everything known about a run that is not a row: its provenance. Every
  * field a results file keeps is in pfs_prov_fields, which the writer and
@@ -48,6 +49,10 @@ struct pfs_run_info {
 	bool caches_dropped;          /* every phase began with dropped caches */
 	char caches_note[256];        /* why not, when not */
 	const char *results_path;     /* the HDF5 results file; NULL for none (not stored) */
+	/* The results file as the engine created it (open, with its
+	 * directory); NULL: the HDF5 output creates results_path itself, the
+	 * same way. Not stored. */
+	const struct pfs_results_file *results_file;
 };
 
 /* One provenance attribute: its name in the results file and where
@@ -122,8 +127,9 @@ extern const struct pfs_output_ops pfs_output_matrix;
 
 /* The results file (src/outputs/hdf5.c): writes ri->results_path,
  * appending and flushing each block, so an interrupted run keeps its rows.
- * Its begin writes the empty regular file the engine's preflight created
- * (pfs_results_path_claim), and nothing else. */
+ * Its begin writes through the descriptor of the empty regular file the
+ * engine's preflight created (ri->results_file, pfs_results_path_claim),
+ * never through its name, and nothing else. */
 extern const struct pfs_output_ops pfs_output_hdf5;
 
 /* Pieces of the table, for reports that embed it (tree's per-node table). */

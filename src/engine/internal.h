@@ -21,6 +21,7 @@
 #include "pfsbench/fsprobe.h"
 #include "pfsbench/histogram.h"
 #include "pfsbench/options.h"
+#include "pfsbench/resultpath.h"
 #include "pfsbench/output.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/workload.h"
@@ -65,6 +66,9 @@ struct pfs_engine {
 	char run_dir[PATH_MAX];
 	bool run_dir_made, worker_dir_made, setup_done;
 	int marker_fd; /* rank 0: the run directory's marker, locked; -1 for none */
+	int target_dirfd; /* the directory under test, opened once; -1 for none */
+	int run_dirfd;    /* the run directory, opened from target_dirfd; -1 for none */
+	uint64_t run_dir_dev, run_dir_ino; /* what rank 0 made, sent to every rank */
 	int persist; /* enum pfs_persist */
 	char persist_key[128];
 
@@ -148,7 +152,7 @@ struct pfs_engine {
 	struct pfs_run_info ri;
 	struct pfs_output outputs[PFS_MAX_OUTPUTS];
 	size_t noutputs;
-	bool results_claimed; /* preflight created the results file, empty */
+	struct pfs_results_file results; /* preflight created it, empty; open to the end */
 	bool results_made;    /* the results output began writing it */
 	bool drop_failed;
 };

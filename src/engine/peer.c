@@ -82,7 +82,10 @@ int pfs_peer_open(struct pfs_engine *e)
 	if (pfs_rundir_worker_path(e, e->topo.nodes[e->topo.node_of_rank[r]].name,
 				   e->topo.worker_of_rank[r], w->peer_dir, sizeof(w->peer_dir)))
 		return pfs_fail(w, "name", "the peer's directory", ENAMETOOLONG);
-	w->peer_dirfd = open(w->peer_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Relative to the run directory this rank opened and checked (rundir.c),
+	 * never through a link. */
+	w->peer_dirfd = openat(e->run_dirfd, w->peer_dir + strlen(e->run_dir) + 1,
+			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (w->peer_dirfd < 0)
 		return pfs_fail_in(w, "open", w->peer_dir, NULL, errno);
 	return 0;

@@ -258,10 +258,9 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	 * name, taken exclusively, so that a run whose numbers would go
 	 * nowhere never starts, and two runs never share a file. */
 	if (pfs_results_path_claim(e->results_path, sizeof(e->results_path),
-				   e->common->results[0] ? NULL : e->wl->name,
+				   e->common->results[0] ? NULL : e->wl->name, &e->results,
 				   why, sizeof(why)))
 		return pfs_error("%s", why);
-	e->results_claimed = true;
 	return 0;
 }
 
@@ -305,6 +304,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	ri->opts = e->opts;
 	ri->nodes = e->topo.nodes;
 	ri->results_path = e->results_path;
+	ri->results_file = &e->results;
 	snprintf(ri->workload_name, sizeof(ri->workload_name), "%s", e->wl->name);
 	snprintf(ri->label, sizeof(ri->label), "%s", e->common->label);
 	if (e->wl->note)
@@ -376,13 +376,20 @@ static void quote_word(char *buf, size_t len, const char *s)
  * its results file is and how to read it, so that nobody has to look. */
 static void say_results(const struct pfs_engine *e)
 {
-	char abs[PATH_MAX], quoted[2 * PATH_MAX + 8];
+	char abs[PATH_MAX], quoted[2 * PATH_MAX + 8], proc[64];
 	const char *path = e->results_path;
+	ssize_t n;
 
 	if (!e->results_made)
 		return;
-	if (realpath(path, abs))
+	/* Where the file this run created is (never resolved by its name,
+	 * which someone may have pointed elsewhere since). */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", e->results.fd);
+	n = e->results.fd >= 0 ? readlink(proc, abs, sizeof(abs) - 1) : -1;
+	if (n > 0 && abs[0] == '/') {
+		abs[n] = 0;
 		path = abs;
+	}
 	quote_word(quoted, sizeof(quoted), path);
 	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
 }
@@ -458,6 +465,9 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	if (rc)
 		return -1;
 	PFS_MPI(e, MPI_Bcast, (e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm));
+	/* Every rank opens the run directory rank 0 made, and no other. */
+	PFS_MPI(e, MPI_Bcast, (&e->run_dir_dev, 1, MPI_UINT64_T, 0, e->comm));
+	PFS_MPI(e, MPI_Bcast, (&e->run_dir_ino, 1, MPI_UINT64_T, 0, e->comm));
 	/* A resuming run's items stay until its first step: a run that cannot
 	 * start leaves them for another try. */
 	e->w.keep = e->persist == PFS_PERSIST_RESUME;
@@ -542,8 +552,10 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		remove_run(e);
 		/* The empty file preflight made to take the name: nothing
 		 * was measured, so nothing is kept. */
-		if (e->rank == 0 && e->results_claimed && !e->results_made)
-			unlink(e->results_path);
+		if (e->rank == 0 && !e->results_made &&
+		    pfs_results_file_remove(&e->results) == -ESTALE)
+			pfs_warn("left '%s': it is no longer the file this run created",
+				 e->results_path);
 		return PFS_EXIT_FAILED;
 	}
 	/* Tests outermost, iterations inside, as create_unlink_perf orders them. */
@@ -600,6 +612,8 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.dirfd = -1;
 	e.w.peer_dirfd = -1;
 	e.marker_fd = -1;
+	e.target_dirfd = e.run_dirfd = e.w.run_dirfd = -1;
+	pfs_results_file_init(&e.results);
 	e.schedstat_fd = pfs_schedstat_open();
 	pfs_cgroup_meter_open(&e.throttle);
 	e.peer_rank = e.reader_rank = -1;
@@ -628,6 +642,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.fsstats);
 	pfs_progress_free(&e);
 	free(e.opts);
+	pfs_results_file_close(&e.results);
 	pfs_topology_free(&e.topo);
 	pfs_gather_free_types(&e);
 	PFS_MPI(&e, MPI_Comm_free, (&e.comm));

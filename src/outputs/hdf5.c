@@ -10,12 +10,15 @@
 #include "pfsbench/histogram.h"
 #include "pfsbench/options.h"
 #include "pfsbench/output.h"
+#include "pfsbench/resultpath.h"
 #include "pfsbench/topology.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -321,11 +324,59 @@ static void h5_close(struct pfs_output *o)
 	o->priv = NULL;
 }
 
+/* HDF5 opens files by name only. The name it is given is the magic link
+ * /proc/self/fd/N of the file the run created (rf->fd): the kernel
+ * resolves it to that open file, never through a directory, so a name
+ * swapped in the results file's directory meanwhile cannot redirect it.
+ * The truncation is of that file, empty; what HDF5 opened is checked to be
+ * it (same device and inode) before anything is written. Returns the file
+ * or H5I_INVALID_HID with the reason in why. */
+static hid_t create_through(const struct pfs_results_file *rf, char *why, size_t len)
+{
+	struct stat mine, theirs;
+	char proc[64];
+	void *handle = NULL;
+	hid_t file;
+	int err;
+
+	if (fstat(rf->fd, &mine)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return H5I_INVALID_HID;
+	}
+	if (!S_ISREG(mine.st_mode) || mine.st_size != 0) {
+		snprintf(why, len, "it is no longer the empty file the run created");
+		return H5I_INVALID_HID;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", rf->fd);
+	errno = 0;
+	file = H5Fcreate(proc, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	err = errno;
+	if (file < 0) {
+		/* The kernel reopens an unlinked file's magic link with O_CREAT
+		 * as ENOENT: someone removed or renamed over the name. */
+		if (err == ENOENT && !fstat(rf->fd, &mine) && mine.st_nlink == 0)
+			snprintf(why, len, "it was removed or replaced since the run created it");
+		else
+			snprintf(why, len, "%s%s", err ? strerror(err) : "HDF5 error",
+				 err == ENOENT ? " (is /proc mounted?)" : "");
+		return H5I_INVALID_HID;
+	}
+	if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || !handle ||
+	    fstat(*(int *)handle, &theirs) || theirs.st_dev != mine.st_dev ||
+	    theirs.st_ino != mine.st_ino) {
+		H5Fclose(file);
+		snprintf(why, len, "HDF5 opened another file than the one the run created");
+		return H5I_INVALID_HID;
+	}
+	return file;
+}
+
 static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 {
 	struct h5out *h = calloc(1, sizeof(*h));
-	struct stat sb;
-	int err;
+	struct pfs_results_file own;
+	const struct pfs_results_file *rf = ri->results_file;
+	char path[PATH_MAX], why[PATH_MAX + 128] = "";
 
 	/* No HDF5 clean-up at exit: after a close that failed (the results
 	 * filesystem full), HDF5 1.10's exit-time clean-up closes the file
@@ -334,32 +385,35 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	 * first HDF5 call of a process can ask this; a later one is ignored. */
 	(void)H5dont_atexit();
 	pfs_h5_quiet();
+	pfs_results_file_init(&own);
 	if (!h)
 		return pfs_error("cannot create '%s': %s", ri->results_path, strerror(ENOMEM));
 	h->file = H5I_INVALID_HID;
 	h->rows = h->lat = h->ticks = h->fsstats =
 		(struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0 };
 	o->priv = h;
-	/* The engine created it, empty (pfs_results_path_claim); HDF5's
-	 * truncating create follows a symbolic link, so it must still be an
-	 * empty regular file, not one swapped in since. A file that is not
-	 * there yet (a writer outside the engine) is created exclusively. */
-	err = lstat(ri->results_path, &sb) ? errno
-	      : !S_ISREG(sb.st_mode) || sb.st_size != 0 ? EEXIST : 0;
-	if (err && err != ENOENT) {
-		h5_close(o);
-		return pfs_error("cannot create '%s': %s", ri->results_path,
-				 err == EEXIST ? "it changed since the run took its name" : strerror(err));
+	/* The engine created the file (pfs_results_path_claim); a writer
+	 * outside the engine (tests, benches) has it created the same way. */
+	if (!rf) {
+		if (pfs_format(path, sizeof(path), "%s", ri->results_path))
+			snprintf(why, sizeof(why), "cannot create '%s': %s", ri->results_path,
+				 strerror(ENAMETOOLONG));
+		else if (!pfs_results_path_claim(path, sizeof(path), NULL, &own, why, sizeof(why)))
+			why[0] = 0;
+		if (why[0]) {
+			h5_close(o);
+			return pfs_error("%s", why);
+		}
+		rf = &own;
 	}
-	errno = 0;
-	h->file = H5Fcreate(ri->results_path, err == ENOENT ? H5F_ACC_EXCL : H5F_ACC_TRUNC,
-			    H5P_DEFAULT, H5P_DEFAULT);
-	err = errno;
+	h->file = create_through(rf, why, sizeof(why));
 	if (h->file < 0) {
 		h5_close(o);
-		return pfs_error("cannot create '%s': %s", ri->results_path,
-				 err ? strerror(err) : "HDF5 error");
+		pfs_results_file_remove(&own);
+		return pfs_error("cannot create '%s': %s", ri->results_path, why);
 	}
+	/* HDF5 holds the file open now; our descriptor has done its part. */
+	pfs_results_file_close(&own);
 	if (h5_write_head(h, ri)) {
 		h5_close(o);
 		return pfs_error("cannot write the provenance to '%s'", ri->results_path);

@@ -50,6 +50,10 @@ struct matrix_state {
 	struct pfs_matrix_plan plan;
 	struct pfs_seqio_buf buf; /* for the largest request */
 	char path[PATH_MAX];      /* the file or device this rank works on */
+	/* ... opened as name relative to at: in the worker's directory, never
+	 * by its path and never through a link; a named one by its path */
+	int at, nofollow;
+	const char *name;
 	bool own;                 /* this rank made path and removes it */
 	int fd;                   /* open from the Open step to the end */
 	uint64_t offset;          /* where this rank's part starts */
@@ -87,7 +91,7 @@ static void stream_of(const struct matrix_state *st, struct pfs_seqio *io, int r
 static int fill_own_file(struct pfs_worker *w, struct matrix_state *st)
 {
 	struct pfs_seqio io;
-	int fd = pfs_openat(AT_FDCWD, st->path, O_WRONLY | O_CLOEXEC, 0), rc;
+	int fd = pfs_openat(st->at, st->name, O_WRONLY | st->nofollow | O_CLOEXEC, 0), rc;
 
 	if (fd < 0)
 		return pfs_fail_path(w, "open", st->path, errno);
@@ -139,8 +143,8 @@ static int op_open(struct pfs_worker *w, struct matrix_state *st)
 
 	if (!wr && st->own && (rc = fill_own_file(w, st)))
 		return rc;
-	st->fd = pfs_openat(AT_FDCWD, st->path,
-			    (wr ? O_WRONLY : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0), 0);
+	st->fd = pfs_openat(st->at, st->name,
+			    (wr ? O_WRONLY : O_RDONLY) | st->nofollow | O_CLOEXEC | (direct ? O_DIRECT : 0), 0);
 	if (st->fd < 0 && direct && errno == EINVAL)
 		return pfs_failf(w, EINVAL,
 				 "cannot open '%s' with O_DIRECT: %s (EINVAL): the "
@@ -204,7 +208,7 @@ static int check_named(struct pfs_worker *w, struct matrix_state *st)
 	bool wr = !pfs_matrix_reading(st->o);
 	struct stat sb;
 	uint64_t size = 0;
-	int fd = pfs_openat(AT_FDCWD, st->path, O_RDONLY | O_CLOEXEC, 0), rc;
+	int fd = pfs_openat(st->at, st->name, O_RDONLY | st->nofollow | O_CLOEXEC, 0), rc;
 
 	if (fd < 0)
 		return pfs_fail_path(w, "open", st->path, errno);
@@ -250,11 +254,18 @@ static int matrix_setup(struct pfs_worker *w)
 		if (pfs_format(st->path, sizeof(st->path), "%s", pfs_matrix_target(o)))
 			return pfs_failf(w, ENAMETOOLONG, "'%.40s...' is too long",
 					 pfs_matrix_target(o));
+		st->at = AT_FDCWD;
+		st->name = st->path;
+		st->nofollow = 0;
 		return check_named(w, st);
 	}
 	if (pfs_format(st->path, sizeof(st->path), "%s/%s", w->dir, FILE_NAME))
 		return pfs_failf(w, ENAMETOOLONG, "the file name in '%s' is too long", w->dir);
-	fd = pfs_openat(AT_FDCWD, st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	st->at = w->dirfd;
+	st->name = FILE_NAME;
+	st->nofollow = O_NOFOLLOW;
+	fd = pfs_openat(st->at, st->name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			0644);
 	if (fd < 0)
 		return pfs_fail_path(w, "create", st->path, errno);
 	st->own = true;
@@ -271,7 +282,7 @@ static int matrix_cleanup(struct pfs_worker *w)
 	if (st->fd >= 0 && pfs_close(st->fd))
 		rc = -errno;
 	st->fd = -1;
-	if (st->own && unlink(st->path) && errno != ENOENT)
+	if (st->own && unlinkat(st->at, st->name, 0) && errno != ENOENT)
 		rc = -errno;
 	st->own = false;
 	pfs_seqio_buf_free(&st->buf);

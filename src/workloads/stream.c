@@ -58,6 +58,11 @@ struct stream_state {
 	const struct pfs_stream_opts *o;
 	struct pfs_seqio_buf buf;
 	char path[PATH_MAX]; /* the file this rank streams on */
+	/* ... opened as name relative to at: in the worker's (or for --shared
+	 * the run's) directory, never by its path and never through a link;
+	 * a named file by its path, as given */
+	int at, nofollow;
+	const char *name;
 	bool one_file;       /* shared by all ranks: rank r at r x -s */
 	bool own;            /* this rank removes path at the end */
 	bool prepared;
@@ -125,12 +130,12 @@ static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, b
 	/* A named file that is not there yet is made, as dm makes it. */
 	if (wr && st->o->named)
 		flags |= O_CREAT;
-	fd = direct ? pfs_openat(AT_FDCWD, st->path, flags | O_DIRECT, 0644) : -1;
+	fd = direct ? pfs_openat(st->at, st->name, flags | st->nofollow | O_DIRECT, 0644) : -1;
 	*directp = fd >= 0;
 	if (fd < 0 && direct && errno != EINVAL)
 		return pfs_fail_path(w, "open with O_DIRECT", st->path, errno);
 	if (fd < 0) {
-		fd = pfs_openat(AT_FDCWD, st->path, flags, 0644);
+		fd = pfs_openat(st->at, st->name, flags | st->nofollow, 0644);
 		if (fd < 0)
 			return pfs_fail_path(w, "open", st->path, errno);
 		if (direct && (!st->one_file || w->rank == 0)) {
@@ -329,6 +334,9 @@ static int stream_setup(struct pfs_worker *w)
 		rc = pfs_format(st->path, sizeof(st->path), "%s/%s", w->dir, FILE_NAME);
 	if (rc)
 		return pfs_failf(w, ENAMETOOLONG, "the file name in '%s' is too long", w->dir);
+	st->at = o->named ? AT_FDCWD : o->shared ? w->run_dirfd : w->dirfd;
+	st->name = o->named ? st->path : o->shared ? SHARED_NAME : FILE_NAME;
+	st->nofollow = o->named ? 0 : O_NOFOLLOW;
 	if (o->named)
 		return 0;
 	/* What this run makes, it removes; what a --keep run left, a reading
@@ -337,7 +345,7 @@ static int stream_setup(struct pfs_worker *w)
 	st->own = !st->one_file || w->rank == 0;
 	if (resumes(o) || !st->own)
 		return 0;
-	fd = pfs_openat(AT_FDCWD, st->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	fd = pfs_openat(st->at, st->name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		st->own = false;
 		return pfs_fail_path(w, "create", st->path, errno);
@@ -355,7 +363,7 @@ static int stream_cleanup(struct pfs_worker *w)
 	if (st->fd >= 0)
 		pfs_close(st->fd);
 	st->fd = -1;
-	if (st->own && !w->keep && unlink(st->path) && errno != ENOENT)
+	if (st->own && !w->keep && unlinkat(st->at, st->name, 0) && errno != ENOENT)
 		rc = -errno;
 	pfs_seqio_buf_free(&st->buf);
 	return rc;

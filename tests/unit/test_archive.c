@@ -9,6 +9,7 @@
 #include "pfsbench/compare.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,21 +239,44 @@ static void test_results_path_rules(void **state)
 	/* Taking a name: exclusive, never through a symlink; a default name
 	 * taken by another run gives way to the next. */
 	if (chdir(f->dir) == 0) {
-		struct stat st;
+		struct pfs_results_file rf;
+		struct stat st, made;
 
 		snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
-		assert_int_equal(pfs_results_path_claim(path, sizeof(path), "tree", why, sizeof(why)), 0);
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), "tree", &rf, why,
+							 sizeof(why)), 0);
 		assert_int_equal(lstat(path, &st), 0);
 		assert_true(S_ISREG(st.st_mode) && st.st_size == 0);
+		/* the descriptor is the file made, open */
+		assert_int_equal(fstat(rf.fd, &made), 0);
+		assert_true(made.st_ino == st.st_ino && made.st_dev == st.st_dev);
+		assert_string_equal(rf.name, path);
+		pfs_results_file_close(&rf);
+		assert_int_equal(rf.fd, -1);
 		snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
-		assert_int_equal(pfs_results_path_claim(path, sizeof(path), "tree", why, sizeof(why)), 0);
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), "tree", &rf, why,
+							 sizeof(why)), 0);
 		assert_string_equal(path, "pfsbench-tree-20261201T041500Z-2.h5");
+		/* removed only while its name is still that file */
+		assert_int_equal(rename("pfsbench-tree-20261201T041500Z-2.h5", "moved.h5"), 0);
+		assert_int_equal(close(open("pfsbench-tree-20261201T041500Z-2.h5",
+					    O_CREAT | O_EXCL | O_WRONLY, 0644)), 0);
+		assert_int_equal(pfs_results_file_remove(&rf), -ESTALE);
+		assert_int_equal(lstat("pfsbench-tree-20261201T041500Z-2.h5", &st), 0);
+		assert_int_equal(lstat("moved.h5", &st), 0);
 		snprintf(path, sizeof(path), "pfsbench-tree-20261201T041500Z.h5");
-		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, why, sizeof(why)),
-				 -EEXIST);
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, &rf, why,
+							 sizeof(why)), -EEXIST);
+		assert_int_equal(rf.fd, -1);
+		assert_int_equal(rf.dirfd, -1);
 		snprintf(path, sizeof(path), "dangling.h5");
-		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, why, sizeof(why)),
-				 -EEXIST);
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, &rf, why,
+							 sizeof(why)), -EEXIST);
+		snprintf(path, sizeof(path), "fresh.h5");
+		assert_int_equal(pfs_results_path_claim(path, sizeof(path), NULL, &rf, why,
+							 sizeof(why)), 0);
+		assert_int_equal(pfs_results_file_remove(&rf), 0);
+		assert_int_equal(lstat("fresh.h5", &st), -1);
 		assert_int_equal(lstat("/nonexistent/pfsbench-test", &st), -1);
 		assert_int_equal(chdir("/"), 0);
 	}

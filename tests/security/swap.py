@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""swap.py: the unprivileged attacker of tests/security/*.sh, run as
+another user with runuser. It waits for a name pfsbench makes, then keeps
+swapping things onto it until STOP exists or 60 s pass.
+
+  swap.py results D NAME VICTIM TARGET STOP
+      once D/NAME exists (the run's results file), renames in turn an
+      empty file of ours, a symbolic link to VICTIM and one to
+      TARGET/new.h5 onto D/NAME (issue 26, attack 2)
+  swap.py rundir D TARGET STOP WHEN
+      once D/pfsbench.* appears (WHEN "made") or holds its first worker's
+      directory (WHEN "worker"), renames the run directory to D/away.N and
+      puts a symbolic link to TARGET in its place, for every run
+      directory that appears (attack 3)
+"""
+import glob
+import os
+import sys
+import time
+
+
+def results(d, name, victim, target, stop):
+    path = os.path.join(d, name)
+    end = time.time() + 60
+    while not os.path.lexists(path):
+        if os.path.exists(stop) or time.time() > end:
+            return
+    n = 0
+    while not os.path.exists(stop) and time.time() < end:
+        n += 1
+        tmp = os.path.join(d, ".t%d" % n)
+        try:
+            if n % 3 == 0:
+                open(tmp, "w").close()
+            else:
+                os.symlink(victim if n % 3 == 1 else os.path.join(target, "new.h5"), tmp)
+            os.rename(tmp, path)
+        except OSError:
+            pass
+
+
+def rundir(d, target, stop, when):
+    end = time.time() + 60
+    n = 0
+    while not os.path.exists(stop) and time.time() < end:
+        for run in glob.glob(os.path.join(d, "pfsbench.*")):
+            if os.path.islink(run) or (when == "worker" and
+                                       not glob.glob(os.path.join(run, "*.1"))):
+                continue
+            n += 1
+            try:
+                os.rename(run, os.path.join(d, "away.%d" % n))
+                os.symlink(target, run)
+            except OSError:
+                pass
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "results":
+        results(*sys.argv[2:7])
+    else:
+        rundir(*sys.argv[2:6])
