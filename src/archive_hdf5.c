@@ -42,6 +42,27 @@
  * progress timeline is a few hundred MB. */
 #define FILE_BYTES_MAX (2ull << 30)
 
+/* The most records of each table read (include/pfsbench/archive.h), so
+ * that what show, compare, export, plot and report hold is bounded
+ * whatever a file's compression hides: the check comes before anything
+ * of the table is allocated. */
+static const struct {
+	const char *table;
+	uint64_t max;
+} table_max[] = {
+	{ "nodes", PFS_ARCHIVE_NODES_MAX },	  { "rows", PFS_ARCHIVE_ROWS_MAX },
+	{ "latency", PFS_ARCHIVE_CELLS_MAX }, { "progress", PFS_ARCHIVE_TICKS_MAX },
+	{ "fsstats", PFS_ARCHIVE_ROWS_MAX },
+};
+
+static uint64_t records_max(const char *table)
+{
+	for (size_t i = 0; i < sizeof(table_max) / sizeof(table_max[0]); i++)
+		if (!strcmp(table_max[i].table, table))
+			return table_max[i].max;
+	return 0;
+}
+
 /* A results file as read: its bytes, and whether a writer held its lock. */
 struct image {
 	unsigned char *buf;
@@ -327,7 +348,8 @@ static bool all_zero(const unsigned char *rec, size_t size)
  * records or in the file's (HDF5 converts through a buffer of at least
  * one of the file's records: a damaged record size made it ask for 4 GB). A
  * missing dataset is an empty one when optional (what a schema-1 file
- * lacks), else an error. */
+ * lacks), else an error. A table of more records than records_max says
+ * is -E2BIG, *n its count, before anything is allocated. */
 static int read_table(hid_t file, uint64_t room, const char *name,
 		      const struct pfs_field *fields, size_t nfields, size_t size, bool optional,
 		      void **out, size_t *n)
@@ -346,8 +368,14 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 	space = H5Dget_space(ds);
 	ft = H5Dget_type(ds);
 	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
-	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0 ||
-	    pfs_mul_sat_u64(dims, size) > room || pfs_mul_sat_u64(dims, H5Tget_size(ft)) > room ||
+	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0)
+		goto out;
+	if (dims > records_max(name)) {
+		*n = dims > SIZE_MAX ? SIZE_MAX : (size_t)dims;
+		rc = -E2BIG;
+		goto out;
+	}
+	if (pfs_mul_sat_u64(dims, size) > room || pfs_mul_sat_u64(dims, H5Tget_size(ft)) > room ||
 	    !record_type_ok(ft) || check_chunks(ds, space, ft, room))
 		goto out;
 	mt = pfs_h5_record_type(fields, nfields, size, ft, false);
@@ -372,6 +400,25 @@ static int load_error(const char *path, int err, const char *what)
 {
 	pfs_error("cannot read '%s': %s", path, what);
 	return err;
+}
+
+/* The load's error for read_table's result rc on table: one line saying
+ * why, -E2BIG for a table over its cap (its count in *n, cleared), -EIO
+ * for a damaged one, 0 for none. */
+static int table_error(const char *path, const char *table, const char *damaged, size_t *n,
+		       int rc)
+{
+	size_t count = *n;
+
+	if (!rc)
+		return 0;
+	*n = 0;
+	if (rc != -E2BIG)
+		return load_error(path, -EIO, damaged);
+	pfs_error("cannot read '%s': its /%s table has %zu records, more than pfsbench reads "
+		  "(%" PRIu64 ")",
+		  path, table, count, records_max(table));
+	return -E2BIG;
 }
 
 /* Checks what the file says it is: a pfsbench results file of a schema
@@ -622,23 +669,33 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
 		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
 		rc = load_error(path, -EIO, "its provenance is damaged");
-	if (!rc && read_table(file, room, "nodes", pfs_node_fields, pfs_node_nfields,
-			      sizeof(struct pfs_node), false, &nodes, &nnodes))
-		rc = load_error(path, -EIO, "its node list is damaged");
+	if (!rc)
+		rc = table_error(path, "nodes", "its node list is damaged", &nnodes,
+				 read_table(file, room, "nodes", pfs_node_fields, pfs_node_nfields,
+					    sizeof(struct pfs_node), false, &nodes, &nnodes));
 	a->nodes = nodes;
 	a->nnodes = (unsigned)nnodes;
-	if (!rc && read_table(file, room, "rows", pfs_row_fields, pfs_row_nfields,
-			      sizeof(struct pfs_row), false, (void **)&a->rows, &a->nrows))
-		rc = load_error(path, -EIO, "its table of rows is truncated or damaged");
-	if (!rc && read_table(file, room, "latency", pfs_lat_cell_fields, pfs_lat_cell_nfields,
-			      sizeof(struct pfs_lat_cell), true, (void **)&a->lat, &a->nlat))
-		rc = load_error(path, -EIO, "its latency table is damaged");
-	if (!rc && read_table(file, room, "progress", pfs_tick_fields, pfs_tick_nfields,
-			      sizeof(struct pfs_tick), true, (void **)&a->ticks, &a->nticks))
-		rc = load_error(path, -EIO, "its progress timeline is damaged");
-	if (!rc && read_table(file, room, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
-			      sizeof(struct pfs_fsstat), true, (void **)&a->fsstats, &a->nfsstats))
-		rc = load_error(path, -EIO, "its filesystem counters are damaged");
+	if (!rc)
+		rc = table_error(path, "rows", "its table of rows is truncated or damaged", &a->nrows,
+				 read_table(file, room, "rows", pfs_row_fields, pfs_row_nfields,
+					    sizeof(struct pfs_row), false, (void **)&a->rows,
+					    &a->nrows));
+	if (!rc)
+		rc = table_error(path, "latency", "its latency table is damaged", &a->nlat,
+				 read_table(file, room, "latency", pfs_lat_cell_fields,
+					    pfs_lat_cell_nfields, sizeof(struct pfs_lat_cell), true,
+					    (void **)&a->lat, &a->nlat));
+	if (!rc)
+		rc = table_error(path, "progress", "its progress timeline is damaged", &a->nticks,
+				 read_table(file, room, "progress", pfs_tick_fields,
+					    pfs_tick_nfields, sizeof(struct pfs_tick), true,
+					    (void **)&a->ticks, &a->nticks));
+	if (!rc)
+		rc = table_error(path, "fsstats", "its filesystem counters are damaged",
+				 &a->nfsstats,
+				 read_table(file, room, "fsstats", pfs_fsstat_fields,
+					    pfs_fsstat_nfields, sizeof(struct pfs_fsstat), true,
+					    (void **)&a->fsstats, &a->nfsstats));
 	if (!rc && (bad = check_refs(a)))
 		rc = load_error(path, -EIO, bad);
 	H5Fclose(file);

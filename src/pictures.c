@@ -34,8 +34,31 @@ static void run_words(char *buf, size_t len, const struct pfs_archive *a, const 
 		 a->nnodes == 1 ? "" : "s");
 }
 
+/* What of the run a picture leaves out or aggregates (pfs_plot_thin), in
+ * words after run_words'; nothing for a run drawn as it is. */
+static void thin_words(char *buf, size_t len, const char *run, const struct pfs_plot_thin *t)
+{
+	char tests[64] = "", groups[64] = "", cut[64] = "", node[160] = "";
+
+	if (t->tests > PFS_PLOT_TESTS_MAX)
+		snprintf(tests, sizeof(tests), "; the first %d of %zu tests", PFS_PLOT_TESTS_MAX,
+			 t->tests);
+	if (t->groups > PFS_PLOT_GROUPS_MAX)
+		snprintf(groups, sizeof(groups), "; the first %d of %zu ops", PFS_PLOT_GROUPS_MAX,
+			 t->groups);
+	if (t->per_node)
+		snprintf(node, sizeof(node),
+			 "; %zu rows thinned to a lane per node (all its workers: their earliest "
+			 "start to latest end, their amounts summed)",
+			 t->rows_in);
+	if (t->rows_cut)
+		snprintf(cut, sizeof(cut), "; the first %zu of those", t->rows_out);
+	snprintf(buf, len, "%s%s%s%s%s", run, tests, groups, node, cut);
+}
+
+/* a: the run as read (the analysis reads it all); d: its rows to draw. */
 static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archive *a,
-			      const char *prefix, const char *words)
+			      const struct pfs_archive *d, const char *prefix, const char *words)
 {
 	struct pfs_plot_lane *lanes = NULL;
 	struct pfs_plot_bar *bars = NULL;
@@ -46,10 +69,10 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 	bool late = false;
 	int rc = -ENOMEM;
 
-	if (pfs_plot_lanes(a->rows, a->nrows, &lanes, &nlanes) ||
+	if (pfs_plot_lanes(d->rows, d->nrows, &lanes, &nlanes) ||
 	    pfs_pictures_flags(a, &flags, &nflags) ||
-	    pfs_plot_timeline(a->rows, a->nrows, lanes, nlanes, &bars, &nbars) ||
-	    pfs_plot_rates(a->rows, a->nrows, lanes, nlanes, flags, nflags, &rates, &nrates))
+	    pfs_plot_timeline(d->rows, d->nrows, lanes, nlanes, &bars, &nbars) ||
+	    pfs_plot_rates(d->rows, d->nrows, lanes, nlanes, flags, nflags, &rates, &nrates))
 		goto out;
 	for (size_t i = 0; i < nflags; i++) {
 		late |= !flags[i].op[0];
@@ -121,6 +144,7 @@ static int progress(struct pfs_plot_script *s, const struct pfs_archive *a, cons
 	struct pfs_plot_progress_panel *panels = NULL;
 	struct pfs_row *rows = NULL;
 	size_t *first = NULL, ntests = 0;
+	unsigned nnodes;
 	int rc = -ENOMEM;
 
 	if (!names || rows_by_test(a, &rows, &first, &ntests))
@@ -131,13 +155,15 @@ static int progress(struct pfs_plot_script *s, const struct pfs_archive *a, cons
 		goto out;
 	for (unsigned n = 0; n < a->nnodes; n++)
 		names[n] = a->nodes[n].name;
+	/* a line per node: the first PFS_PLOT_NODES_MAX (pfs_plot_thin) */
+	nnodes = a->nnodes < PFS_PLOT_NODES_MAX ? a->nnodes : PFS_PLOT_NODES_MAX;
 	rc = 0;
 	for (int u = 0; u < PFS_UNIT_COUNT && !rc; u++) {
 		size_t np = 0;
 
 		for (size_t t = 0; t < ntests && !rc; t++) {
 			rc = pfs_plot_progress(rows + first[t], first[t + 1] - first[t], a->ticks,
-					       a->nticks, a->nnodes, (enum pfs_unit)u, &p[np]);
+					       a->nticks, nnodes, (enum pfs_unit)u, &p[np]);
 			if (rc == -ENOENT) {
 				rc = 0;
 				continue;
@@ -151,10 +177,11 @@ static int progress(struct pfs_plot_script *s, const struct pfs_archive *a, cons
 			snprintf(kind, sizeof(kind), "progress-%s", pfs_unit_name((enum pfs_unit)u));
 			pic_name(name, sizeof(name), prefix, kind);
 			snprintf(caption, sizeof(caption),
-				 "%s. %s over time, a line per node, from the progress ticks (about "
+				 "%s. %s over time, a line per node%s, from the progress ticks (about "
 				 "every 100 ms of each rank) and the ops' starts and ends%s.",
 				 words, pfs_unit_rate_label((enum pfs_unit)u),
-				 a->nticks ? "" : " (this file has no ticks: each op at its mean rate)");
+				 a->nnodes > nnodes ? " (the first nodes)" : "",
+				 a->nticks ? "" : " (no ticks drawn: each op at its mean rate)");
 			rc = pfs_plot_progress_script(s, name, caption, panels, np, names);
 		}
 		for (size_t k = 0; k < np; k++)
@@ -214,7 +241,9 @@ out:
 int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, const char *prefix,
 		     const char *label)
 {
-	char words[PFS_PLOT_CAPTION_MAX / 2];
+	char words[PFS_PLOT_CAPTION_MAX / 2], dwords[PFS_PLOT_CAPTION_MAX / 2];
+	struct pfs_archive d = *a;
+	struct pfs_plot_thin thin;
 	struct pfs_matrix m;
 	char err[256];
 	int rc;
@@ -229,9 +258,17 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 		pfs_error("%s: its rows are no matrix of its parameters: %s", label, err);
 	if (rc != -ENOENT)
 		return rc;
-	rc = timeline_and_rates(s, a, prefix, words);
+	rc = pfs_plot_thin(a->rows, a->nrows, &d.rows, &d.nrows, &thin);
+	if (rc)
+		return rc;
+	/* an aggregate's ticks are its ranks': none of them is its own */
+	if (thin.per_node)
+		d.nticks = 0;
+	thin_words(dwords, sizeof(dwords), words, &thin);
+	rc = timeline_and_rates(s, a, &d, prefix, dwords);
 	if (!rc)
-		rc = progress(s, a, prefix, words);
+		rc = progress(s, &d, prefix, dwords);
+	free(d.rows);
 	if (!rc)
 		rc = latency(s, a, prefix, words);
 	return rc;

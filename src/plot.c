@@ -357,6 +357,28 @@ static char *capture_close(struct capture *c, int rc)
 	return c->buf;
 }
 
+/* The page stays a page whatever the run's size (docs/plot.md, "Big
+ * runs"): a text of more than this many bytes is cut at a line's end,
+ * and the provenance lists this many nodes at most. */
+#define REPORT_TEXT_MAX (1u << 20)
+#define REPORT_NODES_MAX 256u
+
+/* Cuts text after its last whole line within REPORT_TEXT_MAX, saying how
+ * much was left out and where the whole is. */
+static void cut_text(char *text, char *note, size_t len, const char *path)
+{
+	size_t n = strlen(text), keep;
+
+	note[0] = '\0';
+	if (n <= REPORT_TEXT_MAX)
+		return;
+	for (keep = REPORT_TEXT_MAX; keep > 0 && text[keep - 1] != '\n'; keep--)
+		;
+	text[keep] = '\0';
+	snprintf(note, len, "The first %zu of %zu bytes; pfsbench show --latency '%s' prints all.",
+		 keep, n, path);
+}
+
 static void provenance(FILE *out, const struct pfs_archive *a)
 {
 	fputs("<details><summary>Provenance: what was measured, on what, with what</summary>\n"
@@ -376,7 +398,7 @@ static void provenance(FILE *out, const struct pfs_archive *a)
 		pfs_html_text(out, a->params[i].value);
 		fputs("</td></tr>\n", out);
 	}
-	for (unsigned n = 0; n < a->nnodes; n++) {
+	for (unsigned n = 0; n < a->nnodes && n < REPORT_NODES_MAX; n++) {
 		char mem[32];
 
 		snprintf(mem, sizeof(mem), "%.1f GiB", (double)a->nodes[n].mem_bytes / 1073741824.0);
@@ -388,6 +410,9 @@ static void provenance(FILE *out, const struct pfs_archive *a)
 		pfs_html_text(out, a->nodes[n].kernel);
 		fputs(")</td></tr>\n", out);
 	}
+	if (a->nnodes > REPORT_NODES_MAX)
+		fprintf(out, "<tr><th>nodes</th><td>the first %u of %u</td></tr>\n", REPORT_NODES_MAX,
+			a->nnodes);
 	fputs("</table></details>\n", out);
 }
 
@@ -430,7 +455,7 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 		       const struct pfs_plot_script *s, bool *used, const char *gnuplot_note)
 {
 	const struct pfs_archive *a = &in->a;
-	char prefix[32] = "", *report = NULL, *analysis = NULL;
+	char prefix[32] = "", *report = NULL, *analysis = NULL, cut[PATH_MAX + 128];
 	struct capture c;
 	int rc = -1;
 
@@ -465,6 +490,7 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 			a->status == PFS_RUN_COMPLETE ? "complete" : "aborted");
 		if (analysis[0]) {
 			fputs("<h3>Analysis</h3>\n", out);
+			cut_text(analysis, cut, sizeof(cut), in->path);
 			pfs_html_pre(out, analysis);
 		}
 	}
@@ -474,6 +500,12 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 		goto out;
 	if (!in->is_matrix) {
 		fputs("<h3>Report</h3>\n", out);
+		cut_text(report, cut, sizeof(cut), in->path);
+		if (cut[0]) {
+			fputs("<p class=\"note\">", out);
+			pfs_html_text(out, cut);
+			fputs("</p>\n", out);
+		}
 		pfs_html_pre(out, report);
 		provenance(out, a);
 	}

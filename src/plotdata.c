@@ -10,6 +10,210 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- thinning ---------------------------------------------------------------- */
+
+/* Sort keys: a row's (test, op) as the index of its first row, then the
+ * step it belongs to and its node; idx breaks ties, so the order is total
+ * and the first of a run of equals is the earliest row. */
+struct thin_key {
+	size_t group;   /* first row of its (test, op) */
+	size_t test;    /* first row of its test */
+	uint32_t iteration, step, node_index;
+	size_t idx;
+};
+
+static uint64_t row_end(const struct pfs_row *r)
+{
+	return r->start_us + r->elapsed_us < r->start_us ? UINT64_MAX : r->start_us + r->elapsed_us;
+}
+
+static int by_test_op(const void *pa, const void *pb, void *ctx)
+{
+	const struct pfs_row *rows = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(rows[a].test, rows[b].test);
+
+	if (!c)
+		c = strcmp(rows[a].op, rows[b].op);
+	return c ? c : (a > b) - (a < b);
+}
+
+static int by_size(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static bool same_node_step(const struct thin_key *a, const struct thin_key *b)
+{
+	return a->group == b->group && a->iteration == b->iteration && a->step == b->step &&
+	       a->node_index == b->node_index;
+}
+
+static int by_step_node(const void *pa, const void *pb)
+{
+	const struct thin_key *a = pa, *b = pb;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (a->iteration != b->iteration)
+		return a->iteration < b->iteration ? -1 : 1;
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	if (a->node_index != b->node_index)
+		return a->node_index < b->node_index ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The position of v in the sorted distinct values vals[0..n). */
+static size_t rank_of(const size_t *vals, size_t n, size_t v)
+{
+	const size_t *hit = bsearch(&v, vals, n, sizeof(*vals), by_size);
+
+	return hit ? (size_t)(hit - vals) : n;
+}
+
+/* Step 1: each row's (test, op) and test as their first rows' indexes;
+ * the number of distinct tests and groups. */
+static int thin_number(const struct pfs_row *rows, size_t nrows, struct thin_key *k,
+		       size_t **tests, size_t *ntests, size_t **groups, size_t *ngroups)
+{
+	size_t *idx = malloc((nrows ? nrows : 1) * sizeof(*idx));
+
+	*tests = malloc((nrows ? nrows : 1) * sizeof(**tests));
+	*groups = malloc((nrows ? nrows : 1) * sizeof(**groups));
+	*ntests = *ngroups = 0;
+	if (!idx || !*tests || !*groups) {
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		idx[i] = i;
+	qsort_r(idx, nrows, sizeof(*idx), by_test_op, (void *)rows);
+	for (size_t i = 0, j; i < nrows; i = j) {
+		size_t first = nrows;
+
+		/* a test's run, then each (test, op)'s run inside it */
+		for (j = i; j < nrows && !strcmp(rows[idx[j]].test, rows[idx[i]].test); j++)
+			first = idx[j] < first ? idx[j] : first;
+		(*tests)[(*ntests)++] = first;
+		for (size_t g = i, h; g < j; g = h) {
+			for (h = g; h < j && !strcmp(rows[idx[h]].op, rows[idx[g]].op); h++) {
+				k[idx[h]].group = idx[g];
+				k[idx[h]].test = first;
+			}
+			(*groups)[(*ngroups)++] = idx[g];
+		}
+	}
+	free(idx);
+	qsort(*tests, *ntests, sizeof(**tests), by_size);
+	qsort(*groups, *ngroups, sizeof(**groups), by_size);
+	return 0;
+}
+
+/* Step 2: the kept rows k[0..n) aggregated per (test, op, iteration,
+ * step, node) into out, in order of first row. Returns the count. */
+static size_t thin_per_node(const struct pfs_row *rows, struct thin_key *k, size_t n,
+			    struct pfs_row *out)
+{
+	size_t m = 0;
+
+	qsort(k, n, sizeof(*k), by_step_node);
+	for (size_t i = 0, j; i < n; i = j) {
+		struct pfs_row *r = &out[m++];
+		uint64_t start = UINT64_MAX, end = 0, items = 0, bytes = 0;
+
+		for (j = i; j < n && same_node_step(&k[i], &k[j]); j++) {
+			const struct pfs_row *x = &rows[k[j].idx];
+
+			start = x->start_us < start ? x->start_us : start;
+			end = row_end(x) > end ? row_end(x) : end;
+			items = items + x->items < items ? UINT64_MAX : items + x->items;
+			bytes = bytes + x->bytes < bytes ? UINT64_MAX : bytes + x->bytes;
+		}
+		*r = rows[k[i].idx];
+		r->worker = 0;
+		r->rank = r->node_index;
+		r->start_us = start;
+		r->elapsed_us = end - start;
+		r->items = items;
+		r->bytes = bytes;
+		k[m - 1].idx = k[i].idx; /* its first row, for the order below */
+	}
+	return m;
+}
+
+static int by_idx(const void *pa, const void *pb)
+{
+	const struct thin_key *a = pa, *b = pb;
+
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+int pfs_plot_thin(const struct pfs_row *rows, size_t nrows, struct pfs_row **out, size_t *nout,
+		  struct pfs_plot_thin *t)
+{
+	struct thin_key *k = calloc(nrows ? nrows : 1, sizeof(*k));
+	size_t *tests = NULL, *groups = NULL, n = 0;
+	struct pfs_row *o = NULL, *agg = NULL;
+	int rc = -ENOMEM;
+
+	memset(t, 0, sizeof(*t));
+	t->rows_in = nrows;
+	*out = NULL;
+	*nout = 0;
+	if (!k || thin_number(rows, nrows, k, &tests, &t->tests, &groups, &t->groups))
+		goto out;
+	for (size_t i = 0; i < nrows; i++)
+		if (rank_of(tests, t->tests, k[i].test) < PFS_PLOT_TESTS_MAX &&
+		    rank_of(groups, t->groups, k[i].group) < PFS_PLOT_GROUPS_MAX) {
+			k[n] = k[i];
+			k[n].idx = i;
+			k[n].iteration = rows[i].iteration;
+			k[n].step = rows[i].step;
+			k[n].node_index = rows[i].node_index;
+			n++;
+		}
+	o = malloc((n ? n : 1) * sizeof(*o));
+	if (!o)
+		goto out;
+	if (n <= PFS_PLOT_ROWS_MAX) {
+		for (size_t i = 0; i < n; i++)
+			o[i] = rows[k[i].idx];
+	} else {
+		t->per_node = true;
+		n = thin_per_node(rows, k, n, o);
+		/* report order: by each aggregate's first row */
+		agg = malloc(n * sizeof(*agg));
+		if (!agg)
+			goto out;
+		for (size_t i = 0; i < n; i++) {
+			agg[i] = o[i];
+			k[i].group = i; /* where its aggregate is */
+		}
+		qsort(k, n, sizeof(*k), by_idx);
+		if (n > PFS_PLOT_ROWS_MAX) {
+			t->rows_cut = n - PFS_PLOT_ROWS_MAX;
+			n = PFS_PLOT_ROWS_MAX;
+		}
+		for (size_t i = 0; i < n; i++)
+			o[i] = agg[k[i].group];
+	}
+	t->rows_out = n;
+	*out = o;
+	*nout = n;
+	o = NULL;
+	rc = 0;
+out:
+	free(k);
+	free(tests);
+	free(groups);
+	free(o);
+	free(agg);
+	return rc;
+}
+
 /* ---- lanes ------------------------------------------------------------------ */
 
 static int lane_cmp(const void *pa, const void *pb)
@@ -57,12 +261,14 @@ size_t pfs_plot_lane_of(const struct pfs_plot_lane *lanes, size_t nlanes, uint32
 /* ---- a rank's rows in one step ----------------------------------------------- */
 
 /* The order of tests is the order of their first rows, so pictures follow
- * the report. */
-static size_t test_order(const struct pfs_row *rows, size_t i)
+ * the report. firsts[0..*n) holds the first rows of the tests seen so far
+ * (few: pfs_plot_thin keeps PFS_PLOT_TESTS_MAX). */
+static size_t test_order(const struct pfs_row *rows, size_t i, size_t *firsts, size_t *n)
 {
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(rows[j].test, rows[i].test))
-			return j;
+	for (size_t j = 0; j < *n; j++)
+		if (!strcmp(rows[firsts[j]].test, rows[i].test))
+			return firsts[j];
+	firsts[(*n)++] = i;
 	return i;
 }
 
@@ -92,11 +298,6 @@ static int rs_cmp(const void *pa, const void *pb)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-static uint64_t row_end(const struct pfs_row *r)
-{
-	return r->start_us + r->elapsed_us < r->start_us ? UINT64_MAX : r->start_us + r->elapsed_us;
-}
-
 /* Appends "+op" unless op is already in the list. */
 static void add_op(char *ops, size_t len, const char *op)
 {
@@ -122,22 +323,27 @@ static void add_op(char *ops, size_t len, const char *op)
 static int rank_steps(const struct pfs_row *rows, size_t nrows, struct rs **out, size_t *nout)
 {
 	struct rs *e = malloc((nrows ? nrows : 1) * sizeof(*e));
-	size_t n = 0;
+	size_t *firsts = malloc((nrows ? nrows : 1) * sizeof(*firsts));
+	size_t n = 0, ntests = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (!e)
+	if (!e || !firsts) {
+		free(e);
+		free(firsts);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < nrows; i++) {
 		const struct pfs_row *r = &rows[i];
 
-		e[i] = (struct rs){ .test = test_order(rows, i), .iteration = r->iteration,
+		e[i] = (struct rs){ .test = test_order(rows, i, firsts, &ntests), .iteration = r->iteration,
 				    .step = r->step, .rank = r->rank, .node_index = r->node_index,
 				    .worker = r->worker, .start_us = r->start_us, .end_us = row_end(r),
 				    .busy_end_us = row_end(r), .unit = pfs_row_unit(r), .first = i };
 		e[i].amount = pfs_unit_amount(e[i].unit, r->items, r->bytes);
 		pfs_row_set_text(e[i].op, sizeof(e[i].op), r->op);
 	}
+	free(firsts);
 	qsort(e, nrows, sizeof(*e), rs_cmp);
 	for (size_t i = 0; i < nrows; i++) {
 		struct rs *last = n ? &e[n - 1] : NULL;

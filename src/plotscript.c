@@ -175,8 +175,13 @@ static size_t lane_tics(FILE *fp, const char *axis, const struct pfs_plot_lane *
 		if (nlanes > LANE_LABELS_MAX && !node_first)
 			continue;
 		pfs_plot_safe(node, sizeof(node), lanes[l].node);
-		snprintf(label, sizeof(label), "%s w%u%s", node, lanes[l].worker,
-			 node_late(flags, nflags, lanes[l].node_index) ? " (late)" : "");
+		/* worker 0: the node's workers together (pfs_plot_thin) */
+		if (lanes[l].worker)
+			snprintf(label, sizeof(label), "%s w%u%s", node, lanes[l].worker,
+				 node_late(flags, nflags, lanes[l].node_index) ? " (late)" : "");
+		else
+			snprintf(label, sizeof(label), "%s (all)%s", node,
+				 node_late(flags, nflags, lanes[l].node_index) ? " (late)" : "");
 		fprintf(fp, "%s\"%s\" %zu", first ? "" : ", ", label, l);
 		longest = strlen(label) > longest ? strlen(label) : longest;
 		first = false;

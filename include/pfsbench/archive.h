@@ -17,6 +17,17 @@
  * extremes; /latency and /progress. Version 1 files still read. */
 #define PFS_SCHEMA_VERSION 2u
 
+/* The most records a results file may hold in each table; a file with more
+ * is refused with one line before anything of the table is allocated, so
+ * a reader holds at most about 250 bytes a row of memory (show; compare
+ * of two files twice that), whatever the file's compression hides
+ * (docs/security.md, "Bounded work"). A run of 1000 ranks x 5 tests x 4
+ * ops x 50 iterations fits; bigger runs are better split. */
+#define PFS_ARCHIVE_ROWS_MAX (1u << 20)  /* /rows and /fsstats: 1048576 */
+#define PFS_ARCHIVE_TICKS_MAX (1u << 22) /* /progress: 4194304 */
+#define PFS_ARCHIVE_CELLS_MAX (1u << 22) /* /latency: 4194304 */
+#define PFS_ARCHIVE_NODES_MAX (1u << 16) /* /nodes: 65536 */
+
 struct pfs_archive {
 	unsigned schema_version;
 	struct pfs_kv *prov;    /* /provenance attributes, in the order written */
@@ -42,7 +53,7 @@ struct pfs_archive {
 /* Reads a results file. On failure prints one line naming the file and what
  * is wrong with it, and returns a negative errno (-ENOENT, -EINVAL for a
  * file that is not a results file, -EPROTO for another schema version, -EIO
- * for a damaged one, -ENOMEM). src/archive_hdf5.c. */
+ * for a damaged one, -E2BIG for a table over its PFS_ARCHIVE_*_MAX, -ENOMEM). src/archive_hdf5.c. */
 int pfs_archive_load(const char *path, struct pfs_archive *a);
 
 /* The same, without the child process that pfs_archive_load reads the

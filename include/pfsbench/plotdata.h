@@ -32,6 +32,38 @@
 
 #include "pfsbench/results.h"
 
+/* ---- thinning: bounded pictures for any file ------------------------------- */
+
+/* A picture shows at most a few thousand bars; a results file may hold a
+ * million rows (PFS_ARCHIVE_ROWS_MAX). So the rows are thinned before
+ * anything is drawn (docs/plot.md, "Big runs"):
+ *   1. only the first PFS_PLOT_TESTS_MAX tests and the first
+ *      PFS_PLOT_GROUPS_MAX (test, op)s, in order of first row, are drawn;
+ *   2. when more than PFS_PLOT_ROWS_MAX rows are left, they are aggregated
+ *      per (test, op, iteration, step, node): one row whose lane is the
+ *      node (worker 0, "all"), its amount the sum of its rows', from their
+ *      earliest start to their latest end (elapsed: that span);
+ *   3. when more than PFS_PLOT_ROWS_MAX of those are left, the first
+ *      PFS_PLOT_ROWS_MAX in report order are drawn.
+ * A run under every bound is drawn as it is. */
+#define PFS_PLOT_ROWS_MAX 20000
+#define PFS_PLOT_TESTS_MAX 16
+#define PFS_PLOT_GROUPS_MAX 64
+#define PFS_PLOT_NODES_MAX 64 /* rate over time: the first nodes, a line each */
+
+struct pfs_plot_thin {
+	size_t rows_in, rows_out;
+	size_t tests, groups;    /* the rows' tests and (test, op)s */
+	bool per_node;           /* step 2 was taken */
+	size_t rows_cut;         /* rows (of step 2) left out by step 3 */
+};
+
+/* The rows to draw, into a new array (free() it), in report order; what
+ * was done in *t. Time O(n log n), memory about 3 words a row besides
+ * the output. Returns 0 or -ENOMEM. */
+int pfs_plot_thin(const struct pfs_row *rows, size_t nrows, struct pfs_row **out, size_t *nout,
+		  struct pfs_plot_thin *t);
+
 /* ---- lanes ------------------------------------------------------------------ */
 
 struct pfs_plot_lane {
