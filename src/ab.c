@@ -3,7 +3,6 @@
  * and the side's words, checked by the workload's own parser, each run's
  * results file name, the order A B B A, and compare's command line. */
 #include "pfsbench/ab.h"
-#include "pfsbench/engine.h"
 #include "pfsbench/options.h"
 #include "pfsbench/util.h"
 #include "pfsbench/workload.h"
@@ -103,7 +102,8 @@ static int make_paths(struct pfs_ab *ab, char *err, size_t errlen)
 }
 
 /* ab's options; the workload's name at argv[*used]. */
-static int parse_own(struct pfs_ab *ab, int argc, char **argv, int *used, char *err, size_t errlen)
+static int parse_own(struct pfs_ab *ab, int argc, char **argv, pfs_workload_finder find, int *used,
+		     char *err, size_t errlen)
 {
 	int rc;
 
@@ -125,19 +125,20 @@ static int parse_own(struct pfs_ab *ab, int argc, char **argv, int *used, char *
 				  "PREFIX-B1.h5, ...");
 	if (*used >= argc)
 		return pfs_refuse(err, errlen, -EINVAL, "name the workload to run after ab's options");
-	ab->wl = pfs_workload_find(argv[*used]);
+	ab->wl = find(argv[*used]);
 	if (!ab->wl)
 		return pfs_refuse(err, errlen, -EINVAL, "unknown workload '%s'", argv[*used]);
 	return 0;
 }
 
-int pfs_ab_parse(struct pfs_ab *ab, int argc, char **argv, char *err, size_t errlen)
+int pfs_ab_parse(struct pfs_ab *ab, int argc, char **argv, pfs_workload_finder find, char *err,
+		 size_t errlen)
 {
 	size_t most = 0;
 	int used = 0, rc;
 
 	memset(ab, 0, sizeof(*ab));
-	rc = parse_own(ab, argc, argv, &used, err, errlen);
+	rc = parse_own(ab, argc, argv, find, &used, err, errlen);
 	if (rc != PFS_PARSE_OK)
 		return rc;
 	ab->shared = argv + used + 1;
@@ -190,68 +191,6 @@ char **pfs_ab_run_argv(struct pfs_ab *ab, unsigned side, uint64_t round, int *ar
 	ab->argv[n] = NULL;
 	*argc = n;
 	return ab->argv;
-}
-
-static bool has_option(const struct pfs_workload *wl, const char *name)
-{
-	for (const struct pfs_option *o = wl->options; o->long_name; o++)
-		if (!strcmp(o->long_name, name))
-			return true;
-	return false;
-}
-
-/* One side: its options as the user gave them, then as a run gets them. */
-static int check_side(struct pfs_ab *ab, unsigned side, char *err, size_t errlen)
-{
-	const struct pfs_workload *wl = ab->wl;
-	struct pfs_common_opts *common;
-	const char *name = pfs_ab_name(side);
-	char why[512] = "", key[256];
-	int argc, rc;
-	char **argv = pfs_ab_run_argv(ab, side, 0, &argc);
-
-	ab->side_opts[side] = calloc(1, wl->opts_size);
-	if (!ab->side_opts[side])
-		return pfs_refuse(err, errlen, -ENOMEM, "out of memory");
-	common = ab->side_opts[side];
-	rc = pfs_engine_parse(wl, common, argc, argv, why, sizeof(why));
-	if (rc == PFS_PARSE_HELP || rc == PFS_PARSE_VERSION)
-		return pfs_refuse(err, errlen, -EINVAL,
-				  "side %s: --help and --version are no options of a run: ask "
-				  "'pfsbench %s --help'", name, wl->name);
-	if (rc < 0)
-		return pfs_refuse(err, errlen, rc, "side %s: %s", name, why);
-	if (common->results[0])
-		return pfs_refuse(err, errlen, -EINVAL,
-				  "side %s: --results belongs to ab, before the workload: it names "
-				  "every run's file", name);
-	if (common->dry_run)
-		return pfs_refuse(err, errlen, -EINVAL,
-				  "side %s: --dry-run makes no results file to compare", name);
-	rc = wl->persist ? wl->persist(common, key, sizeof(key)) : PFS_PERSIST_NONE;
-	if (rc == PFS_PERSIST_LEAVE || rc == PFS_PERSIST_RESUME)
-		return pfs_refuse(err, errlen, -EINVAL,
-				  "side %s: these options leave a run's files for another run to "
-				  "use: ab's runs stand alone", name);
-	ab->add_label[side] = !common->label[0] && has_option(wl, "label");
-	/* A run's own command line, with the longest results file name. */
-	memset(common, 0, wl->opts_size);
-	argv = pfs_ab_run_argv(ab, side, ab->opts.rounds, &argc);
-	rc = pfs_engine_parse(wl, common, argc, argv, why, sizeof(why));
-	if (rc != PFS_PARSE_OK)
-		return pfs_refuse(err, errlen, rc < 0 ? rc : -EINVAL, "side %s: %s", name, why);
-	return 0;
-}
-
-int pfs_ab_check(struct pfs_ab *ab, char *err, size_t errlen)
-{
-	for (unsigned s = 0; s < PFS_AB_SIDES; s++) {
-		int rc = check_side(ab, s, err, errlen);
-
-		if (rc)
-			return rc;
-	}
-	return 0;
 }
 
 char **pfs_ab_compare_argv(struct pfs_ab *ab, int *argc)

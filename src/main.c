@@ -35,7 +35,7 @@ static int ab_main(int argc, char **argv, int rank)
 {
 	struct pfs_ab ab;
 	char err[512] = "", **cargv;
-	int rc = pfs_ab_parse(&ab, argc, argv, err, sizeof(err)), cargc, status;
+	int rc = pfs_ab_parse(&ab, argc, argv, pfs_workload_find, err, sizeof(err)), cargc, status;
 
 	if (rc == PFS_PARSE_HELP && rank == 0)
 		pfs_ab_usage(stdout);

@@ -24,6 +24,11 @@ struct pfs_ab_opts {
 	char side[PFS_AB_SIDES][PATH_MAX]; /* -A, -B as given: words split at blanks */
 };
 
+/* How ab finds the workload its runs name: the registry's
+ * pfs_workload_find, handed in by the command (src/main.c), so that this
+ * layer below the workloads names none of them. */
+typedef const struct pfs_workload *(*pfs_workload_finder)(const char *name);
+
 struct pfs_ab {
 	struct pfs_ab_opts opts;
 	const struct pfs_workload *wl;
@@ -50,13 +55,14 @@ const char *pfs_ab_name(unsigned side);
  * name and its options, shared by both sides. Returns PFS_PARSE_OK or
  * PFS_PARSE_HELP, or a negative errno with a one-line message in err. ab
  * is zeroed first, and must be given to pfs_ab_free whatever the result. */
-int pfs_ab_parse(struct pfs_ab *ab, int argc, char **argv, char *err, size_t errlen);
+int pfs_ab_parse(struct pfs_ab *ab, int argc, char **argv, pfs_workload_finder find, char *err,
+		 size_t errlen);
 
 /* Each side's command line parsed and checked by the workload's own parser
  * (pfs_engine_parse), as every run will be, with the results file and
  * the label that ab adds: what rank 0 checks before any round. Decides
  * add_label. Returns 0 or a negative errno with a one-line message naming
- * the side in err. */
+ * the side in err. (src/engine/ab.c: it runs the engine's parser.) */
 int pfs_ab_check(struct pfs_ab *ab, char *err, size_t errlen);
 
 /* Which side runs k-th (k = 0, 1) in round (1, 2, ...): A then B in odd

@@ -232,7 +232,7 @@ static int ab_case(struct pfs_ab *ab, const struct refusal *c, char *err, size_t
 	for (size_t i = 0; i < MAXARGS && c->args[i]; i++)
 		argv[argc++] = (char *)c->args[i];
 	err[0] = 0;
-	rc = pfs_ab_parse(ab, argc, argv, err, errlen);
+	rc = pfs_ab_parse(ab, argc, argv, pfs_workload_find, err, errlen);
 	if (rc == PFS_PARSE_OK)
 		rc = pfs_ab_check(ab, err, errlen);
 	return rc;
