@@ -182,7 +182,7 @@ vm_start() {
 		-no-reboot -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-1}" -name "pfsbench-$name" \
 		-serial "file:$SCRATCH/$name.console" \
 		-kernel "$GFS2_KDIR/vmlinuz" -initrd "$SCRATCH/initramfs" \
-		-append "console=ttyS0 loglevel=4 panic=-1 pfs_guest=$GFS2_HERE/guest.sh pfs_share=$SHARE pfs_name=$name" \
+		-append "console=ttyS0 loglevel=4 panic=-1 no_timer_check pfs_guest=$GFS2_HERE/guest.sh pfs_share=$SHARE pfs_name=$name" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
 		-virtfs "local,path=$SHARE,mount_tag=share,security_model=passthrough,multidevs=remap" \
 		"$@" >"$SCRATCH/$name.qemu" 2>&1 8>&- &
