@@ -84,23 +84,40 @@ static uint64_t waited_for_others(const struct pfs_row *r)
 
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
-	double *iter_rates, *walls, *waits, *logs, *cpu; /* nrows */
+	double *iter_rates, *walls, *waits, *cpu;        /* nrows */
 	double *iter_us, *iter_wait;                      /* nrows */
 	size_t *slot;                                      /* nnodes: a node's in ni */
 	struct node_iter *ni;                              /* nrows */
 	unsigned nnodes;
 };
 
-/* The SD of the logs of the positive values of v; how many there were in *m. */
-static double log_sd(const double *v, size_t n, double *logs, unsigned *m)
+/* The mean and variance of the logs of v[0..n) (of its positive values). */
+static void log_mean_var(const double *v, size_t n, double *mean, double *var, unsigned *m)
 {
+	double sum = 0, ss = 0;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0)
-			logs[k++] = log(v[i]);
+		if (v[i] > 0) {
+			sum += log(v[i]);
+			k++;
+		}
 	*m = (unsigned)k;
-	return pfs_sample_sd(logs, k);
+	*mean = k ? sum / (double)k : 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > 0)
+			ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	*var = k >= 2 ? ss / (double)(k - 1) : -1;
+}
+
+/* The SD of the logs of the positive values of v (-1 for fewer than 2);
+ * how many there were in *m. */
+static double log_sd(const double *v, size_t n, unsigned *m)
+{
+	double mean, var;
+
+	log_mean_var(v, n, &mean, &var, m);
+	return var >= 0 ? sqrt(var) : -1;
 }
 
 /* Each node's medians over the iterations of ni[0..n): into the line. */
@@ -179,8 +196,8 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 	/* The iterations' spread; one iteration has none (its nodes' rates
 	 * are not replicates of the run's: a slow node is the change, not
 	 * noise). */
-	line->noise = log_sd(s->iter_rates, niter, s->logs, &line->replicates);
-	line->cpu_noise = ncpu == niter ? log_sd(s->cpu, ncpu, s->logs, &(unsigned){ 0 }) : -1;
+	line->noise = log_sd(s->iter_rates, niter, &line->replicates);
+	line->cpu_noise = ncpu == niter ? log_sd(s->cpu, ncpu, &(unsigned){ 0 }) : -1;
 	line->cpu_per_item = ncpu == niter ? pfs_median(s->cpu, ncpu) : 0;
 	line->rate = pfs_median(s->iter_rates, niter);
 	line->op_us = pfs_median(s->iter_us, niter);
@@ -203,7 +220,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
-		malloc(nr * sizeof(double)), malloc(nn * sizeof(size_t)),
+		malloc(nn * sizeof(size_t)),
 		malloc(nr * sizeof(struct node_iter)), a->nnodes,
 	};
 	struct pfs_lat_summary *lat = NULL;
@@ -214,7 +231,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
 	out->nodes = a->nodes;
-	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.logs || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
+	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
 		goto out;
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct pfs_row *r = &a->rows[i];
@@ -250,7 +267,6 @@ out:
 	free(s.iter_rates);
 	free(s.walls);
 	free(s.waits);
-	free(s.logs);
 	free(s.cpu);
 	free(s.iter_us);
 	free(s.iter_wait);
@@ -292,24 +308,6 @@ static double se2_of(double sd, unsigned n)
 	return c2 * sd * sd / (n ? n : 1);
 }
 
-/* The mean and variance of the logs of v[0..n) (of its positive values). */
-static void log_mean_var(const double *v, size_t n, double *mean, double *var, unsigned *m)
-{
-	double sum = 0, ss = 0;
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0) {
-			sum += log(v[i]);
-			k++;
-		}
-	*m = (unsigned)k;
-	*mean = k ? sum / (double)k : 0;
-	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0)
-			ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
-	*var = k >= 2 ? ss / (double)(k - 1) : -1;
-}
 
 void pfs_compare_cell(const struct pfs_cmp_line *const *lines, size_t n, struct pfs_cmp_cell *c)
 {
@@ -538,80 +536,73 @@ static long node_in(const struct pfs_cmp_run *a, unsigned nd, const struct pfs_c
 	return -1;
 }
 
-/* A side's median over its runs of node nd's (of runs[0]) figure. */
-static double side_node(const struct pfs_cmp_run *ref, unsigned nd, const struct pfs_cmp_run *runs,
-			size_t n, const char *test, const char *op, bool wait, double *scratch)
+/* One figure of a run's line: the time in the op (or the waits) of the
+ * run's node at, or of the whole op when at < 0. */
+static double figure(const struct pfs_cmp_line *l, long at, bool wait)
 {
-	size_t k = 0;
-
-	for (size_t r = 0; r < n; r++) {
-		const struct pfs_cmp_line *l = pfs_compare_find(&runs[r], test, op);
-		long at = l ? node_in(ref, nd, &runs[r]) : -1;
-
-		if (at >= 0)
-			scratch[k++] = wait ? l->node_wait_us[at] : l->node_us[at];
-	}
-	return k ? pfs_median(scratch, k) : NAN;
+	if (at < 0)
+		return wait ? l->op_wait_us : l->op_us;
+	return wait ? l->node_wait_us[at] : l->node_us[at];
 }
 
-/* A side's median over its runs of the op's whole time (or its waits). */
-static double side_op(const struct pfs_cmp_run *runs, size_t n, const char *test, const char *op,
-		      bool wait, double *scratch)
+/* A side's median over its runs (lines[r] their lines, NULL where a run
+ * lacks it) of node nd of ref's figure, or the whole op's for nd < 0. */
+static double side_median(const struct pfs_cmp_run *ref, long nd, const struct pfs_cmp_run *runs,
+			  const struct pfs_cmp_line *const *lines, size_t n, bool wait,
+			  double *scratch)
 {
 	size_t k = 0;
 
 	for (size_t r = 0; r < n; r++) {
-		const struct pfs_cmp_line *l = pfs_compare_find(&runs[r], test, op);
+		long at = nd < 0 ? -1 : node_in(ref, (unsigned)nd, &runs[r]);
 
-		if (l)
-			scratch[k++] = wait ? l->op_wait_us : l->op_us;
+		if (lines[r] && (nd < 0 || at >= 0))
+			scratch[k++] = figure(lines[r], at, wait);
 	}
 	return k ? pfs_median(scratch, k) : NAN;
 }
 
 /* How much the change moved a node's time in the op, or the whole op's
- * time, in its own way, at most; and how much of that its longer waits for a CPU held by others
- * leave unexplained, at most. */
+ * time, in its own way, at most; and how much of that its longer waits for
+ * a CPU held by others leave unexplained, at most. The node whose move is
+ * over half of all the nodes' moves is named. */
 static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
 		  const char *test, const char *op, bool slower, struct pfs_cmp_verdict *v)
 {
-	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, all = 0;
+	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, node_most = 0, all = 0;
+	const struct pfs_cmp_line *la[na ? na : 1], *lb[nb ? nb : 1];
 	const struct pfs_cmp_run *ref = &b[0];
 	long at = -1;
 
-	for (unsigned nd = 0; nd < ref->nnodes; nd++) {
-		double ta = side_node(ref, nd, a, na, test, op, false, scratch);
-		double tb = side_node(ref, nd, b, nb, test, op, false, scratch);
-		double wa = side_node(ref, nd, a, na, test, op, true, scratch);
-		double wb = side_node(ref, nd, b, nb, test, op, true, scratch);
+	for (size_t r = 0; r < na; r++)
+		la[r] = pfs_compare_find(&a[r], test, op);
+	for (size_t r = 0; r < nb; r++)
+		lb[r] = pfs_compare_find(&b[r], test, op);
+	/* Each node, then the whole op (nd = -1): in se the sum of the nodes'
+	 * turns, each of which may have moved by less than the rule while
+	 * together they moved more. */
+	for (long k = 0; k <= (long)ref->nnodes; k++) {
+		long nd = k < (long)ref->nnodes ? k : -1;
+		double ta = side_median(ref, nd, a, la, na, false, scratch);
+		double tb = side_median(ref, nd, b, lb, nb, false, scratch);
+		double wa = side_median(ref, nd, a, la, na, true, scratch);
+		double wb = side_median(ref, nd, b, lb, nb, true, scratch);
 		double m = slower ? tb - ta : ta - tb, w = slower ? wb - wa : wa - wb;
 
 		if (isnan(m))
 			continue;
-		all += m > 0 ? m : 0;
-		if (m > most) {
-			most = m;
-			at = nd;
+		if (nd >= 0) {
+			all += m > 0 ? m : 0;
+			if (m > node_most) {
+				node_most = m;
+				at = nd;
+			}
 		}
+		most = m > most ? m : most;
 		m -= w > 0 ? w : 0;
 		net = m > net ? m : net;
 	}
-	/* One node's move, when it is most of the change: a slow node. */
-	v->node = at >= 0 && ref->nnodes >= 2 && most > all / 2 ? ref->nodes[at].name : NULL;
-	/* The whole op: in se the sum of the nodes' turns, each of which may
-	 * have moved by less than the rule while together they moved more. */
-	{
-		double ta = side_op(a, na, test, op, false, scratch);
-		double tb = side_op(b, nb, test, op, false, scratch);
-		double wa = side_op(a, na, test, op, true, scratch);
-		double wb = side_op(b, nb, test, op, true, scratch);
-		double m = slower ? tb - ta : ta - tb, w = slower ? wb - wa : wa - wb;
-
-		if (!isnan(m) && m > most)
-			most = m;
-		m -= w > 0 ? w : 0;
-		net = !isnan(m) && m > net ? m : net;
-	}
+	v->node = at >= 0 && ref->nnodes >= 2 && node_most > all / 2 ? ref->nodes[at].name : NULL;
 	v->moved_us = most;
 	v->waited_us = most - net;
 }
