@@ -27,7 +27,8 @@ for sig in INT TERM; do
 	rc=$?
 	[ $rc != 0 ] || fail "SIG$sig: the run exited 0"
 	"$PFSBENCH" export "$h5" --csv --provenance >"$scratch/prov.csv" || fail "SIG$sig: the file is not readable"
-	grep -q '^status,aborted' "$scratch/prov.csv" || fail "SIG$sig: status is not aborted: $(grep ^status "$scratch/prov.csv")"
+	grep -q '^status,aborted' "$scratch/prov.csv" ||
+		fail "SIG$sig: status is not aborted: $(grep ^status "$scratch/prov.csv"); exit $rc; the run's stderr: $(tail -15 "$scratch/$sig.err")"
 	# mpirun passes SIGINT and SIGTERM on to the ranks as SIGTERM.
 	grep -q '^status_reason,"node [^,]* worker [0-9]*: interrupted by SIGTERM from mpirun (pid [0-9]*' \
 		"$scratch/prov.csv" || fail "SIG$sig: $(grep ^status_reason "$scratch/prov.csv")"
