@@ -74,14 +74,6 @@ static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
 	return k;
 }
 
-/* The time a rank waited for a CPU that others held: run_delay, less what
- * its cgroup's quota throttled it for (a throttled node is slow, not
- * busy). */
-static uint64_t waited_for_others(const struct pfs_row *r)
-{
-	return r->wait_us > r->throttled_us ? r->wait_us - r->throttled_us : 0;
-}
-
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
 	double *iter_rates, *walls, *waits, *cpu;        /* nrows */
@@ -239,7 +231,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		e[i] = (struct cmp_ent){ key_of(out, r), r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
 					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
-					 waited_for_others(r), r->cpu_us };
+					 pfs_row_cpu_wait_us(r), r->cpu_us };
 	}
 	for (size_t k = 0; k < out->n; k++) {
 		out->lines[k].node_us = calloc(nn, sizeof(double));

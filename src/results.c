@@ -125,6 +125,14 @@ enum pfs_unit pfs_row_unit(const struct pfs_row *r)
 	return u;
 }
 
+uint64_t pfs_row_cpu_wait_us(const struct pfs_row *r)
+{
+	uint64_t waited = r->wait_us > r->throttled_us ? r->wait_us - r->throttled_us : 0;
+	uint64_t off_cpu = r->elapsed_us > r->cpu_us ? r->elapsed_us - r->cpu_us : 0;
+
+	return waited < off_cpu ? waited : off_cpu;
+}
+
 uint64_t pfs_unit_amount(enum pfs_unit u, uint64_t items, uint64_t bytes)
 {
 	return u == PFS_UNIT_BYTES ? bytes : items;

@@ -20,6 +20,7 @@ struct ent {
 	uint32_t pair, test; /* numbers of its (test, op) and its test, in order of first row */
 	uint32_t iteration, step, node, rank;
 	uint64_t start_us, elapsed_us, amount;
+	uint64_t cpu_wait_us; /* of elapsed_us, waiting for a CPU held by other work */
 	uint64_t sig; /* its step's kind: the ops in it and how many nodes ran them */
 };
 
@@ -573,8 +574,11 @@ static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_an
 				uint64_t lo = UINT64_MAX, hi = 0, amount = 0;
 				uint32_t node = e[k].node;
 
+				/* Each rank's end less what it waited for a CPU
+				 * held by other work: the host's load, not the node. */
 				for (; kn < st_end && e[kn].node == node; kn++) {
-					uint64_t end = e[kn].start_us + e[kn].elapsed_us;
+					uint64_t end = e[kn].start_us + e[kn].elapsed_us -
+						       e[kn].cpu_wait_us;
 
 					lo = e[kn].start_us < lo ? e[kn].start_us : lo;
 					hi = end > hi ? end : hi;
@@ -714,9 +718,15 @@ static int build_entries(const struct pfs_row *rows, size_t nrows, struct pfs_an
 	for (size_t i = 0; i < nrows; i++) {
 		const struct pfs_row *r = &rows[i];
 
+		uint64_t waited = pfs_row_cpu_wait_us(r);
+
 		e[i] = (struct ent){ pair[i], test[i], r->iteration, r->step, r->node_index, r->rank,
 				     r->start_us, r->elapsed_us,
-				     pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes), 0 };
+				     pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes), waited, 0 };
+		if (r->node_index < a->nnodes) {
+			a->nodes[r->node_index].cpu_wait_us += (double)waited;
+			a->nodes[r->node_index].ops_us += (double)r->elapsed_us;
+		}
 	}
 	rc = 0;
 out:
@@ -904,10 +914,24 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 	}
 	if (any)
 		fputc('\n', out);
+	/* Waits for a CPU are left out of the rates: say whose were large. */
+	unsigned busy = 0;
+	for (unsigned n = 0; a->compared && n < a->nnodes; n++) {
+		const struct pfs_node_verdict *v = &a->nodes[n];
+
+		if (v->cpu_wait_us < PFS_BUSY_MIN_US || v->cpu_wait_us < PFS_BUSY_SHARE * v->ops_us)
+			continue;
+		fprintf(out, "%s %s %.0f %%", busy++ ? "," : "Waited for a CPU held by other work (left "
+							  "out of the rates):",
+			SAFE(name, v->name), 100 * v->cpu_wait_us / v->ops_us);
+	}
+	if (busy)
+		fprintf(out, " of %s time in ops\n", busy > 1 ? "their" : "its");
 
 	fputs("\nImbalance: the fastest rank's rate / the slowest's in a step, median over the "
-	      "steps;\nstep: the median time of a node's step. '!' marks steps too short to "
-	      "measure.\nTest TestType  imbalance       step\n", out);
+	      "steps;\nstep: the median time of a node's step, less its waits for a CPU held by "
+	      "other work.\n'!' marks steps too short to measure.\n"
+	      "Test TestType  imbalance       step\n", out);
 	for (size_t i = 0; i < a->nops; i++) {
 		const struct pfs_balance *b = &a->ops[i];
 		char imb[32] = "-";

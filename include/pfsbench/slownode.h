@@ -9,7 +9,9 @@
  *     spread when there are only 3;
  *   rates: a group is a (test, op) in one iteration, a node's value the log
  *     of its rate there (its amount / the sum, over the steps it ran the op
- *     in, of its wall time: latest end - earliest start of its rows); a
+ *     in, of its time: latest end - earliest start of its rows, each row's
+ *     end less its wait for a CPU held by other work, pfs_row_cpu_wait_us:
+ *     a host's load is not its node's speed); a
  *     (test, op) is judged when all its steps are of one kind (the same ops
  *     on as many nodes) and last PFS_SHORT_STEP_US or more (median); when
  *     they are shorter, only the nodes whose own steps there last that
@@ -64,6 +66,11 @@ struct pfs_node;
  * sched_latency: 6 ms x (1 + log2 CPUs), at most 24 ms). Such waiting is
  * the CPU's load, not a slow node. */
 #define PFS_LATE_MIN_US 25000u
+/* show --analyze says which nodes waited for a CPU held by other work for
+ * this share of their time in ops or more (and this long): their rates
+ * leave those waits out, and an admin should know the host was busy. */
+#define PFS_BUSY_SHARE 0.25
+#define PFS_BUSY_MIN_US 10000u
 
 /* One (test, op) in which a node is slow. */
 struct pfs_slow_op {
@@ -81,6 +88,8 @@ struct pfs_node_verdict {
 	bool late;               /* named for leaving barriers late */
 	size_t min_ops;          /* slow in this many ops names it: PFS_SLOW_MIN_OPS, or
 				  * PFS_SLOW_MIN_OPS_ONE_ITERATION for a run of one */
+	double cpu_wait_us;      /* its rows' waits for a CPU held by other work */
+	double ops_us;           /* its rows' time */
 };
 
 struct pfs_balance {
