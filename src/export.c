@@ -217,6 +217,10 @@ void pfs_json_string(FILE *out, const char *str)
 			fprintf(out, "\\u%04x", *s);
 		else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) /* C1 controls */
 			fprintf(out, "\\u%04x", s[1]);
+		else if (pfs_utf8_moves_text((const char *)s, n)) /* the same character, escaped */
+			fprintf(out, "\\u%04x",
+				n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+				       : (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu));
 		else if (n)
 			fwrite(s, 1, n, out);
 		else

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,6 +65,19 @@ size_t pfs_utf8_len(const char *str)
 	return n;
 }
 
+bool pfs_utf8_moves_text(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if (n == 2)
+		return s[0] == 0xd8 && s[1] == 0x9c;
+	if (n != 3 || s[0] != 0xe2)
+		return false;
+	if (s[1] == 0x80)
+		return s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xa8 && s[2] <= 0xae);
+	return s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9;
+}
+
 const char *pfs_printable(char *buf, size_t len, const char *str)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -75,10 +89,12 @@ const char *pfs_printable(char *buf, size_t len, const char *str)
 	while (*s) {
 		size_t n = pfs_utf8_len((const char *)s);
 		/* Bytes to escape: a control, DEL, the backslash, a byte of no
-		 * valid sequence, or the two bytes of a C1 control in UTF-8. */
+		 * valid sequence, the two bytes of a C1 control in UTF-8, or
+		 * the bytes of a character that moves text. */
 		size_t esc = *s < 0x20 || *s == 0x7f || *s == '\\' ? 1
 			     : !n				     ? 1
 			     : n == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 2
+			     : pfs_utf8_moves_text((const char *)s, n) ? n
 								     : 0;
 		size_t out = esc ? 4 * esc : n;
 

@@ -3,6 +3,7 @@
 #ifndef PFSBENCH_UTIL_H
 #define PFSBENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +60,14 @@ size_t pfs_utf8_len(const char *s);
 /* Room for pfs_printable of a string of n bytes: each byte may become a
  * four-character escape. */
 #define PFS_PRINTABLE_SIZE(n) (4 * (size_t)(n) + 1)
+
+/* Whether the valid UTF-8 sequence str of n bytes (pfs_utf8_len) is a
+ * character that moves what a terminal or an editor shows without being a
+ * control: the line and paragraph separators U+2028-2029 (a new line to
+ * JavaScript and some viewers), and the bidirectional marks, embeddings,
+ * overrides and isolates (U+061C, U+200E-200F, U+202A-202E, U+2066-2069)
+ * that reorder the rest of a line (CVE-2021-42574, "Trojan Source"). */
+bool pfs_utf8_moves_text(const char *str, size_t n);
 
 /* Text that came from a file or the environment (a node name, a path, a
  * label), rendered into buf for a terminal, a message or a spreadsheet

@@ -20,14 +20,16 @@ cd "$SCRATCH" || exit 1
 "$ESCAPE_RESULTS" a.h5 b.h5
 check "the hostile results files are written" test -s a.h5 -a -s b.h5
 
-# clean_bytes FILE: no ESC, no C1 (raw or UTF-8), valid UTF-8; says what it found.
+# clean_bytes FILE: no ESC, no C1 (raw or UTF-8), no line separator or bidi
+# control, valid UTF-8; says what it found.
 clean_bytes() {
 	"$PY" - "$1" <<'PY'
 import re, sys
 d = open(sys.argv[1], "rb").read()
 bad = {"ESC": d.count(b"\x1b"), "0x9b": d.count(b"\x9b"),
        "C1 in UTF-8": len(re.findall(rb"\xc2[\x80-\x9f]", d)),
-       "BEL": d.count(b"\x07"), "DEL": d.count(b"\x7f")}
+       "BEL": d.count(b"\x07"), "DEL": d.count(b"\x7f"),
+       "U+2028/9, bidi": len(re.findall(rb"\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c", d))}
 try:
     d.decode("utf-8")
 except UnicodeDecodeError as e:
@@ -89,7 +91,7 @@ for r in body:
 want = {
     "rows": {"test": {"'@x", "'\\x09x"},
              "op": {"'=HYPERLINK(\"h\")", "'+1", "'-x", "\\x1b[2J\\x9bOp"},
-             "node": {"n1\\x0aDone.\\x0aFAKE", "\\x1b]0;title\\x07n2\\x1b[2J\\x1b[?1049h",
+             "node": {"n1\\x0aDone.\\x0aFAKE", "\\x1b]0;title\\x07n2\\xe2\\x80\\xae\\x1b[2J\\x1b[?1049h\\xe2\\x80\\xa8",
                       "'=cmd|' /C calc'!A0", "n4\\x9b6n\\xc2\\x9b2J\\xff\\xfe"}},
     "compare": {"test": {"'@x", "'\\x09x"},
                 "label": {"'=HYPERLINK(\"http://x\",\"y\")\\x1b]0;title\\x07"}},
@@ -122,7 +124,7 @@ check "export --json: the names come back exactly" "$PY" - json.out <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 names = [n["name"] for n in d["nodes"]]
-want = ["n1\nDone.\nFAKE", "\x1b]0;title\x07n2\x1b[2J\x1b[?1049h", "=cmd|' /C calc'!A0",
+want = ["n1\nDone.\nFAKE", "\x1b]0;title\x07n2\u202e\x1b[2J\x1b[?1049h\u2028", "=cmd|' /C calc'!A0",
         "n4\ufffd6n\x9b2J\ufffd\ufffd"]
 print("# nodes:", [ascii(n) for n in names])
 sys.exit(0 if names == want and d["provenance"]["label"].startswith("=HYPERLINK") else 1)

@@ -20,7 +20,7 @@
 
 static const char *const nodes[] = {
 	"n1\nDone.\nFAKE",
-	TITLE "n2" CLEAR ALT,
+	TITLE "n2\xe2\x80\xae" CLEAR ALT "\xe2\x80\xa8", /* U+202E RLO, U+2028 */
 	"=cmd|' /C calc'!A0",
 	"n4\x9b" "6n\xc2\x9b" "2J\xff\xfe",
 };

@@ -56,6 +56,9 @@ static void test_json_escapes_and_keeps_utf8(void **state)
 		{ "c1\xc2\x9b\xc2\x80", "\"c1\\u009b\\u0080\"" },
 		{ "raw\x9b", "\"raw\\ufffd\"" },
 		{ "nbsp\xc2\xa0", "\"nbsp\xc2\xa0\"" },
+		{ "ls\xe2\x80\xa8ps\xe2\x80\xa9", "\"ls\\u2028ps\\u2029\"" }, /* separators */
+		{ "\xe2\x80\xaeRLO\xe2\x81\xa6\xd8\x9c", "\"\\u202eRLO\\u2066\\u061c\"" }, /* bidi */
+		{ "\xe2\x80\xa7\xe2\x80\xaf", "\"\xe2\x80\xa7\xe2\x80\xaf\"" }, /* neighbours kept */
 	};
 
 	(void)state;

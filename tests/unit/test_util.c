@@ -240,6 +240,15 @@ static void test_printable_escapes_every_control(void **state)
 		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },   /* past U+10FFFF */
 		{ "\xe2\x82", "\\xe2\\x82" },                     /* cut short at the end */
 		{ "\xe2\x82x", "\\xe2\\x82x" },                   /* cut short inside */
+		{ "a\xe2\x80\xa8" "b", "a\\xe2\\x80\\xa8b" },      /* U+2028 line separator */
+		{ "\xe2\x80\xa9", "\\xe2\\x80\\xa9" },           /* U+2029 paragraph separator */
+		{ "n\xe2\x80\xae" "1", "n\\xe2\\x80\\xae1" },      /* U+202E right-to-left override */
+		{ "\xe2\x80\xaa\xe2\x80\xac", "\\xe2\\x80\\xaa\\xe2\\x80\\xac" }, /* U+202A, U+202C */
+		{ "\xe2\x81\xa6\xe2\x81\xa9", "\\xe2\\x81\\xa6\\xe2\\x81\\xa9" }, /* isolates */
+		{ "\xe2\x80\x8e\xe2\x80\x8f", "\\xe2\\x80\\x8e\\xe2\\x80\\x8f" }, /* LRM, RLM */
+		{ "\xd8\x9c", "\\xd8\\x9c" },                     /* U+061C Arabic letter mark */
+		{ "\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa",
+		  "\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa" }, /* their neighbours: kept */
 	};
 	char buf[128];
 
