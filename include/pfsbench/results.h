@@ -133,8 +133,8 @@ enum pfs_unit pfs_row_unit(const struct pfs_row *r);
 /* The part of the row's time its rank waited for a CPU held by other work
  * (docs/methodology.md): run_delay less what its cgroup's quota throttled
  * it for (a throttled node is slow, not busy), and at most the time it was
- * off its CPU (elapsed_us - cpu_us): the kernel adds a wait to run_delay
- * when the task next runs, so a wait begun before the op can land in it. */
+ * off its CPU (elapsed_us - cpu_us): with more ranks than CPUs, run_delay
+ * over an op of a few ms was seen to exceed even the op's time. */
 uint64_t pfs_row_cpu_wait_us(const struct pfs_row *r);
 
 /* The order of rows in a report. */
