@@ -206,14 +206,22 @@ static int write_parameters(hid_t file, const struct pfs_run_info *ri)
 	return rc ? -1 : 0;
 }
 
-/* A one-dimensional dataset that grows, chunked by chunk elements. */
+/* A one-dimensional dataset that grows, chunked by chunk elements. Each
+ * chunk is written (zeros) when the table grows into it, before its size
+ * changes: by default HDF5 writes a chunk at the first flush after the
+ * table grew, so on a full disk the table counted records whose chunk never
+ * reached the disk (read back as zeros), and HDF5 1.10 cannot shrink it
+ * back over a chunk missing from its index ("B-tree key not found"). Now
+ * H5Dset_extent itself fails on a full disk, the size unchanged on disk. */
 static hid_t make_table(hid_t file, const char *name, hid_t type, hsize_t n, hsize_t chunk)
 {
 	hsize_t max = H5S_UNLIMITED;
 	hid_t space = H5Screate_simple(1, &n, &max), dcpl = H5Pcreate(H5P_DATASET_CREATE);
 	hid_t ds = H5I_INVALID_HID;
 
-	if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0)
+	if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0 &&
+	    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) >= 0 &&
+	    H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC) >= 0)
 		ds = H5Dcreate2(file, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
 	pfs_h5_close_id(&space, H5Sclose);
 	pfs_h5_close_id(&dcpl, H5Pclose);
@@ -421,27 +429,31 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	return 0;
 }
 
-/* Appends n records to a growing table. */
+/* Appends n records to a growing table; on failure it keeps its size. */
 static int append(struct h5table *t, const void *records, size_t n)
 {
 	hsize_t start = t->n, count = n, total = t->n + n;
 	hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
-	int rc = -1;
+	int rc = -1, err;
 
 	if (n == 0)
 		return 0;
-	if (H5Dset_extent(t->ds, &total) < 0)
-		return -1;
-	fspace = H5Dget_space(t->ds);
-	mspace = H5Screate_simple(1, &count, NULL);
+	if (H5Dset_extent(t->ds, &total) >= 0) {
+		fspace = H5Dget_space(t->ds);
+		mspace = H5Screate_simple(1, &count, NULL);
+	}
 	if (fspace >= 0 && mspace >= 0 &&
 	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
 	    H5Dwrite(t->ds, t->mtype, mspace, fspace, H5P_DEFAULT, records) >= 0) {
 		t->n = total;
 		rc = 0;
 	} else {
-		/* No rows of zeros where the write failed. */
+		/* No records of zeros where the write failed. A failed
+		 * H5Dset_extent (its chunk did not fit) left the file's size
+		 * as it was but HDF5's own copy grown: shrunk back here. */
+		err = errno;
 		(void)H5Dset_extent(t->ds, &start);
+		errno = err;
 	}
 	pfs_h5_close_id(&fspace, H5Sclose);
 	pfs_h5_close_id(&mspace, H5Sclose);
@@ -489,15 +501,13 @@ out:
 	free(cells);
 	if (rc) {
 		err = errno;
-		/* A full filesystem fails the flush after the tables grew: their
-		 * new size fits in place on disk, their chunks do not, and 8
-		 * rows of HDF5's fill value (zeros) read as measurements. So
-		 * the block is taken back, and the shrink flushed (only
-		 * metadata now). HDF5 1.10 refuses to shrink a table whose new
-		 * chunk never reached its index (on a full disk, /rows: "B-tree
-		 * key not found"), so the reader drops trailing all-zero
-		 * records too (src/archive_hdf5.c): either way no zero row is
-		 * read as a measurement. */
+		/* The block is taken back whole: a table that grew before
+		 * another one failed shrinks to its size before the block (its
+		 * chunks are on disk and indexed, make_table, so HDF5 1.10 can),
+		 * and the shrink is flushed (only metadata now). The reader
+		 * still drops trailing all-zero records, which files of
+		 * writers before make_table's early chunks may hold
+		 * (src/archive_hdf5.c). */
 		truncate_table(&h->rows, first_row);
 		truncate_table(&h->lat, first_cell);
 		truncate_table(&h->ticks, first_tick);

@@ -50,8 +50,25 @@ crafted("version-array", lambda f: array_attr(f, "schema_version", np.arange(100
 crafted("schema-array", lambda f: array_attr(f, "schema", np.array([b"pfsbench-results"] * 1000)))
 crafted("ranks-array", lambda f: array_attr(f["provenance"], "ranks", np.arange(1000, dtype=np.uint64)))
 crafted("files-array", lambda f: array_attr(f["parameters"], "files", np.arange(1000, dtype=np.uint64)))
-crafted("rows-claim", lambda f: f["rows"].resize((10**8,)))
-crafted("nodes-claim", lambda f: f["nodes"].resize((10**8,)))
+
+
+def claim(f, name):
+    """name claims 10^8 records that were never written. pfsbench's tables
+    take a chunk's space when they grow into it (early allocation), so a
+    resize of its own table writes every chunk: the table is made again
+    with HDF5's default, late allocation, its records and attributes kept."""
+    old = f[name]
+    records, attrs = old[...], dict(old.attrs)
+    del f[name]
+    ds = f.create_dataset(name, shape=(10**8,), maxshape=(None,), chunks=old.chunks,
+                          dtype=records.dtype)
+    ds[: len(records)] = records
+    for key, value in attrs.items():
+        ds.attrs[key] = value
+
+
+crafted("rows-claim", lambda f: claim(f, "rows"))
+crafted("nodes-claim", lambda f: claim(f, "nodes"))
 
 
 def chunk_nodes(f, cut, gzip=True):
