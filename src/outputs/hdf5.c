@@ -524,25 +524,30 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 {
 	struct h5out *h = o->priv;
 	struct pfs_run_info end = *ri;
-	int rc;
 
 	if (!h)
 		return -1;
 	snprintf(end.status, sizeof(end.status), "%s",
 		 status == PFS_RUN_COMPLETE ? "complete" : "aborted");
 	snprintf(end.status_reason, sizeof(end.status_reason), "%s", reason ? reason : "");
-	rc = write_status(h->file, &end);
+	int status_rc = write_status(h->file, &end), close_rc;
+
 	close_table(&h->rows);
 	close_table(&h->lat);
 	close_table(&h->ticks);
 	close_table(&h->fsstats);
-	if (H5Fclose(h->file) < 0)
-		rc = -1;
+	close_rc = H5Fclose(h->file) < 0 ? -1 : 0;
 	h->file = H5I_INVALID_HID;
 	h5_close(o);
-	if (rc)
+	/* Say which part did not reach the file: the status, or the last of
+	 * what HDF5 held (a full disk refuses the final flush, not always
+	 * the status before it). */
+	if (status_rc)
 		pfs_error("cannot finish '%s'; its status may still say running", ri->results_path);
-	return rc;
+	else if (close_rc)
+		pfs_error("cannot close '%s': its status says %s, but the last of what was written "
+			  "may not have reached it", ri->results_path, end.status);
+	return status_rc || close_rc ? -1 : 0;
 }
 
 const struct pfs_output_ops pfs_output_hdf5 = {

@@ -19,6 +19,10 @@ snapshot "$T"
 pfs 2 create-unlink -m "$T" -f 20 -F 2 -s 4k -i 3 -t se,pa --no-drop-caches --results "$R"
 check "exit 1 (not a crash, not 0)" test "$RC" -eq 1
 check "the message names the results file" grep -q "cannot write rows to '$R'" "$ERR"
+check "the file says aborted" grep -q '^status,aborted' <("$PFSBENCH" export "$R" --csv --provenance)
+# Its status did reach the file: stderr must not say it may not have.
+check "stderr does not say the status may still say running" \
+	test "$(grep -c 'may still say running' "$ERR")" -eq 0
 check "the run stopped at the first iteration" \
 	test "$(rows | awk '$1 == "se"' | wc -l)" -eq 8 -a "$(rows | awk '$1 == "pa"' | wc -l)" -eq 0
 check "everything the run created in the target is gone" dir_unchanged "$T"
