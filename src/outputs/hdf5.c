@@ -24,8 +24,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* 4096 rows of 208 bytes: a chunk fits HDF5's default 1 MiB chunk cache. */
+/* A chunk of rows fits HDF5's default 1 MiB chunk cache (4096 rows of 224
+ * bytes in memory, fewer in the file's packed record). */
 #define ROWS_CHUNK 4096
+_Static_assert(ROWS_CHUNK * sizeof(struct pfs_row) <= 1u << 20,
+	       "a chunk of rows must fit HDF5's default chunk cache");
 #define NODES_CHUNK 64
 #define CELLS_CHUNK 16384
 #define TICKS_CHUNK 8192
