@@ -24,18 +24,6 @@ h5repack -f GZIP=1 "$SCRATCH/raw.h5" "$SCRATCH/big.h5" || { not_ok "the file gzi
 rm -f "$SCRATCH/raw.h5"
 cp "$SCRATCH/big.h5" "$SCRATCH/big2.h5"
 
-# measured NAME CMD...: runs CMD under /usr/bin/time -v with a 300 s hang
-# guard; its exit status in RC, its peak resident size (KiB) in RSS.
-measured() {
-	local name=$1
-	shift
-	timeout 300 /usr/bin/time -v -o "$SCRATCH/$name.time" "$@" >"$SCRATCH/$name.out" \
-		2>"$SCRATCH/$name.err"
-	RC=$?
-	RSS=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$SCRATCH/$name.time")
-	echo "# $name: exit $RC, peak RSS ${RSS:-?} KiB, $(grep -h 'Elapsed' "$SCRATCH/$name.time")"
-}
-
 measured show "$PFSBENCH" show "$SCRATCH/big.h5"
 check "show: exit 0" test "$RC" -eq 0
 check "show: the first 10000 rows listed (and the 49 nodes)" \
