@@ -48,8 +48,7 @@ for cmd in show compare plot report; do
 	rss=$(sort -n -k2,2 "$work/$cmd.times" | awk '{ a[NR] = $2 } END { printf "%.0f", a[int((NR + 1) / 2)] / 1024 }')
 	verdict=ok
 	awk -v w="$wall" -v m="$rss" 'BEGIN { exit !(w < 20 && m < 1024) }' || verdict=OVER
-	# show prints every row (its text report): 72 bytes a row, not judged
-	[ "$cmd" != show ] && [ "$out" -ge 10000000 ] && verdict=OVER
+	[ "$out" -ge 10000000 ] && verdict=OVER
 	[ $verdict = OVER ] && bad=1
 	printf '%-8s %-10s %-14s %-14s %s\n' "$cmd" "$wall" "$rss" "$out" "$verdict"
 done

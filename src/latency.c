@@ -1,45 +1,205 @@
-/* latency.c: percentiles of groups of rows from their histogram cells. The
- * cells are visited once: each row has a group, and each group that
- * recorded latency one histogram. */
+/* latency.c: percentiles of groups of rows from their histogram cells.
+ * Bounded for any file (docs/security.md, "Bounded work"): the groups are
+ * found by sorting the rows (O(n log n)), the cells visited once, in
+ * group order, and one histogram (36 KB) is held at a time; pictures,
+ * which keep one per group they draw, cap the groups. */
 #include "pfsbench/latency.h"
 #include "pfsbench/histogram.h"
+#include "pfsbench/util.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define NO_LATENCY (-1) /* a row that recorded none */
+#define LEFT_OUT (-2)   /* a row of a group past the cap */
+
+struct sort_ctx {
+	const struct pfs_row *rows;
+	enum pfs_lat_by by;
+};
+
+static bool same_test(const struct pfs_row *a, const struct pfs_row *b, enum pfs_lat_by by)
+{
+	return by != PFS_LAT_BY_ROW && !strcmp(a->test, b->test);
+}
+
 static bool same_group(const struct pfs_row *a, const struct pfs_row *b, enum pfs_lat_by by)
 {
-	return !strcmp(a->test, b->test) && !strcmp(a->op, b->op) &&
+	return same_test(a, b, by) && !strcmp(a->op, b->op) &&
 	       (by == PFS_LAT_BY_OP || a->iteration == b->iteration);
 }
 
-/* Each row's group, and each group's first row: groups of rows that recorded
- * latency, numbered in order of appearance. Rows that did not are -1. */
-static size_t number_groups(const struct pfs_row *rows, size_t nrows, enum pfs_lat_by by,
-			    long *group, size_t *first)
+/* By test, op and iteration as far as by groups, then by row: a group's
+ * rows are together, its first row leading. */
+static int by_group(const void *pa, const void *pb, void *ctx)
 {
-	size_t ngroups = 0;
+	const struct sort_ctx *c = ctx;
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct pfs_row *a = &c->rows[ia], *b = &c->rows[ib];
+	int d = 0;
 
+	if (c->by != PFS_LAT_BY_ROW && !(d = strcmp(a->test, b->test)))
+		d = strcmp(a->op, b->op);
+	if (!d && c->by == PFS_LAT_BY_ITERATION)
+		d = (a->iteration > b->iteration) - (a->iteration < b->iteration);
+	return d ? d : (ia > ib) - (ia < ib);
+}
+
+/* The groups of a file's rows: each row's (NO_LATENCY, LEFT_OUT or its
+ * group), each group's first row, the groups numbered in order of their
+ * first rows; and their cells, in group order. */
+struct walk {
+	long *group;   /* nrows */
+	size_t *first; /* ngroups */
+	size_t ngroups;
+	size_t *cell;  /* the cells' indexes, by group */
+	size_t *start; /* group g's are cell[start[g]..start[g + 1]) */
+	uint64_t *min, *max; /* ngroups: the extremes of the group's rows */
+};
+
+static void walk_free(struct walk *w)
+{
+	free(w->group);
+	free(w->first);
+	free(w->cell);
+	free(w->start);
+	free(w->min);
+	free(w->max);
+}
+
+static int by_first(const void *pa, const void *pb, void *ctx)
+{
+	const size_t *first = ctx;
+
+	return pfs_size_cmp(&first[*(const size_t *)pa], &first[*(const size_t *)pb]);
+}
+
+/* Numbers the groups in w->group and w->first. One sort finds each
+ * group's first row and its test's (the earliest of its groups'); the
+ * groups are then numbered in order of first row, and those past the cap
+ * (the first groups_max, of the first tests_max tests) are LEFT_OUT.
+ * Scratch: six arrays of nrows. */
+static int number_groups(const struct pfs_row *rows, size_t nrows, enum pfs_lat_by by,
+			 struct pfs_lat_cap *cap, struct walk *w)
+{
+	size_t len = (nrows ? nrows : 1) * sizeof(size_t);
+	size_t *idx = malloc(len), *first = malloc(len), *test = malloc(len), *tests = malloc(len);
+	size_t *order = malloc(len), *sorted = malloc(len), n = 0, ng = 0, nt = 0, kept = 0;
+	int rc = -ENOMEM;
+
+	w->first = malloc(len);
+	if (!idx || !first || !test || !tests || !order || !sorted || !w->first)
+		goto out;
 	for (size_t i = 0; i < nrows; i++) {
-		group[i] = -1;
-		if (!rows[i].lat_count)
-			continue;
-		if (by == PFS_LAT_BY_ROW) {
-			first[ngroups] = i;
-			group[i] = (long)ngroups++;
-			continue;
+		w->group[i] = NO_LATENCY;
+		if (rows[i].lat_count)
+			idx[n++] = i;
+	}
+	if (by != PFS_LAT_BY_ROW)
+		qsort_r(idx, n, sizeof(*idx), by_group, &(struct sort_ctx){ rows, by });
+	/* p: a group's place in that sort, t its test's; rows in row order */
+	for (size_t i = 0; i < n; i++) {
+		const struct pfs_row *r = &rows[idx[i]];
+
+		if (!i || !same_test(&rows[idx[i - 1]], r, by))
+			tests[nt++] = idx[i];
+		if (!i || !same_group(&rows[idx[i - 1]], r, by)) {
+			first[ng] = idx[i];
+			order[ng] = ng;
+			test[ng++] = nt - 1;
+			tests[nt - 1] = idx[i] < tests[nt - 1] ? idx[i] : tests[nt - 1];
 		}
-		for (size_t g = 0; g < ngroups && group[i] < 0; g++)
-			if (same_group(&rows[first[g]], &rows[i], by))
-				group[i] = (long)g;
-		if (group[i] < 0) {
-			first[ngroups] = i;
-			group[i] = (long)ngroups++;
+		w->group[idx[i]] = (long)ng - 1;
+	}
+	qsort_r(order, ng, sizeof(*order), by_first, first);
+	memcpy(sorted, tests, nt * sizeof(*sorted));
+	qsort(sorted, nt, sizeof(*sorted), pfs_size_cmp);
+	for (size_t g = 0; g < ng; g++) {
+		size_t p = order[g];
+
+		idx[p] = SIZE_MAX; /* idx now: each group's number, or none */
+		if (cap && cap->groups_max && g >= cap->groups_max)
+			continue;
+		if (cap && cap->tests_max && pfs_size_rank(sorted, nt, tests[test[p]]) >= cap->tests_max)
+			continue;
+		w->first[kept] = first[p];
+		idx[p] = kept++;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (w->group[i] >= 0)
+			w->group[i] = idx[w->group[i]] == SIZE_MAX ? LEFT_OUT : (long)idx[w->group[i]];
+	w->ngroups = kept;
+	if (cap) {
+		cap->groups = ng;
+		cap->tests = nt;
+	}
+	rc = 0;
+out:
+	free(idx);
+	free(first);
+	free(test);
+	free(tests);
+	free(order);
+	free(sorted);
+	return rc;
+}
+
+/* The groups of the rows, and their cells by group (a counting sort).
+ * Returns 0, -ENOMEM, or -EINVAL for a cell of no row, or of a row that
+ * recorded no latency. */
+static int walk_open(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
+		     size_t ncells, enum pfs_lat_by by, struct pfs_lat_cap *cap, struct walk *w)
+{
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->group = malloc((nrows ? nrows : 1) * sizeof(*w->group));
+	if (!w->group)
+		return -ENOMEM;
+	rc = number_groups(rows, nrows, by, cap, w);
+	if (rc)
+		return rc;
+	w->start = calloc(w->ngroups + 2, sizeof(*w->start));
+	w->cell = malloc((ncells ? ncells : 1) * sizeof(*w->cell));
+	w->min = malloc((w->ngroups + 1) * sizeof(*w->min));
+	w->max = calloc(w->ngroups + 1, sizeof(*w->max));
+	if (!w->start || !w->cell || !w->min || !w->max)
+		return -ENOMEM;
+	for (size_t g = 0; g < w->ngroups; g++)
+		w->min[g] = UINT64_MAX;
+	for (size_t i = 0; i < nrows; i++) {
+		long g = w->group[i];
+
+		if (g >= 0) {
+			w->min[g] = rows[i].lat_min_ns < w->min[g] ? rows[i].lat_min_ns : w->min[g];
+			w->max[g] = rows[i].lat_max_ns > w->max[g] ? rows[i].lat_max_ns : w->max[g];
 		}
 	}
-	return ngroups;
+	for (size_t c = 0; c < ncells; c++) {
+		if (cells[c].row >= nrows || w->group[cells[c].row] == NO_LATENCY)
+			return -EINVAL;
+		if (w->group[cells[c].row] >= 0)
+			w->start[w->group[cells[c].row] + 2]++;
+	}
+	for (size_t g = 0; g < w->ngroups; g++)
+		w->start[g + 2] += w->start[g + 1];
+	for (size_t c = 0; c < ncells; c++)
+		if (w->group[cells[c].row] >= 0)
+			w->cell[w->start[w->group[cells[c].row] + 1]++] = c;
+	return 0;
+}
+
+/* Group g's histogram in h: its cells, its rows' extremes. */
+static int walk_hist(const struct walk *w, const struct pfs_lat_cell *cells, size_t g,
+		     struct pfs_hist *h)
+{
+	pfs_hist_init(h);
+	for (size_t k = w->start[g]; k < w->start[g + 1]; k++)
+		if (pfs_hist_add_cell(h, cells[w->cell[k]].bucket, cells[w->cell[k]].count))
+			return -EINVAL;
+	return !h->n || pfs_hist_set_extremes(h, w->min[g], w->max[g]) ? -EINVAL : 0;
 }
 
 static void summarize(const struct pfs_hist *h, const struct pfs_row *first, enum pfs_lat_by by,
@@ -68,83 +228,66 @@ void pfs_lat_hists_free(struct pfs_lat_hist *h, size_t n)
 }
 
 int pfs_lat_hists(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
-		  size_t ncells, enum pfs_lat_by by, struct pfs_lat_hist **out, size_t *nout)
+		  size_t ncells, enum pfs_lat_by by, struct pfs_lat_cap *cap,
+		  struct pfs_lat_hist **out, size_t *nout)
 {
-	long *group = malloc((nrows ? nrows : 1) * sizeof(*group));
-	size_t *first = malloc((nrows ? nrows : 1) * sizeof(*first)), ngroups = 0;
 	struct pfs_lat_hist *h = NULL;
-	uint64_t *min = NULL, *max = NULL;
-	int rc = -ENOMEM;
+	struct walk w;
+	int rc = walk_open(rows, nrows, cells, ncells, by, cap, &w);
 
 	*out = NULL;
 	*nout = 0;
-	if (!group || !first)
+	if (rc)
 		goto out;
-	ngroups = number_groups(rows, nrows, by, group, first);
-	h = calloc(ngroups ? ngroups : 1, sizeof(*h));
-	min = malloc((ngroups ? ngroups : 1) * sizeof(*min));
-	max = calloc(ngroups ? ngroups : 1, sizeof(*max));
-	if (!h || !min || !max)
+	rc = -ENOMEM;
+	h = calloc(w.ngroups ? w.ngroups : 1, sizeof(*h));
+	if (!h)
 		goto out;
-	for (size_t g = 0; g < ngroups; g++) {
-		h[g].first = first[g];
+	for (size_t g = 0; g < w.ngroups; g++) {
+		h[g].first = w.first[g];
 		h[g].hist = malloc(sizeof(*h[g].hist));
-		if (!h[g].hist)
+		if (!h[g].hist) {
+			rc = -ENOMEM;
 			goto out;
-		pfs_hist_init(h[g].hist);
-		min[g] = UINT64_MAX;
-	}
-	rc = -EINVAL;
-	for (size_t i = 0; i < nrows; i++)
-		if (group[i] >= 0) {
-			size_t g = (size_t)group[i];
-
-			min[g] = rows[i].lat_min_ns < min[g] ? rows[i].lat_min_ns : min[g];
-			max[g] = rows[i].lat_max_ns > max[g] ? rows[i].lat_max_ns : max[g];
 		}
-	for (size_t c = 0; c < ncells; c++) {
-		if (cells[c].row >= nrows || group[cells[c].row] < 0)
-			goto out;
-		if (pfs_hist_add_cell(h[group[cells[c].row]].hist, cells[c].bucket, cells[c].count))
+		if ((rc = walk_hist(&w, cells, g, h[g].hist)))
 			goto out;
 	}
-	for (size_t g = 0; g < ngroups; g++)
-		if (!h[g].hist->n || pfs_hist_set_extremes(h[g].hist, min[g], max[g]))
-			goto out;
 	*out = h;
-	*nout = ngroups;
+	*nout = w.ngroups;
 	h = NULL;
 	rc = 0;
 out:
-	pfs_lat_hists_free(h, ngroups);
-	free(min);
-	free(max);
-	free(group);
-	free(first);
+	pfs_lat_hists_free(h, w.ngroups);
+	walk_free(&w);
 	return rc;
 }
 
 int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
 		   size_t ncells, enum pfs_lat_by by, struct pfs_lat_summary **out, size_t *nout)
 {
-	struct pfs_lat_hist *h;
-	size_t n;
-	int rc = pfs_lat_hists(rows, nrows, cells, ncells, by, &h, &n);
+	struct pfs_hist *h = malloc(sizeof(*h));
+	struct walk w;
+	int rc = walk_open(rows, nrows, cells, ncells, by, NULL, &w);
 
 	*out = NULL;
 	*nout = 0;
-	if (rc)
-		return rc;
-	*out = calloc(n ? n : 1, sizeof(**out));
-	if (!*out) {
-		pfs_lat_hists_free(h, n);
-		return -ENOMEM;
+	if (!rc && !h)
+		rc = -ENOMEM;
+	if (!rc && !(*out = calloc(w.ngroups ? w.ngroups : 1, sizeof(**out))))
+		rc = -ENOMEM;
+	for (size_t g = 0; !rc && g < w.ngroups; g++)
+		if (!(rc = walk_hist(&w, cells, g, h)))
+			summarize(h, &rows[w.first[g]], by, &(*out)[g]);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	} else {
+		*nout = w.ngroups;
 	}
-	for (size_t g = 0; g < n; g++)
-		summarize(h[g].hist, &rows[h[g].first], by, &(*out)[g]);
-	*nout = n;
-	pfs_lat_hists_free(h, n);
-	return 0;
+	walk_free(&w);
+	free(h);
+	return rc;
 }
 
 const struct pfs_lat_summary *pfs_lat_find(const struct pfs_lat_summary *s, size_t n,

@@ -1,12 +1,15 @@
-/* output.c: the registry of outputs every run writes, and the provenance
- * table: the one place that says which facts about a run a results file
- * keeps, under which names, and where struct pfs_run_info holds them. The
+/* output.c: the registry of outputs every run writes, the provenance
+ * table (the one place that says which facts about a run a results file
+ * keeps, under which names, and where struct pfs_run_info holds them: the
  * HDF5 writer writes them by walking it; the reader fills a run's
- * description back by it. */
+ * description back by it), and the row budget every report's row lines
+ * go through. */
 #include "pfsbench/output.h"
 #include "pfsbench/util.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 
 const struct pfs_output_ops *const pfs_outputs[] = {
@@ -76,4 +79,38 @@ int pfs_prov_set(struct pfs_run_info *ri, const char *name, const char *value)
 		}
 	}
 	return 0;
+}
+
+bool pfs_output_row(struct pfs_output *o)
+{
+	struct pfs_row_budget *b = o->budget;
+
+	if (!b)
+		return true;
+	if (b->printed < b->lines_max) {
+		b->printed++;
+		return true;
+	}
+	b->left_out++;
+	return false;
+}
+
+bool pfs_output_rows_left(const struct pfs_output *o)
+{
+	return !o->budget || o->budget->printed < o->budget->lines_max;
+}
+
+void pfs_output_rows_note(const struct pfs_output *o)
+{
+	const struct pfs_row_budget *b = o->budget;
+	char path[PFS_PRINTABLE_SIZE(PATH_MAX)];
+
+	if (!b || !b->left_out)
+		return;
+	pfs_printable(path, sizeof(path), b->path ? b->path : "FILE");
+	fprintf(o->fp,
+		"... %" PRIu64 " more row lines not printed (show prints the first %" PRIu64
+		"): pfsbench show --all '%s' prints them all, pfsbench export '%s' --csv every "
+		"row's fields\n",
+		b->left_out, b->lines_max, path, path);
 }

@@ -202,9 +202,10 @@ static int latency(struct pfs_plot_script *s, const struct pfs_archive *a, const
 	struct pfs_lat_hist *h = NULL;
 	struct pfs_plot_cdf *cdf = NULL;
 	struct pfs_plot_cdf_curve *curves = NULL;
-	char name[PFS_PLOT_NAME_MAX], caption[PFS_PLOT_CAPTION_MAX];
+	char name[PFS_PLOT_NAME_MAX], caption[PFS_PLOT_CAPTION_MAX], lwords[PFS_PLOT_CAPTION_MAX / 2];
+	struct pfs_lat_cap cap = { .tests_max = PFS_PLOT_TESTS_MAX, .groups_max = PFS_PLOT_GROUPS_MAX };
 	size_t n = 0;
-	int rc = pfs_lat_hists(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_OP, &h, &n);
+	int rc = pfs_lat_hists(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_OP, &cap, &h, &n);
 
 	if (rc == -EINVAL)
 		return pfs_error("the latency histograms of the file are damaged"), -EINVAL;
@@ -224,10 +225,13 @@ static int latency(struct pfs_plot_script *s, const struct pfs_archive *a, const
 							 a->rows[h[g].first].op, &cdf[g] };
 	}
 	pic_name(name, sizeof(name), prefix, "latency");
+	/* the tests and ops that recorded latency, capped as the rows are */
+	thin_words(lwords, sizeof(lwords), words,
+		   &(struct pfs_plot_thin){ .tests = cap.tests, .groups = cap.groups });
 	snprintf(caption, sizeof(caption),
 		 "%s. Latency of each op, all iterations and ranks: the fraction of items done "
 		 "within a time, on a log axis.",
-		 words);
+		 lwords);
 	rc = pfs_plot_latency_script(s, name, caption, curves, n);
 out:
 	for (size_t g = 0; cdf && g < n; g++)

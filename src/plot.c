@@ -364,8 +364,8 @@ static char *capture_close(struct capture *c, int rc)
 #define REPORT_NODES_MAX 256u
 
 /* Cuts text after its last whole line within REPORT_TEXT_MAX, saying how
- * much was left out and where the whole is. */
-static void cut_text(char *text, char *note, size_t len, const char *path)
+ * much was left out and which show (its options, opts) prints the whole. */
+static void cut_text(char *text, char *note, size_t len, const char *opts, const char *path)
 {
 	size_t n = strlen(text), keep;
 
@@ -375,8 +375,8 @@ static void cut_text(char *text, char *note, size_t len, const char *path)
 	for (keep = REPORT_TEXT_MAX; keep > 0 && text[keep - 1] != '\n'; keep--)
 		;
 	text[keep] = '\0';
-	snprintf(note, len, "The first %zu of %zu bytes; pfsbench show --latency '%s' prints all.",
-		 keep, n, path);
+	snprintf(note, len, "The first %zu of %zu bytes; pfsbench show %s '%s' prints all.", keep,
+		 n, opts, path);
 }
 
 static void provenance(FILE *out, const struct pfs_archive *a)
@@ -456,6 +456,7 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 {
 	const struct pfs_archive *a = &in->a;
 	char prefix[32] = "", *report = NULL, *analysis = NULL, cut[PATH_MAX + 128];
+	struct pfs_row_budget rows = { .lines_max = PFS_SHOW_ROWS_MAX, .path = in->path };
 	struct capture c;
 	int rc = -1;
 
@@ -465,8 +466,9 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 		if (capture_open(&c))
 			return -1;
 		/* What show --latency prints, and --fs-stats where the run
-		 * recorded the filesystem's own counters. */
-		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true, in->a.nfsstats > 0));
+		 * recorded the filesystem's own counters: its first rows. */
+		report = capture_close(&c, pfs_show_report(c.fp, &in->a, true, in->a.nfsstats > 0,
+							   &rows));
 		if (!report || capture_open(&c))
 			goto out;
 		analysis = capture_close(&c, pfs_show_analysis(c.fp, a));
@@ -490,7 +492,7 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 			a->status == PFS_RUN_COMPLETE ? "complete" : "aborted");
 		if (analysis[0]) {
 			fputs("<h3>Analysis</h3>\n", out);
-			cut_text(analysis, cut, sizeof(cut), in->path);
+			cut_text(analysis, cut, sizeof(cut), "--analyze", in->path);
 			pfs_html_pre(out, analysis);
 		}
 	}
@@ -500,7 +502,8 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 		goto out;
 	if (!in->is_matrix) {
 		fputs("<h3>Report</h3>\n", out);
-		cut_text(report, cut, sizeof(cut), in->path);
+		cut_text(report, cut, sizeof(cut),
+			 a->nfsstats ? "--all --latency --fs-stats" : "--all --latency", in->path);
 		if (cut[0]) {
 			fputs("<p class=\"note\">", out);
 			pfs_html_text(out, cut);

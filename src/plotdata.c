@@ -4,6 +4,7 @@
  * never a crash or a negative rate. */
 #include "pfsbench/plotdata.h"
 #include "pfsbench/histogram.h"
+#include "pfsbench/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,13 +39,6 @@ static int by_test_op(const void *pa, const void *pb, void *ctx)
 	return c ? c : (a > b) - (a < b);
 }
 
-static int by_size(const void *pa, const void *pb)
-{
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 static bool same_node_step(const struct thin_key *a, const struct thin_key *b)
 {
 	return a->group == b->group && a->iteration == b->iteration && a->step == b->step &&
@@ -64,14 +58,6 @@ static int by_step_node(const void *pa, const void *pb)
 	if (a->node_index != b->node_index)
 		return a->node_index < b->node_index ? -1 : 1;
 	return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
-/* The position of v in the sorted distinct values vals[0..n). */
-static size_t rank_of(const size_t *vals, size_t n, size_t v)
-{
-	const size_t *hit = bsearch(&v, vals, n, sizeof(*vals), by_size);
-
-	return hit ? (size_t)(hit - vals) : n;
 }
 
 /* Step 1: each row's (test, op) and test as their first rows' indexes;
@@ -107,8 +93,8 @@ static int thin_number(const struct pfs_row *rows, size_t nrows, struct thin_key
 		}
 	}
 	free(idx);
-	qsort(*tests, *ntests, sizeof(**tests), by_size);
-	qsort(*groups, *ngroups, sizeof(**groups), by_size);
+	qsort(*tests, *ntests, sizeof(**tests), pfs_size_cmp);
+	qsort(*groups, *ngroups, sizeof(**groups), pfs_size_cmp);
 	return 0;
 }
 
@@ -166,8 +152,8 @@ int pfs_plot_thin(const struct pfs_row *rows, size_t nrows, struct pfs_row **out
 	if (!k || thin_number(rows, nrows, k, &tests, &t->tests, &groups, &t->groups))
 		goto out;
 	for (size_t i = 0; i < nrows; i++)
-		if (rank_of(tests, t->tests, k[i].test) < PFS_PLOT_TESTS_MAX &&
-		    rank_of(groups, t->groups, k[i].group) < PFS_PLOT_GROUPS_MAX) {
+		if (pfs_size_rank(tests, t->tests, k[i].test) < PFS_PLOT_TESTS_MAX &&
+		    pfs_size_rank(groups, t->groups, k[i].group) < PFS_PLOT_GROUPS_MAX) {
 			k[n] = k[i];
 			k[n].idx = i;
 			k[n].iteration = rows[i].iteration;

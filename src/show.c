@@ -1,8 +1,11 @@
-/* show.c: `pfsbench show FILE.h5 [--latency] [--fs-stats] [--analyze]`
- * prints a run's text report from its results file. It feeds the stored
- * rows, in the stored (report) order, to the same output that printed the
- * report during the run, with the run's options rebuilt from the file
- * (pfs_archive_opts), so the report is byte for byte what the run printed.
+/* show.c: `pfsbench show FILE.h5 [--all] [--latency] [--fs-stats]
+ * [--analyze]` prints a run's text report from its results file. It feeds
+ * the stored rows, in the stored (report) order, to the same output that
+ * printed the report during the run, with the run's options rebuilt from
+ * the file (pfs_archive_opts), so the report is byte for byte what the run
+ * printed, but for the row lines of a big run: the first
+ * PFS_SHOW_ROWS_MAX, then a line saying how many are left out (every
+ * summary in full; --all prints every row).
  * --latency adds, after it, each op's latency percentiles over all its
  * workers; --fs-stats the filesystem's own counters; --analyze, last and
  * after a blank line, the slow nodes, the imbalance and the waiting
@@ -25,12 +28,14 @@
 
 static void show_usage(FILE *out)
 {
-	fprintf(out, "Usage: pfsbench show FILE.h5 [--latency] [--fs-stats] [--analyze]\n"
+	fprintf(out, "Usage: pfsbench show FILE.h5 [--all] [--latency] [--fs-stats] [--analyze]\n"
 		     "Print the text report of the run stored in a results file.\n"
+		     "  --all       every row's line (else the first %d, then how many are left out)\n"
 		     "  --latency   then each op's latency: min, p50, p90, p99, p99.9, max (us)\n"
 		     "  --fs-stats  then the filesystem's own counters, per step and node\n"
 		     "  --analyze   then the slow nodes and by how much, the imbalance between\n"
-		     "              ranks and the time they spent waiting (docs/methodology.md)\n");
+		     "              ranks and the time they spent waiting (docs/methodology.md)\n",
+		PFS_SHOW_ROWS_MAX);
 }
 
 /* Microseconds with one decimal, from nanoseconds. */
@@ -226,10 +231,11 @@ static int print_analysis(FILE *out, const struct pfs_archive *a)
 	return rc == -EIO ? pfs_error("cannot write the analysis to standard output") : rc;
 }
 
-int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats)
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats,
+		    struct pfs_row_budget *rows)
 {
 	const struct pfs_workload *wl = pfs_workload_find(pfs_archive_get(a, "workload"));
-	struct pfs_output o = { .ops = &pfs_output_table, .fp = out };
+	struct pfs_output o = { .ops = &pfs_output_table, .fp = out, .budget = rows };
 	void *opts = NULL;
 	char why[PFS_PRINTABLE_SIZE(sizeof(a->ri.status_reason))];
 	int rc;
@@ -272,7 +278,7 @@ static int show_main(int argc, char **argv)
 {
 	struct pfs_archive a;
 	const char *path = NULL;
-	bool latency = false, fsstats = false, analyze = false, bad = false;
+	bool all = false, latency = false, fsstats = false, analyze = false, bad = false;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -280,7 +286,9 @@ static int show_main(int argc, char **argv)
 			show_usage(stdout);
 			return PFS_EXIT_OK;
 		}
-		if (!strcmp(argv[i], "--latency") && !latency)
+		if (!strcmp(argv[i], "--all") && !all)
+			all = true;
+		else if (!strcmp(argv[i], "--latency") && !latency)
 			latency = true;
 		else if (!strcmp(argv[i], "--fs-stats") && !fsstats)
 			fsstats = true;
@@ -307,7 +315,9 @@ static int show_main(int argc, char **argv)
 		pfs_archive_free(&a);
 		return PFS_EXIT_FAILED;
 	}
-	rc = pfs_show_report(stdout, &a, latency, fsstats);
+	struct pfs_row_budget rows = { .lines_max = PFS_SHOW_ROWS_MAX, .path = path };
+
+	rc = pfs_show_report(stdout, &a, latency, fsstats, all ? NULL : &rows);
 	if (!rc && analyze && print_analysis(stdout, &a))
 		rc = -1;
 	else if (!rc && (fflush(stdout) || ferror(stdout)))

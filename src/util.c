@@ -31,6 +31,20 @@ void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 		qsort(base, n, size, cmp);
 }
 
+int pfs_size_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+size_t pfs_size_rank(const size_t *vals, size_t n, size_t v)
+{
+	const size_t *hit = n ? bsearch(&v, vals, n, sizeof(*vals), pfs_size_cmp) : NULL;
+
+	return hit ? (size_t)(hit - vals) : n;
+}
+
 size_t pfs_utf8_len(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

@@ -24,9 +24,13 @@ extern const struct pfs_command pfs_command_report;
 /* show's report of a loaded results file on out: the run's own report,
  * byte for byte, its status when aborted, with latency each op's
  * percentiles, with fsstats the filesystem's counters per step (src/show.c;
- * report embeds it). */
+ * report embeds it). Its row lines within rows (NULL: all of them; show
+ * --all), every summary in full. */
+#define PFS_SHOW_ROWS_MAX 10000 /* row lines show prints without --all */
 struct pfs_archive;
-int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats);
+struct pfs_row_budget;
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats,
+		    struct pfs_row_budget *rows);
 
 /* What `show --analyze` adds after the report's blank line: slow nodes,
  * imbalance, waiting (src/slownode.c). 0; -ENOMEM after saying so; -EIO

@@ -32,22 +32,31 @@ struct pfs_lat_summary {
 };
 
 /* One summary per group that recorded latency, in the order of the
- * groups' first rows, into a new array (free() it). Returns 0, -ENOMEM, or
- * -EINVAL when the cells contradict the rows (a damaged file). */
+ * groups' first rows, into a new array (free() it). Time O(n log n + cells),
+ * one histogram held at a time. Returns 0, -ENOMEM, or -EINVAL when the
+ * cells contradict the rows (a damaged file). */
 int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
 		   size_t ncells, enum pfs_lat_by by, struct pfs_lat_summary **out, size_t *nout);
 
 /* The merged histogram of each group that recorded latency, in the same
  * order as pfs_lat_groups, and the index of each group's first row: for
- * pictures, which need the whole distribution. Free with
- * pfs_lat_hists_free. Same returns as pfs_lat_groups. */
+ * pictures, which need the whole distribution. A histogram is 36 KB, so
+ * cap (NULL: none) keeps the groups to draw, in order of first row: the
+ * first groups_max, of the first tests_max tests (0: no bound), and says
+ * how many there were. Free with pfs_lat_hists_free. Same returns as
+ * pfs_lat_groups. */
 struct pfs_hist;
 struct pfs_lat_hist {
 	size_t first;          /* index in rows of the group's first row */
 	struct pfs_hist *hist; /* all its rows' items */
 };
+struct pfs_lat_cap {
+	size_t tests_max, groups_max;
+	size_t tests, groups; /* set: those that recorded latency */
+};
 int pfs_lat_hists(const struct pfs_row *rows, size_t nrows, const struct pfs_lat_cell *cells,
-		  size_t ncells, enum pfs_lat_by by, struct pfs_lat_hist **out, size_t *nout);
+		  size_t ncells, enum pfs_lat_by by, struct pfs_lat_cap *cap,
+		  struct pfs_lat_hist **out, size_t *nout);
 void pfs_lat_hists_free(struct pfs_lat_hist *h, size_t n);
 
 /* The summary of (test, op) among summaries grouped BY_OP, or NULL. */

@@ -91,7 +91,29 @@ struct pfs_output {
 	const struct pfs_output_ops *ops;
 	FILE *fp;
 	void *priv;
+	struct pfs_row_budget *budget; /* NULL: every row's line */
 };
+
+/* The row lines of a report within a cap: `pfsbench show` of a big file
+ * prints the first lines_max (docs/security.md, "Bounded work"), every
+ * summary in full, and says how many it left out and what prints them.
+ * A run's own report has no budget: it prints every row, as the tools
+ * it replaces did. */
+struct pfs_row_budget {
+	uint64_t lines_max;
+	uint64_t printed, left_out;
+	const char *path; /* the results file, named in the note */
+};
+
+/* Whether the line of the next row is printed: always without a budget,
+ * else while fewer than lines_max were; counts it either way. */
+bool pfs_output_row(struct pfs_output *o);
+/* Whether any row line is still to be printed (a table's header is not
+ * printed above no rows). */
+bool pfs_output_rows_left(const struct pfs_output *o);
+/* The line saying how many row lines were left out and which commands
+ * print them, when any were; nothing else. */
+void pfs_output_rows_note(const struct pfs_output *o);
 
 struct pfs_output_ops {
 	const char *name;

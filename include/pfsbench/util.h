@@ -26,6 +26,11 @@ void pfs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * qsort's may not be even then (C11 7.22.5; UBSan says so). */
 void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
+/* The order of size_t values, for pfs_sort; and the position of v among
+ * the n sorted distinct vals, n when it is not there. */
+int pfs_size_cmp(const void *a, const void *b);
+size_t pfs_size_rank(const size_t *vals, size_t n, size_t v);
+
 /* A double as uint64_t, saturated: UINT64_MAX from 2^64 on, 0 for
  * negatives and NaN. A median of a damaged file's times reaches 2^64,
  * which a plain cast may not take (UBSan says so). */

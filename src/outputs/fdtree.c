@@ -90,11 +90,13 @@ static void print_phase(FILE *fp, const struct pfs_run_info *ri, const struct fd
 			(uint64_t)pfs_rate_per_s(span.bytes / 1024, total));
 }
 
-/* One iteration: its phases, then its table. */
-static void print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct pfs_row *rows,
-			    size_t n)
+/* One iteration: its phases, then its table (none once a capped show
+ * prints no more rows). */
+static void print_iteration(struct pfs_output *o, const struct pfs_run_info *ri,
+			    const struct pfs_row *rows, size_t n)
 {
 	const struct pfs_tree_opts *opts = ri->opts;
+	FILE *fp = o->fp;
 
 	if (opts->common.iterations > 1)
 		fprintf(fp, "ITERATION %" PRIu32 " OF %" PRIu64 "\n", rows[0].iteration,
@@ -102,9 +104,11 @@ static void print_iteration(FILE *fp, const struct pfs_run_info *ri, const struc
 	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++)
 		print_phase(fp, ri, &phases[p], rows, n);
 	fputc('\n', fp);
-	pfs_table_header(fp);
+	if (pfs_output_rows_left(o))
+		pfs_table_header(fp);
 	for (size_t i = 0; i < n; i++)
-		pfs_table_row(fp, &rows[i]);
+		if (pfs_output_row(o))
+			pfs_table_row(fp, &rows[i]);
 }
 
 /* A run gives one iteration a block; `pfsbench show` gives them all at
@@ -120,7 +124,7 @@ static int fdtree_block(struct pfs_output *o, const struct pfs_run_info *ri,
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && rows[j].iteration == rows[i].iteration; j++)
 			;
-		print_iteration(o->fp, ri, rows + i, j - i);
+		print_iteration(o, ri, rows + i, j - i);
 	}
 	return fflush(o->fp) ? -1 : 0;
 }

@@ -119,9 +119,10 @@ static int print_summary(FILE *fp, const char *prefix, const struct summary *s, 
 }
 
 /* One iteration's lines: each rank's, then all ranks' together. */
-static int print_iteration(FILE *fp, const struct pfs_run_info *ri,
+static int print_iteration(struct pfs_output *out, const struct pfs_run_info *ri,
 			   const struct pfs_stream_opts *o, const struct pfs_row *rows, size_t n)
 {
+	FILE *fp = out->fp;
 	struct summary all = { 0, 0, 0, 0 };
 	struct pfs_span span;
 	char prefix[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX) + 32];
@@ -138,7 +139,7 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri,
 		pfs_span_add(&span, &rows[i]);
 		snprintf(prefix, sizeof(prefix), "%s %" PRIu32 ": ",
 			 pfs_printable(node, sizeof(node), rows[i].node), rows[i].worker);
-		if (ri->nranks > 1 && print_summary(fp, prefix, &one, o->format))
+		if (ri->nranks > 1 && pfs_output_row(out) && print_summary(fp, prefix, &one, o->format))
 			return -1;
 	}
 	all.elapsed_us = pfs_span_us(&span);
@@ -165,7 +166,7 @@ static int stream_block(struct pfs_output *o, const struct pfs_run_info *ri,
 	for (size_t i = 0, j; i < b->nrows; i = j) {
 		for (j = i + 1; j < b->nrows && rows[j].iteration == rows[i].iteration; j++)
 			;
-		if (print_iteration(o->fp, ri, opts, rows + i, j - i))
+		if (print_iteration(o, ri, opts, rows + i, j - i))
 			return -1;
 	}
 	return fflush(o->fp) ? -1 : 0;
@@ -219,7 +220,8 @@ static int stream_end(struct pfs_output *o, const struct pfs_run_info *ri,
 	      "---- -- -------------- ---- -------- ---------- ---------- -------------- ---------\n",
 	      o->fp);
 	for (size_t i = 0; sr && i < sr->n; i++)
-		table_row(o->fp, &sr->rows[i]);
+		if (pfs_output_row(o))
+			table_row(o->fp, &sr->rows[i]);
 	/* The table's own ending: its notes, then "Done." or "Aborted.". */
 	o->priv = NULL;
 	rc = pfs_output_table.end(o, ri, status, reason);

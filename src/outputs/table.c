@@ -105,7 +105,8 @@ static int table_block(struct pfs_output *o, const struct pfs_run_info *ri,
 {
 	(void)ri;
 	for (size_t i = 0; i < b->nrows; i++)
-		pfs_table_row(o->fp, &b->rows[i]);
+		if (pfs_output_row(o))
+			pfs_table_row(o->fp, &b->rows[i]);
 	if (pfs_table_note_block(o, b))
 		return -1;
 	return fflush(o->fp) ? -1 : 0;
@@ -134,8 +135,9 @@ static void stonewall_notes(FILE *fp, const struct table_notes *tn)
 	}
 }
 
-/* A run that did not drop caches says so inside the report, since the report
- * is what gets pasted into tickets and its numbers then mean something else. */
+/* Right under the rows, how many row lines a capped `show` left out. A run
+ * that did not drop caches says so inside the report, since the report is
+ * what gets pasted into tickets and its numbers then mean something else. */
 static int table_end(struct pfs_output *o, const struct pfs_run_info *ri,
 		     enum pfs_run_status status, const char *reason)
 {
@@ -143,6 +145,7 @@ static int table_end(struct pfs_output *o, const struct pfs_run_info *ri,
 	char note[PFS_PRINTABLE_SIZE(sizeof(ri->caches_note))];
 
 	(void)reason;
+	pfs_output_rows_note(o);
 	fputc('\n', o->fp);
 	if (!ri->caches_dropped)
 		fprintf(o->fp, "Note: %s.\n", pfs_printable(note, sizeof(note), ri->caches_note));

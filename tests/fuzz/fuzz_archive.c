@@ -183,7 +183,9 @@ static void render(struct pfs_archive *a)
 	const char *paths[] = { path, path };
 	struct pfs_archive twice[2] = { *a, *a };
 
-	if (pfs_show_report(sink, a, true, true) == 0)
+	struct pfs_row_budget rows = { .lines_max = 4, .path = path };
+
+	if (pfs_show_report(sink, a, true, true, &rows) == 0)
 		pfs_show_analysis(sink, a);
 	for (int k = PFS_EXPORT_CSV_ROWS; k <= PFS_EXPORT_JSON_PROVENANCE; k++)
 		pfs_export_write(sink, a, (enum pfs_export_kind)k);

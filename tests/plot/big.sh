@@ -3,11 +3,13 @@
 # file of 980000 rows (4900 ranks on 49 nodes x 5 tests x 4 ops x 10
 # iterations, written by the real writer through tests/archive/synth_results,
 # then gzipped by h5repack as the attack's file was) is shown, compared,
-# plotted and reported with a peak resident size under 1 GiB each, the
-# pictures and the page under 10 MB each, the pictures saying what they
-# thinned; a file over the row cap (1100000 rows) is refused by show and
-# plot in one line, nothing made. Sizes only: the time bounds are
-# bench/run-bench-big.sh's (make bench-big); timeout is a hang guard.
+# plotted and reported with a peak resident size under 1 GiB each, show's
+# text, the pictures and the page under 10 MB each, show saying how many
+# row lines it left out and show --all printing every row, the pictures
+# saying what they thinned; a file over the row cap (1100000 rows) is
+# refused by show and plot in one line, nothing made. Sizes only: the
+# time bounds are bench/run-bench-big.sh's (make bench-big); timeout is a
+# hang guard.
 . "$(dirname "$0")/lib.sh"
 SYNTH=$(dirname "$(dirname "$PFSBENCH")")/tests/archive/synth_results
 [ -x "$SYNTH" ] || skip "tests/archive/synth_results is not built"
@@ -22,22 +24,18 @@ h5repack -f GZIP=1 "$SCRATCH/raw.h5" "$SCRATCH/big.h5" || { not_ok "the file gzi
 rm -f "$SCRATCH/raw.h5"
 cp "$SCRATCH/big.h5" "$SCRATCH/big2.h5"
 
-# measured NAME CMD...: runs CMD under /usr/bin/time -v with a 300 s hang
-# guard; its exit status in RC, its peak resident size (KiB) in RSS.
-measured() {
-	local name=$1
-	shift
-	timeout 300 /usr/bin/time -v -o "$SCRATCH/$name.time" "$@" >"$SCRATCH/$name.out" \
-		2>"$SCRATCH/$name.err"
-	RC=$?
-	RSS=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$SCRATCH/$name.time")
-	echo "# $name: exit $RC, peak RSS ${RSS:-?} KiB, $(grep -h 'Elapsed' "$SCRATCH/$name.time")"
-}
-
 measured show "$PFSBENCH" show "$SCRATCH/big.h5"
 check "show: exit 0" test "$RC" -eq 0
-check "show: every row listed (980000)" test "$(grep -c ' node0' "$SCRATCH/show.out")" -eq 980049
+check "show: the first 10000 rows listed (and the 49 nodes)" \
+	test "$(grep -c ' node0' "$SCRATCH/show.out")" -eq 10049
+check "show: its text under 10 MB ($(stat -c %s "$SCRATCH/show.out") bytes)" \
+	test "$(stat -c %s "$SCRATCH/show.out")" -lt $MB10
+check "show: says how many row lines it left out, and what prints them" \
+	grep -qx "\.\.\. 970000 more row lines not printed (show prints the first 10000): pfsbench show --all '$SCRATCH/big.h5' prints them all, pfsbench export '$SCRATCH/big.h5' --csv every row's fields" "$SCRATCH/show.out"
+check "show: its summary in full (Done.)" test "$(tail -n 1 "$SCRATCH/show.out")" = Done.
 check "show: peak RSS under 1 GiB" test "${RSS:-$GIB_KIB}" -lt $GIB_KIB
+check "show --all: every row listed (980000)" \
+	test "$(timeout 300 "$PFSBENCH" show --all "$SCRATCH/big.h5" | grep -c ' node0')" -eq 980049
 
 measured compare "$PFSBENCH" compare "$SCRATCH/big.h5" "$SCRATCH/big2.h5"
 check "compare: exit 0" test "$RC" -eq 0
@@ -66,8 +64,9 @@ check "report: exit 0" test "$RC" -eq 0
 check "report: peak RSS under 1 GiB" test "${RSS:-$GIB_KIB}" -lt $GIB_KIB
 check "report: the page under 10 MB ($(stat -c %s "$SCRATCH/r.html") bytes)" \
 	test "$(stat -c %s "$SCRATCH/r.html")" -lt $MB10
-check "report: says its text report is cut, and where the whole is" \
-	grep -q 'The first [0-9]* of [0-9]* bytes; pfsbench show --latency' "$SCRATCH/r.html"
+check "report: says how many row lines its text report left out, and what prints them" \
+	grep -q '970000 more row lines not printed (show prints the first 10000): pfsbench show --all' \
+	"$SCRATCH/r.html"
 check "report: the pictures say what they thinned" \
 	grep -q '980000 rows thinned to a lane per node' "$SCRATCH/r.html"
 

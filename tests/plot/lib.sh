@@ -75,3 +75,16 @@ real_run() {
 	check "the $name run: exit 0" test "$RC" -eq 0
 	check "the $name run leaves nothing" dir_unchanged "$SCRATCH/$name.d"
 }
+
+# measured NAME CMD...: runs CMD under /usr/bin/time -v with a 300 s hang
+# guard, its output in $SCRATCH/NAME.out and .err; its exit status in RC,
+# its peak resident size (KiB) in RSS. The time is printed, never judged.
+measured() {
+	local name=$1
+	shift
+	timeout 300 /usr/bin/time -v -o "$SCRATCH/$name.time" "$@" >"$SCRATCH/$name.out" \
+		2>"$SCRATCH/$name.err"
+	RC=$?
+	RSS=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$SCRATCH/$name.time")
+	echo "# $name: exit $RC, peak RSS ${RSS:-?} KiB, $(grep -h 'Elapsed' "$SCRATCH/$name.time")"
+}

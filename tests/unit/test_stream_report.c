@@ -36,7 +36,7 @@ static char *report(const struct pfs_stream_opts *opts, uint64_t nranks, const s
 		    size_t n)
 {
 	struct pfs_run_info ri;
-	struct pfs_output o = { &pfs_output_stream, NULL, NULL };
+	struct pfs_output o = { .ops = &pfs_output_stream };
 	struct pfs_block b = { .rows = rows, .nrows = n };
 	char *buf = NULL;
 	size_t len = 0;

@@ -128,12 +128,57 @@ static void test_uneven_workers_and_aborted_run(void **state)
 	free(out);
 }
 
+/* A capped show: the first rows' lines as the whole report prints them,
+ * then one line saying how many are left out and what prints them, then
+ * the table's ending (its notes) in full. */
+static void test_row_budget_prints_the_first_rows_then_says_so(void **state)
+{
+	static const struct pfs_node nodes[] = { { .name = "n1", .addr = "-", .nworkers = 1, .leader_rank = 0, .mem_bytes = 0 } };
+	struct pfs_run_info ri = { .dir = "/d", .fstype = "TMPFS", .nnodes = 1, .nodes = nodes,
+				   .workers_min = 1, .workers_max = 1, .caches_dropped = true };
+	struct pfs_row rows[5];
+	struct pfs_row_budget budget = { .lines_max = 2, .path = "r.h5" };
+	struct pfs_output o = { .ops = &pfs_output_table, .budget = &budget };
+	const char *note = "... 3 more row lines not printed (show prints the first 2): pfsbench show "
+			   "--all 'r.h5' prints them all, pfsbench export 'r.h5' --csv every row's "
+			   "fields\n\nStonewall:";
+	char *out = NULL, *all = NULL, *cut;
+	size_t len = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		rows[i] = (struct pfs_row){ .test = "pa", .op = "Create", .node = "n1", .iteration = 1,
+					    .worker = (uint32_t)i + 1, .elapsed_us = 1000, .items = 10,
+					    .stonewall_items = i == 4 ? 7 : 0, .stonewall_us = 5 };
+	o.fp = open_memstream(&out, &len);
+	o.ops->begin(&o, &ri);
+	o.ops->block(&o, &ri, &(struct pfs_block){ .rows = rows, .nrows = 3 });
+	o.ops->block(&o, &ri, &(struct pfs_block){ .rows = rows + 3, .nrows = 2 });
+	o.ops->end(&o, &ri, PFS_RUN_COMPLETE, "");
+	fclose(o.fp);
+	assert_int_equal(budget.printed, 2);
+	assert_int_equal(budget.left_out, 3);
+	all = render(&ri, rows, 5, PFS_RUN_COMPLETE);
+	/* up to the third row's line, the whole report's text; then the note */
+	cut = strstr(all, "    3 Create");
+	assert_non_null(cut);
+	while (cut > all && cut[-1] != '\n')
+		cut--;
+	assert_memory_equal(out, all, (size_t)(cut - all));
+	assert_true(!strncmp(out + (cut - all), note, strlen(note)));
+	assert_non_null(strstr(out, " pa 1 n1 5 Create: 7 files"));
+	assert_null(strstr(out, "    3 Create"));
+	free(out);
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_sample_byte_for_byte),
 		cmocka_unit_test(test_long_node_names_widen_not_cut),
 		cmocka_unit_test(test_uneven_workers_and_aborted_run),
+		cmocka_unit_test(test_row_budget_prints_the_first_rows_then_says_so),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
