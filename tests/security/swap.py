@@ -12,9 +12,14 @@ swapping things onto it until STOP exists or 60 s pass.
       directory (WHEN "worker"), renames the run directory to D/away.N and
       puts a symbolic link to TARGET in its place, for every run
       directory that appears (attack 3)
+  swap.py files D NAME A B STOP
+      renames in turn a fresh copy of A and one of B onto D/NAME, from
+      the start until STOP exists or 600 s pass: a results file swapped
+      while root reads it (attack 4)
 """
 import glob
 import os
+import shutil
 import sys
 import time
 
@@ -55,8 +60,24 @@ def rundir(d, target, stop, when):
                 pass
 
 
+def files(d, name, a, b, stop):
+    path = os.path.join(d, name)
+    end = time.time() + 600
+    n = 0
+    while not os.path.exists(stop) and time.time() < end:
+        n += 1
+        tmp = os.path.join(d, ".t%d" % n)
+        try:
+            shutil.copyfile(a if n % 2 else b, tmp)
+            os.rename(tmp, path)
+        except OSError:
+            pass
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "results":
         results(*sys.argv[2:7])
+    elif sys.argv[1] == "files":
+        files(*sys.argv[2:7])
     else:
         rundir(*sys.argv[2:6])
