@@ -11,24 +11,16 @@
 # the pictures all landed first (exit 0); with --force the links are
 # replaced by our pictures (or planted after them); the pictures that
 # are ours are real SVG and PNG files, and no private directory of
-# pfsbench's is left in D. A D that is a symbolic link is refused.
+# pfsbench's is left in D. A D that is the user's symbolic link is
+# refused. The user is a real one (tests/security/lib.sh).
 . "$(dirname "$0")/lib.sh"
-
-[ "$(id -u)" = 0 ] || skip "needs root: the attack is root's output in a user's directory"
-command -v useradd >/dev/null && command -v runuser >/dev/null ||
-	skip "useradd or runuser is missing (Debian's passwd, util-linux)"
+. "$(dirname "$0")/../security/lib.sh"
 need_deb gnuplot-nox gnuplot || skip "$NEED_WHY"
 
 TRIES=${TRIES:-25}
 RUN=$SRCDIR/docs/runs/tmpfs.h5
-U=pfsout$$
-useradd -m -s /bin/bash "$U" || skip "useradd $U failed"
-T_CLEANUP+=("pkill -KILL -u '$U' 2>/dev/null; userdel -r '$U' 2>/dev/null")
-# The user's side: a directory all can enter (SCRATCH is root's only).
-A=$(mktemp -d /tmp/pfsbench-race.XXXXXX)
-T_CLEANUP+=("rm -rf '$A'")
-chmod 755 "$A"
-D=$A/out
+# D is the user's, in SCRATCH (which tests/security/lib.sh opens to all).
+D=$SCRATCH/d
 
 # The victim: root's, outside D, old.
 V=$SCRATCH/victim
@@ -43,7 +35,7 @@ victim_intact() {
 fresh_d() {
 	rm -rf "$D"
 	mkdir "$D"
-	chown "$U" "$D"
+	chown "$ATTACKER" "$D"
 }
 
 # attacker NAME...: as the user, waits (up to 20 s) for rates.svg or a
@@ -51,7 +43,7 @@ fresh_d() {
 # as a symbolic link to the victim; prints "planted" when it did.
 attacker() {
 	# shellcheck disable=SC2016
-	runuser -u "$U" -- bash -c '
+	runuser -u "$ATTACKER" -- bash -c '
 		d=$1 v=$2; shift 2
 		end=$((SECONDS + 20))
 		shopt -s nullglob dotglob
@@ -63,7 +55,7 @@ attacker() {
 				exit 0
 			fi
 		done' attacker "$D" "$V" "$@" >"$SCRATCH/attacker.out" 2>&1 &
-	ATTACKER=$!
+	ATTACK_PID=$!
 	sleep 0.05 # it runs before pfsbench does
 }
 
@@ -80,7 +72,7 @@ plot_race() {
 		attacker latency.svg latency.png
 		"$PFSBENCH" plot "$RUN" -o "$D" $mode >"$SCRATCH/out" 2>"$SCRATCH/err"
 		rc=$?
-		wait "$ATTACKER"
+		wait "$ATTACK_PID"
 		victim_intact || { won=$((won + 1)); cp -p "$SCRATCH/victim.orig" "$V"; }
 		stage_left && { bad=$((bad + 1)); echo "# try $i: a private directory was left"; }
 		if [ $rc -eq 2 ] && [ -z "$mode" ]; then
@@ -125,7 +117,7 @@ report_race() {
 		attacker report.html
 		"$PFSBENCH" report "$RUN" -o "$D/report.html" $mode >"$SCRATCH/out" 2>"$SCRATCH/err"
 		rc=$?
-		wait "$ATTACKER"
+		wait "$ATTACK_PID"
 		victim_intact || { won=$((won + 1)); cp -p "$SCRATCH/victim.orig" "$V"; }
 		stage_left && { bad=$((bad + 1)); echo "# try $i: a private directory was left"; }
 		grep -q planted "$SCRATCH/attacker.out" && planted=$((planted + 1))
@@ -162,16 +154,17 @@ plot_race --force
 report_race ""
 report_race --force
 
-# D itself a symbolic link (to a directory of root's): refused, exit 2,
-# nothing made there.
+# D itself a symbolic link, the user's, to a directory of root's:
+# refused, exit 2, nothing made there.
 mkdir "$SCRATCH/rootdir"
-ln -s "$SCRATCH/rootdir" "$A/link"
-"$PFSBENCH" plot "$RUN" -o "$A/link" --force >"$SCRATCH/out" 2>"$SCRATCH/err"
+fresh_d
+runuser -u "$ATTACKER" -- ln -s "$SCRATCH/rootdir" "$D/link"
+"$PFSBENCH" plot "$RUN" -o "$D/link" --force >"$SCRATCH/out" 2>"$SCRATCH/err"
 check "plot -o a symbolic link: exit 2" test $? -eq 2
 check "plot -o a symbolic link: said so" \
-	grep -q "^pfsbench: '$A/link' is a symbolic link: give the directory it points to" "$SCRATCH/err"
+	grep -q "^pfsbench: '$D/link' is a symbolic link: give the directory it points to" "$SCRATCH/err"
 check "plot -o a symbolic link: nothing made through it" test -z "$(ls -A "$SCRATCH/rootdir")"
-"$PFSBENCH" report "$RUN" -o "$A/link/r.html" --force >"$SCRATCH/out" 2>"$SCRATCH/err"
+"$PFSBENCH" report "$RUN" -o "$D/link/r.html" --force >"$SCRATCH/out" 2>"$SCRATCH/err"
 rc=$?
 check "report -o in a symbolic link's name: exit 2, nothing made" \
 	eval 'test $rc -eq 2 && test -z "$(ls -A "$SCRATCH/rootdir")"'
