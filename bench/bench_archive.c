@@ -5,9 +5,9 @@
  * write time counts the writer's calls only, not the making of rows. */
 #include "../tests/synth.h"
 
-#include "pfsbench/archive.h"
-#include "pfsbench/compare.h"
-#include "pfsbench/util.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/analysis/compare.h"
+#include "pfsbench/core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

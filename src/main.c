@@ -1,10 +1,10 @@
 /* main.c: the choice of subcommand; MPI start and end for the workloads.
  * Commands that only read result files run without MPI. */
-#include "pfsbench/ab.h"
-#include "pfsbench/commands.h"
-#include "pfsbench/engine.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/commands/ab.h"
+#include "pfsbench/commands/commands.h"
+#include "pfsbench/engine/engine.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
 
 #include "config.h"
 
@@ -27,7 +27,7 @@ static void usage(FILE *out)
 		     "'pfsbench COMMAND --help' lists a command's options; see pfsbench(1).\n");
 }
 
-/* pfsbench ab: the rounds (src/engine/ab.c), then rank 0 compares the A
+/* pfsbench ab: the rounds (src/commands/ab_run.c), then rank 0 compares the A
  * runs with the B runs as `pfsbench compare A1 A2 ... -- B1 B2 ...` does.
  * ab's own options need no filesystem: every rank parses the same argv
  * alike, and rank 0 alone speaks. */

@@ -1,7 +1,7 @@
 /* synth.c: synthetic runs through the real writer; see synth.h. */
 #include "synth.h"
 
-#include "pfsbench/workload.h"
+#include "pfsbench/engine/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "pfsbench/output.h"
-#include "pfsbench/topology.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/topology.h"
 
 struct synth {
 	unsigned nranks, nnodes, ntests, nops, iterations;

@@ -7,8 +7,8 @@
  * notice); at each step's end all ranks agree on whether anyone failed. */
 #include "internal.h"
 
-#include "pfsbench/interrupt.h"
-#include "pfsbench/util.h"
+#include "pfsbench/core/interrupt.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

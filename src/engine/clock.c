@@ -6,7 +6,7 @@
  * half that round trip). */
 #include "internal.h"
 
-#include "pfsbench/util.h"
+#include "pfsbench/core/util.h"
 
 #define CLOCK_ROUNDS 8
 

@@ -6,7 +6,7 @@
  * report order and points each latency cell at its row's new place. */
 #include "internal.h"
 
-#include "pfsbench/util.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,7 +3,7 @@
  *   run.c       the whole run: options, identity, preflight, tests, outputs
  *   step.c      a test's steps: cache drops, barriers, ops, the filesystem's
  *               counters around each
- *   worker.c    what ops call (include/pfsbench/worker.h): rows, failures,
+ *   worker.c    what ops call (include/pfsbench/engine/worker.h): rows, failures,
  *               the clock inside ops, the stonewall
  *   progress.c  what a tick records: the timeline, rank 0's live line
  *   agree.c     MPI calls checked, waits that sleep, stop notices, agreement
@@ -17,14 +17,14 @@
 
 #include <mpi.h>
 
-#include "pfsbench/cgroup.h"
-#include "pfsbench/fsprobe.h"
-#include "pfsbench/histogram.h"
-#include "pfsbench/options.h"
-#include "pfsbench/resultpath.h"
-#include "pfsbench/output.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/core/cgroup.h"
+#include "pfsbench/target/fsprobe.h"
+#include "pfsbench/core/histogram.h"
+#include "pfsbench/core/options.h"
+#include "pfsbench/core/resultpath.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/engine/workload.h"
 
 #define PFS_MAX_OUTPUTS 8
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */

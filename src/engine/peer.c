@@ -9,7 +9,7 @@
  * removed, so that cleanup removes every item exactly once. */
 #include "internal.h"
 
-#include "pfsbench/util.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,8 +6,8 @@
  * slowest node. */
 #include "internal.h"
 
-#include "pfsbench/interrupt.h"
-#include "pfsbench/util.h"
+#include "pfsbench/core/interrupt.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,11 +7,11 @@
  * (internal.h lists them). */
 #include "internal.h"
 
-#include "pfsbench/engine.h"
-#include "pfsbench/fsinfo.h"
-#include "pfsbench/interrupt.h"
-#include "pfsbench/resultpath.h"
-#include "pfsbench/util.h"
+#include "pfsbench/engine/engine.h"
+#include "pfsbench/target/fsinfo.h"
+#include "pfsbench/core/interrupt.h"
+#include "pfsbench/core/resultpath.h"
+#include "pfsbench/core/util.h"
 
 #include "config.h"
 

@@ -2,7 +2,7 @@
  * DIR/pfsbench.<workload>.<key> for runs that leave their items for a later
  * one, or none for a run on a file the user named), its marker, one
  * directory per worker inside it, and their removal: only what the run
- * created, and nothing else. The marker (include/pfsbench/runmark.h) is
+ * created, and nothing else. The marker (include/pfsbench/core/runmark.h) is
  * made first and removed last, so that whatever a killed run leaves,
  * `pfsbench clean` can tell it is pfsbench's.
  *
@@ -16,8 +16,8 @@
  * the one it opened, or stops with a message naming what changed. */
 #include "internal.h"
 
-#include "pfsbench/runmark.h"
-#include "pfsbench/util.h"
+#include "pfsbench/core/runmark.h"
+#include "pfsbench/core/util.h"
 
 #include "config.h"
 

@@ -5,9 +5,9 @@
  * rows go to rank 0 and its outputs. */
 #include "internal.h"
 
-#include "pfsbench/fsinfo.h"
-#include "pfsbench/interrupt.h"
-#include "pfsbench/util.h"
+#include "pfsbench/target/fsinfo.h"
+#include "pfsbench/core/interrupt.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +42,7 @@ static void drop_caches(struct pfs_engine *e)
 	}
 }
 
-/* The filesystem's own counters (include/pfsbench/fsprobe.h), on the
+/* The filesystem's own counters (include/pfsbench/target/fsprobe.h), on the
  * probing ranks: begun after the cache drop, so that they count the step,
  * not the drop's writeback, and ended after the step's agreement, when
  * every rank of the node is done. A probe that fails gives nothing for the

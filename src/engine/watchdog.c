@@ -7,7 +7,7 @@
  * (agree.c) and at the working ranks' ticks: it costs a clock reading. */
 #include "internal.h"
 
-#include "pfsbench/util.h"
+#include "pfsbench/core/util.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* worker.c: what a workload's ops call (include/pfsbench/worker.h): the
+/* worker.c: what a workload's ops call (include/pfsbench/engine/worker.h): the
  * start and end of an op and the row it becomes, the CPU and latency it is
  * measured with, failures, and the stonewall that may stop and resume it.
  *
@@ -11,8 +11,8 @@
  * counts: stonewall_items at the deadline, items after wear-out. */
 #include "internal.h"
 
-#include "pfsbench/interrupt.h"
-#include "pfsbench/util.h"
+#include "pfsbench/core/interrupt.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

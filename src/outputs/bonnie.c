@@ -1,5 +1,5 @@
 /* bonnie.c: the bonnie workload's report, in bonnie++'s own layout
- * (src/bonniefmt.c prints every line). For each iteration: the
+ * (src/formats/bonniefmt.c prints every line). For each iteration: the
  * I/O table of all ranks together, its Concurrency the number of ranks,
  * then each node's pair of lines (figures, Latency) under it; the same for
  * the file table, where a node's line starts with its name; then the CSV
@@ -16,10 +16,10 @@
  *          / time x 100, cut to an integer, so 2 busy ranks show 200;
  *   latency = the slowest item of any row (its histogram's exact max);
  * and "+++++ +++" when the time is under bonnie++'s 0.5 s. */
-#include "pfsbench/bonnie_plan.h"
-#include "pfsbench/output.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/util.h"
+#include "pfsbench/plans/bonnie_plan.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/core/util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

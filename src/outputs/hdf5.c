@@ -4,16 +4,16 @@
  * block's rows, latency cells and progress ticks are appended to three
  * chunked, extendible tables and flushed; end records the status. A run
  * that dies keeps every block written before it died. The reader is
- * src/archive_hdf5.c. */
-#include "pfsbench/archive.h"
-#include "pfsbench/h5common.h"
-#include "pfsbench/histogram.h"
-#include "pfsbench/options.h"
-#include "pfsbench/output.h"
-#include "pfsbench/resultpath.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
+ * src/archive/archive_hdf5.c. */
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/core/h5common.h"
+#include "pfsbench/core/histogram.h"
+#include "pfsbench/core/options.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/resultpath.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -510,7 +510,7 @@ out:
 		 * and the shrink is flushed (only metadata now). The reader
 		 * still drops trailing all-zero records, which files of
 		 * writers before make_table's early chunks may hold
-		 * (src/archive_hdf5.c). */
+		 * (src/archive/archive_hdf5.c). */
 		truncate_table(&h->rows, first_row);
 		truncate_table(&h->lat, first_cell);
 		truncate_table(&h->ticks, first_tick);

@@ -1,6 +1,6 @@
 /* matrix.c: the report of `pfsbench matrix`. For the test iteration:
  *   perf_matrix's matrix exactly: one line per transfer size, one " %.2f"
- *     cell per request size, MiB/s of all ranks (src/matrixfmt.c), so
+ *     cell per request size, MiB/s of all ranks (src/formats/matrixfmt.c), so
  *     scripts that read perf_matrix's output read it;
  *   a blank line, then the same matrix labelled with the sizes;
  *   a blank line, then what was measured how: read or write, where, ranks
@@ -9,12 +9,12 @@
  *     cell as a ratio to the median node, and which nodes were slowest.
  * A run that stopped ends with "Aborted: REASON". The arithmetic (each
  * repetition's rate, the outlier rule's marks, a cell's value) is
- * src/matrix_plan.c's; this file only prints. */
-#include "pfsbench/matrix_plan.h"
-#include "pfsbench/matrixfmt.h"
-#include "pfsbench/output.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/util.h"
+ * src/plans/matrix_plan.c's; this file only prints. */
+#include "pfsbench/plans/matrix_plan.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

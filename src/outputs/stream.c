@@ -1,5 +1,5 @@
 /* stream.c: the report of `pfsbench stream`. For each iteration, in the
- * format --format chooses (src/ddfmt.c writes each tool's line
+ * format --format chooses (src/formats/ddfmt.c writes each tool's line
  * exactly):
  *   dm (with -p only, as dm):  one line per rank, "NODE WORKER: " before
  *                              dm's "%.2f MB/sec (%llu B / %02ld:%02ld.%06ld)",
@@ -16,10 +16,10 @@
  * the span of the iteration's rows (pfs_span). dm's progress marks are the
  * workload's (rank 0 prints them as it goes), so `pfsbench show` prints the
  * report without them. */
-#include "pfsbench/ddfmt.h"
-#include "pfsbench/output.h"
-#include "pfsbench/stream_opts.h"
-#include "pfsbench/util.h"
+#include "pfsbench/formats/ddfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/stream_opts.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -79,7 +79,7 @@ struct summary {
 	uint64_t bytes, elapsed_us, full, partial;
 };
 
-/* A request is whole but the last (src/seqio.c completes short
+/* A request is whole but the last (src/workloads/seqio.c completes short
  * transfers), so of a row's requests, bytes / -b are whole. */
 static void summary_add(struct summary *s, const struct pfs_row *r, uint64_t block)
 {

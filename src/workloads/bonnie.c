@@ -29,13 +29,13 @@
  * CFileOp::Close; opening the file and choosing names are outside it.
  * Only files and directories this rank made are ever removed: a name
  * found by readdir is checked against the names made. */
-#include "pfsbench/bonnie_plan.h"
-#include "pfsbench/output.h"
-#include "pfsbench/sys.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
-#include "pfsbench/worker.h"
+#include "pfsbench/plans/bonnie_plan.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/sys.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/engine/worker.h"
 
 #include <dirent.h>
 #include <errno.h>

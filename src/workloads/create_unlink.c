@@ -13,16 +13,16 @@
  * reads or removes what its own cache holds. Which files exist is then
  * known to two workers: the owner, who created them, and its reader, who
  * removes them. They keep each other informed through the engine's ledgers
- * (include/pfsbench/worker.h): the owner publishes the range of its files
+ * (include/pfsbench/engine/worker.h): the owner publishes the range of its files
  * that exist, the reader how far it has removed them; the owner's cleanup
  * removes only what its reader has not, so every file is removed exactly
  * once, also after a failure in the middle of a shifted Unlink. */
-#include "pfsbench/output.h"
-#include "pfsbench/sys.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
-#include "pfsbench/worker.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/sys.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/engine/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

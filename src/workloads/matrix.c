@@ -1,9 +1,9 @@
 /* matrix.c: perf_matrix.pl's request-size x transfer-size matrix on the
  * pfsbench engine. In every cell all ranks at once, after a cache drop and
  * a barrier, move the cell's transfer size in requests of its request
- * size (one stream of src/seqio.c each, fsync inside the time for
+ * size (one stream of src/workloads/seqio.c each, fsync inside the time for
  * writes); -i repeats every cell, and the outlier rule of
- * include/pfsbench/matrix_plan.h marks each repetition kept or discarded.
+ * include/pfsbench/plans/matrix_plan.h marks each repetition kept or discarded.
  * This file says where each rank reads or writes and what is timed; the
  * plan, the sizes and the arithmetic are matrix_plan's, the report
  * src/outputs/matrix.c's.
@@ -16,13 +16,13 @@
  * device (or a file to read) that does not hold every rank's part, and
  * never writes past it. O_DIRECT by default on a block device only
  * (--direct). See docs/matrix.md. */
-#include "pfsbench/matrix_plan.h"
-#include "pfsbench/output.h"
-#include "pfsbench/seqio.h"
-#include "pfsbench/sys.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
-#include "pfsbench/worker.h"
+#include "pfsbench/plans/matrix_plan.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/workloads/seqio.h"
+#include "pfsbench/core/sys.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/engine/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

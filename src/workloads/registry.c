@@ -1,6 +1,6 @@
 /* registry.c: the list of workloads. A new workload is one file in this
  * directory and one line here; nothing else tests a workload's name. */
-#include "pfsbench/workload.h"
+#include "pfsbench/engine/workload.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* stream.c: DRBD's dm (and dd) on the pfsbench engine: every rank streams
  * at the same moment, after a barrier and a cache drop, one sequential
  * write (-o) or read (-i) of -s bytes in requests of -b bytes. The loop is
- * src/seqio.c's; this file says where each rank streams and what is timed.
+ * src/workloads/seqio.c's; this file says where each rank streams and what is timed.
  *
  * Where: by default each rank has its own file, <node>.<worker>/stream in
  * the run directory; with --shared all ranks use <run>/stream.shared, rank
@@ -18,14 +18,14 @@
  * every byte read back after a cache drop, untimed). Rank 0 prints dm's
  * progress marks (-m) and percentages (-d) as its stream goes; the report
  * (src/outputs/stream.c) prints the rest. See docs/stream.md. */
-#include "pfsbench/ddfmt.h"
-#include "pfsbench/output.h"
-#include "pfsbench/seqio.h"
-#include "pfsbench/stream_opts.h"
-#include "pfsbench/sys.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
-#include "pfsbench/worker.h"
+#include "pfsbench/formats/ddfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/workloads/seqio.h"
+#include "pfsbench/plans/stream_opts.h"
+#include "pfsbench/core/sys.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/engine/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
  * Usage: escape_results A.h5 B.h5 (tests/archive/escape.sh) */
 #include "../synth.h"
 
-#include "pfsbench/results.h"
+#include "pfsbench/core/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>

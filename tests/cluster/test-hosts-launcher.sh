@@ -6,7 +6,7 @@
 # the first host's ranks first even when mpirun runs on another), 2
 # workers each, and se rows in that order. Exit 77 = skipped.
 . "$(dirname "$0")/hosts-test-lib.sh"
-cup=${CREATE_UNLINK_PERF:-$here/../../src/create_unlink_perf}
+cup=${CREATE_UNLINK_PERF:-$here/../../src/launchers/create_unlink_perf}
 [ -x "$cup" ] || skip "no launcher at '$cup' (run make first)"
 hosts_begin 3
 

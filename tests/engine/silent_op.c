@@ -4,10 +4,10 @@
  * The engine must still stop the run with exit 1 and a message naming the
  * node, the worker and the op. Run under mpirun like pfsbench:
  *   SILENT_OP_RANK=1 mpirun -np 2 silent_op -m DIR */
-#include "pfsbench/engine.h"
-#include "pfsbench/output.h"
-#include "pfsbench/util.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/engine/engine.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <mpi.h>

@@ -22,7 +22,7 @@
  * Tokens are separated by blanks, so TEXT holds no blank and no ';'.
  * SYSCALL is a name from `calls` below: the program's calls of that glibc
  * function and its variants, and syscall(2) with the numbers listed there
- * (pfsbench makes its hot calls through syscall(2), include/pfsbench/sys.h).
+ * (pfsbench makes its hot calls through syscall(2), include/pfsbench/core/sys.h).
  * A call matches a rule when its name, rank, node and path match; each rule
  * counts its own matching calls, and acts on calls after+1 to after+count.
  * Delays come first (all that apply, one after the other), then the first

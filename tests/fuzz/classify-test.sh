@@ -60,7 +60,7 @@ expect() {
 
 H=/usr/lib/x86_64-linux-gnu/hdf5/serial/libhdf5.so.103
 P=/build/tests/fuzz/fuzz_archive
-ours="pfs_analyze@src/slownode.c:748 pfs_show_analysis@src/show.c:90"
+ours="pfs_analyze@src/analysis/slownode.c:748 pfs_show_analysis@src/commands/show.c:90"
 
 # shellcheck disable=SC2086
 expect h5aiterate2-stray-read "a READ by HDF5 under H5Aiterate2 into a block pfs_analyze freed" \

@@ -25,7 +25,7 @@ done <"$prof/inputs"
 echo "fuzz-coverage: $n inputs, $died of them died (their coverage is lost)"
 "$profdata" merge -sparse -o "$prof/all.profdata" "$prof"/*.profraw || exit 1
 "$cov" report "$fuzzer" -instr-profile="$prof/all.profdata" \
-	"$SRCDIR/src/archive_hdf5.c" "$SRCDIR/src/archive.c" "$SRCDIR/src/h5common.c" \
-	"$SRCDIR/src/show.c" "$SRCDIR/src/export.c" "$SRCDIR/src/compare.c" \
-	"$SRCDIR/src/compare_report.c" "$SRCDIR/src/slownode.c" "$SRCDIR/src/latency.c" \
-	"$SRCDIR/src/pictures.c" "$SRCDIR/src/plotdata.c"
+	"$SRCDIR/src/archive/archive_hdf5.c" "$SRCDIR/src/archive/archive.c" "$SRCDIR/src/core/h5common.c" \
+	"$SRCDIR/src/commands/show.c" "$SRCDIR/src/commands/export.c" "$SRCDIR/src/analysis/compare.c" \
+	"$SRCDIR/src/commands/compare_report.c" "$SRCDIR/src/analysis/slownode.c" "$SRCDIR/src/analysis/latency.c" \
+	"$SRCDIR/src/pictures/pictures.c" "$SRCDIR/src/pictures/plotdata.c"

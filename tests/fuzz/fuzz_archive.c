@@ -10,11 +10,11 @@
  * the product's own path (the file read once into memory from one
  * descriptor, HDF5's signature, the image opened by HDF5's core driver);
  * on tmpfs it costs a few percent of a load. */
-#include "pfsbench/archive.h"
-#include "pfsbench/commands.h"
-#include "pfsbench/compare.h"
-#include "pfsbench/export.h"
-#include "pfsbench/pictures.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/commands/commands.h"
+#include "pfsbench/analysis/compare.h"
+#include "pfsbench/commands/export.h"
+#include "pfsbench/pictures/pictures.h"
 
 #include <fcntl.h>
 /* The allocation bound and the kept reports need ASan's runtime: the line

@@ -343,7 +343,7 @@ vm_keep() {
 
 # sb_deltas BEFORE AFTER: "TYPE dlm: +N TYPE queue: +N ..." for every
 # counter of two sbstats files that changed (summed over CPUs). For the
-# log; pfsbench's own parser is src/fsstats.c.
+# log; pfsbench's own parser is src/target/fsstats.c.
 sb_deltas() {
 	awk '$2 == "dlm:" || $2 == "queue:" {
 		s = 0; for (i = 3; i <= NF; i++) s += $i

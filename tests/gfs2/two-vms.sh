@@ -111,7 +111,7 @@ for n in n1 n2; do
 done
 
 # The results files' own counters, step by step: each node's leader read
-# its sbstats around every step (src/fsprobe.c). Checked against the
+# its sbstats around every step (src/target/fsprobe.c). Checked against the
 # test's own snapshots around each whole run, taken from outside pfsbench.
 fsdescs() {
 	"$PFSBENCH" export "$1" --json |

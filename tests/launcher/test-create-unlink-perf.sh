@@ -5,7 +5,7 @@
 # with a clear message for each kind of bad input. Runs no MPI job.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-cup=${CREATE_UNLINK_PERF:-$here/../../src/create_unlink_perf}
+cup=${CREATE_UNLINK_PERF:-$here/../../src/launchers/create_unlink_perf}
 [ -x "$cup" ] || { echo "SKIP: no launcher at '$cup' (run make first)"; exit 77; }
 passed=0 failed=0
 

@@ -6,7 +6,7 @@
 # the launcher for real).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-dm=${DM:-$here/../../src/dm}
+dm=${DM:-$here/../../src/launchers/dm}
 [ -x "$dm" ] || { echo "SKIP: no launcher at '$dm' (run make first)"; exit 77; }
 LAUNCHER=$dm
 # shellcheck source-path=SCRIPTDIR source=stand-in.sh

@@ -7,7 +7,7 @@
 # (tests/matrix/run.sh runs the launcher for real).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pm=${PERF_MATRIX:-$here/../../src/perf_matrix}
+pm=${PERF_MATRIX:-$here/../../src/launchers/perf_matrix}
 [ -x "$pm" ] || { echo "SKIP: no launcher at '$pm' (run make first)"; exit 77; }
 LAUNCHER=$pm
 # shellcheck source-path=SCRIPTDIR source=stand-in.sh

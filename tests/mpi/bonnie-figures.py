@@ -23,7 +23,7 @@ problems = []
 
 
 def latency_text(ns):
-    """bonnie++'s print_latency, as src/bonniefmt.c writes it."""
+    """bonnie++'s print_latency, as src/formats/bonniefmt.c writes it."""
     if ns == 0:
         return ""
     if ns > 99999999000:

@@ -7,8 +7,8 @@
  * Usage: hostile_results OUT.h5 */
 #include "../synth.h"
 
-#include "pfsbench/histogram.h"
-#include "pfsbench/results.h"
+#include "pfsbench/core/histogram.h"
+#include "pfsbench/core/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * Usage: latency_ops_results OUT.h5 N */
 #include "../synth.h"
 
-#include "pfsbench/histogram.h"
-#include "pfsbench/results.h"
+#include "pfsbench/core/histogram.h"
+#include "pfsbench/core/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>

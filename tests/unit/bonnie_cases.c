@@ -5,7 +5,7 @@
  *   bonnie_cases text N     case N's text tables, 2.00a's layout with the
  *                           create rates right (no file count defect)
  * Each line is read back and must print the same, or it exits 1. */
-#include "pfsbench/bonniefmt.h"
+#include "pfsbench/formats/bonniefmt.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * refused, with the option named, where bonnie++ would guess. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/bonnie_plan.h"
+#include "pfsbench/plans/bonnie_plan.h"
 
 #include <errno.h>
 #include <stdio.h>

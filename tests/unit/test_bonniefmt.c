@@ -7,7 +7,7 @@
  * each refused with a message naming the field. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/bonniefmt.h"
+#include "pfsbench/formats/bonniefmt.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * NULs, paths that climb out. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/cgroup.h"
+#include "pfsbench/core/cgroup.h"
 
 #include <errno.h>
 #include <limits.h>

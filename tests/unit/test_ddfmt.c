@@ -8,7 +8,7 @@
  * have printed that way is tried, and every one must give the capture. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/ddfmt.h"
+#include "pfsbench/formats/ddfmt.h"
 
 #include <errno.h>
 #include <inttypes.h>

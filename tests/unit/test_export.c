@@ -2,7 +2,7 @@
  * and formulas made text, and JSON strings, written to memory. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/export.h"
+#include "pfsbench/commands/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>

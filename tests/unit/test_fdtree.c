@@ -3,8 +3,8 @@
  * round a fast phase to 0, the per-node table. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/output.h"
-#include "pfsbench/tree_plan.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/tree_plan.h"
 
 #include "config.h"
 

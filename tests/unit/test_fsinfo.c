@@ -2,7 +2,7 @@
  * table, and the directory checks. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/fsinfo.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include <errno.h>
 #include <stdio.h>

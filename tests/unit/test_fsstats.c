@@ -5,7 +5,7 @@
  * expected sum below was counted with awk from those files. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/fsstats.h"
+#include "pfsbench/target/fsstats.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * round-trip and refuse what a hostile file could hold. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/histogram.h"
+#include "pfsbench/core/histogram.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -3,7 +3,7 @@
  * figure's data URI, and a page that loads nothing from anywhere. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/html.h"
+#include "pfsbench/pictures/html.h"
 
 #include <stdio.h>
 #include <stdlib.h>

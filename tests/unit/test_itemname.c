@@ -7,8 +7,8 @@
  * are well formed, so no declared name silently matches nothing. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/itemname.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/core/itemname.h"
+#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <string.h>

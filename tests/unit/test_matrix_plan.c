@@ -1,4 +1,4 @@
-/* test_matrix_plan.c: pfsbench matrix as data (src/matrix_plan.c). What it
+/* test_matrix_plan.c: pfsbench matrix as data (src/plans/matrix_plan.c). What it
  * protects: the size lists and their refusals; the plan's steps (step 0,
  * then passes over the cells, a cell whose request exceeds its transfer
  * never run); the outlier rule applied to rows on the seed's kind of data
@@ -8,8 +8,8 @@
  * slowest node against the median; rows that do not fit the plan. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/matrix_plan.h"
-#include "pfsbench/matrixfmt.h"
+#include "pfsbench/plans/matrix_plan.h"
+#include "pfsbench/formats/matrixfmt.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,12 +1,12 @@
 /* test_matrixdiff.c: when compare marks a cell of perf_matrix's diff as
- * beyond the noise (src/matrixdiff.c): on the log of the ratio, never
+ * beyond the noise (src/analysis/matrixdiff.c): on the log of the ratio, never
  * under the 10 % floor, never without a measured noise or with a zero
  * cell, and a slowdown weighing as much as the speedup of the same factor.
  * The diff's text itself is tests/matrix/run.sh's (the seed's diff, byte
  * for byte, through the real command). */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/matrixdiff.h"
+#include "pfsbench/analysis/matrixdiff.h"
 
 static void test_beyond_noise(void **state)
 {

@@ -13,7 +13,7 @@
  * must equal them byte for byte: all 143 cells, "-.--%" included. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/matrixfmt.h"
+#include "pfsbench/formats/matrixfmt.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,8 +2,8 @@
  * create-unlink option table with its checks. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/options.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/core/options.h"
+#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <stdlib.h>

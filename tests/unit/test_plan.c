@@ -3,10 +3,10 @@
  * through the plan and the completion order, and gets the seed's row order. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/options.h"
-#include "pfsbench/results.h"
-#include "pfsbench/topology.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/core/options.h"
+#include "pfsbench/core/results.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
  * comparison's rates a log axis can show. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/histogram.h"
-#include "pfsbench/plotdata.h"
+#include "pfsbench/core/histogram.h"
+#include "pfsbench/pictures/plotdata.h"
 
 #include <errno.h>
 #include <math.h>

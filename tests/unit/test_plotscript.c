@@ -8,8 +8,8 @@
  * rate side by side, with compare's interval on the rate's scale. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/matrixfmt.h"
-#include "pfsbench/plotscript.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/pictures/plotscript.h"
 
 #include <errno.h>
 #include <math.h>

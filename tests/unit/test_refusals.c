@@ -10,10 +10,10 @@
  * directory, the space a run needs, what -R finds). */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/ab.h"
-#include "pfsbench/engine.h"
-#include "pfsbench/options.h"
-#include "pfsbench/workload.h"
+#include "pfsbench/commands/ab.h"
+#include "pfsbench/engine/engine.h"
+#include "pfsbench/core/options.h"
+#include "pfsbench/engine/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,7 +195,7 @@ static void test_a_refusal_is_one_line(void **state)
 }
 
 /* ---- pfsbench ab: its own options, then each side's, as rank 0 checks
- * them before any round (src/ab.c) ---- */
+ * them before any round (src/commands/ab.c) ---- */
 
 #define AB_SHARED "create-unlink", "-m", "/d", "-f", "10", "-F", "2", "-s", "4k"
 

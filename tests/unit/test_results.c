@@ -2,7 +2,7 @@
  * of rows, and the field table's agreement with struct pfs_row. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/results.h"
+#include "pfsbench/core/results.h"
 
 #include <string.h>
 

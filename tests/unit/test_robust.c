@@ -5,7 +5,7 @@
  * the quantile inverts the CDF. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/robust.h"
+#include "pfsbench/analysis/robust.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
  * directory names are <node>.<number> and nothing else. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/runmark.h"
+#include "pfsbench/core/runmark.h"
 
 #include <errno.h>
 #include <fcntl.h>

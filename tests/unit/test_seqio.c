@@ -1,4 +1,4 @@
-/* test_seqio.c: the sequential I/O loop (src/seqio.c) on real files in a
+/* test_seqio.c: the sequential I/O loop (src/workloads/seqio.c) on real files in a
  * temporary directory, with the engine replaced by this file's tick (the
  * worker's w->tick) and pfs_failf (the loop reaches the engine through
  * nothing else, so the linker takes this one and leaves the engine out).
@@ -8,9 +8,9 @@
  * cap; stop notices between slices of one big request; each callback. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/seqio.h"
-#include "pfsbench/util.h"
-#include "pfsbench/worker.h"
+#include "pfsbench/workloads/seqio.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

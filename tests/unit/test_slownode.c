@@ -6,8 +6,8 @@
  * imbalance, waiting and the line's words are worked by hand. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/slownode.h"
-#include "pfsbench/topology.h"
+#include "pfsbench/analysis/slownode.h"
+#include "pfsbench/core/topology.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * one rank printing only the tool's own line. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/output.h"
-#include "pfsbench/stream_opts.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/stream_opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * of each node's lowest rank; workers count from 1 within a node. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/topology.h"
+#include "pfsbench/core/topology.h"
 
 #include <stdlib.h>
 #include <string.h>

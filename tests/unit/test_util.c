@@ -2,7 +2,7 @@
  * reading a text file. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/util.h"
+#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,0 +1,184 @@
+/* workload.h: what a workload tells the engine. A workload is one table of
+ * callbacks (like fio's ioengine_ops): its options, its tests as plans of
+ * steps, and the per-item work of each op (which calls include/pfsbench/
+ * worker.h). Barriers, clocks, cache dropping, error agreement, progress,
+ * latency, rows and reports are the engine's; a workload never sees MPI. */
+#ifndef PFSBENCH_WORKLOAD_H
+#define PFSBENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pfsbench/core/itemname.h"
+#include "pfsbench/core/options.h"
+#include "pfsbench/core/results.h"
+#include "pfsbench/engine/worker.h"
+
+struct pfs_output_ops;
+struct pfs_topology;
+
+#define PFS_ALL_NODES (-1)
+#define PFS_STEP_MAX_ASSIGN 4
+
+/* In one step, each assigned node's workers run one op; nodes not assigned
+ * wait at the barrier that ends the step. */
+struct pfs_assign {
+	int node;    /* node index, or PFS_ALL_NODES */
+	unsigned op; /* index into the workload's ops */
+};
+
+/* Properties of a step. */
+#define PFS_STEP_KEEP_CACHE 1u /* no cache drop before it (bonnie's tests) */
+#define PFS_STEP_STONEWALL 2u  /* with --stonewall, its ops stop at the deadline
+				* and wear out to the busiest rank's count */
+#define PFS_STEP_UNTIMED 4u    /* it prepares and measures nothing (matrix's open
+				* and warm-up): no cache drop before it, and
+				* caches_dropped still holds for the timed steps */
+
+struct pfs_step {
+	unsigned nassign;
+	struct pfs_assign assign[PFS_STEP_MAX_ASSIGN];
+	unsigned flags; /* PFS_STEP_* */
+};
+
+/* The op the step gives a node's workers, or -1: they wait. */
+static inline int pfs_step_op_of_node(const struct pfs_step *s, unsigned node)
+{
+	for (unsigned i = 0; i < s->nassign; i++)
+		if (s->assign[i].node == PFS_ALL_NODES || (unsigned)s->assign[i].node == node)
+			return (int)s->assign[i].op;
+	return -1;
+}
+
+/* For plan functions: stores step at steps[i] when it fits in cap, and
+ * returns i + 1, so a plan counts its steps also when only sizing. */
+static inline size_t pfs_plan_put(struct pfs_step *steps, size_t cap, size_t i,
+				  struct pfs_step step)
+{
+	if (i < cap)
+		steps[i] = step;
+	return i + 1;
+}
+
+/* A step in which one node (or PFS_ALL_NODES) runs op, and one in which
+ * two nodes run an op each; pfs_step_with adds properties. */
+#define PFS_STEP1(node, op) ((struct pfs_step){ 1, { { (node), (op) } }, 0 })
+#define PFS_STEP2(node_a, op_a, node_b, op_b) \
+	((struct pfs_step){ 2, { { (node_a), (op_a) }, { (node_b), (op_b) } }, 0 })
+static inline struct pfs_step pfs_step_with(struct pfs_step step, unsigned flags)
+{
+	step.flags |= flags;
+	return step;
+}
+
+struct pfs_test {
+	const char *name;
+	enum pfs_order order;
+	/* Writes the plan for nnodes nodes and the workload's options into steps
+	 * (at most cap of them) and returns how many steps the plan has, also
+	 * when that exceeds cap. */
+	size_t (*plan)(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap);
+};
+
+/* Needs of a plan, checked against statvfs before anything is created. */
+struct pfs_needs {
+	uint64_t bytes;
+	uint64_t inodes;
+};
+
+/* How a run's items outlive it, for workloads that create in one run and
+ * remove in another (tree -C, then tree -R). */
+enum pfs_persist {
+	PFS_PERSIST_NONE,   /* a fresh run directory, emptied and removed at the end */
+	PFS_PERSIST_LEAVE,  /* a run directory named by the plan; when the run
+			     * completes, it is left with the workload's items */
+	PFS_PERSIST_RESUME, /* works in the directories a LEAVE run left, and
+			     * removes them at the end; refused when they are missing */
+	PFS_PERSIST_NAMED,  /* works on a file or device the user named (under
+			     * the target directory or anywhere): no run or
+			     * worker directory is made, w->dirfd stays -1 and
+			     * w->dir empty, and the named items stay */
+};
+
+struct pfs_workload {
+	const char *name;      /* subcommand */
+	const char *summary;
+	const char *synopsis;  /* for --help */
+	const struct pfs_option *options;
+	size_t opts_size;      /* starts with struct pfs_common_opts */
+	size_t state_size;     /* per-worker state */
+	/* The longest name, with its '/', that the workload puts in its
+	 * worker's (or the run's) directory and opens by path rather than by
+	 * the directory's descriptor (stream's file); 0 for none. The engine
+	 * refuses a directory too long for it before anything is created. */
+	size_t path_tail;
+	const struct pfs_test *tests; /* NULL-terminated by name */
+	const char *const *op_names;  /* by op index, for messages about an op */
+	const struct pfs_output_ops *report; /* the text report on stdout */
+	void (*defaults)(void *opts);
+	/* After parsing, on rank 0: checks the values against each other.
+	 * Returns 0 or -EINVAL with a message. */
+	int (*validate)(void *opts, char *err, size_t errlen);
+	/* Space and inodes the whole run needs at its peak. */
+	void (*needs)(const void *opts, unsigned nranks, struct pfs_needs *needs);
+	/* Per worker, once its directory exists; and at the end, also after a
+	 * failure: cleanup removes whatever the workload created and nothing else. */
+	int (*setup)(struct pfs_worker *w);
+	/* One op of a step: pfs_op_start ... pfs_op_done (or pfs_emit).
+	 * Returns 0, -ECANCELED when told to stop (pfs_tick), or a negative
+	 * errno after pfs_fail; an error without pfs_fail is reported by the
+	 * engine, naming the op. */
+	int (*run_op)(struct pfs_worker *w, unsigned op);
+	int (*cleanup)(struct pfs_worker *w);
+	/* What this workload creates in a worker's directory, and (optional)
+	 * in the run directory beside the workers' directories: every name it
+	 * makes, its type, and for a directory what it holds (include/
+	 * pfsbench/itemname.h). `pfsbench clean` removes from a killed run's
+	 * directory what these tables name and nothing else, so they must
+	 * come from the same constants as the names the workload builds. */
+	const struct pfs_item *items;
+	const struct pfs_item *run_items;
+	/* Optional; NULL means PFS_PERSIST_NONE. Returns how this run's items
+	 * outlive it (an enum pfs_persist), or -ENAMETOOLONG when key is too
+	 * small. For LEAVE and RESUME it writes a key naming the plan, and the
+	 * run directory is DIR/pfsbench.<name>.<key>: the later run finds what
+	 * the earlier one left by the same options. */
+	int (*persist)(const void *opts, char *key, size_t keylen);
+	/* Optional: for --dry-run, on rank 0, prints what the plan would make;
+	 * the engine then prints the space and inodes it needs. */
+	void (*dry_run)(FILE *out, const void *opts, unsigned nranks, unsigned nnodes);
+	/* Optional: a note on how this run works, for the report's header and
+	 * the results file (run_note); left empty when there is nothing to say. */
+	void (*note)(const void *opts, unsigned nnodes, char *note, size_t len);
+	/* Optional, for ops that work on another worker's items (create-unlink's
+	 * --shift). Once the nodes are known, on every rank: sets peer[k] for
+	 * every node k to the node whose worker of the same number node k's
+	 * workers work on (the engine opens its directory, w->peer_dirfd, and
+	 * passes ledgers between them, include/pfsbench/engine/worker.h), or -1 for
+	 * none; no node may be the peer of two. Returns 0, or -EINVAL with a
+	 * message: the run is refused (exit 2) before anything is created. */
+	int (*peers)(const void *opts, const struct pfs_topology *topo, int *peer, char *err,
+		     size_t errlen);
+	/* Optional: on rank 0, before anything is created, checks the plan
+	 * against the number of ranks it will run on (a named device must
+	 * hold every rank's part). 0, or -EINVAL with a message: the run is
+	 * refused (exit 2). */
+	int (*check_ranks)(const void *opts, unsigned nranks, char *err, size_t errlen);
+	/* Optional: on rank 0, once a test iteration's rows are gathered (in
+	 * report order) and before any output sees them: marks rows that the
+	 * workload's outlier rule leaves out of its results (row.discarded),
+	 * so that the results file keeps every row, each marked. */
+	void (*review)(const void *opts, unsigned nranks, struct pfs_row *rows, size_t n);
+};
+
+/* Registry (src/workloads/registry.c). */
+extern const struct pfs_workload pfs_workload_create_unlink;
+extern const struct pfs_workload pfs_workload_tree;
+extern const struct pfs_workload pfs_workload_stream;
+extern const struct pfs_workload pfs_workload_matrix;
+extern const struct pfs_workload pfs_workload_bonnie;
+extern const struct pfs_workload *const pfs_workloads[];
+const struct pfs_workload *pfs_workload_find(const char *name);
+#endif

@@ -1,0 +1,69 @@
+/* stream_opts.h: the options of `pfsbench stream` (DRBD's dm on the
+ * engine), shared by the workload (src/workloads/stream.c) and its report
+ * (src/outputs/stream.c), so that neither reaches into the other; and the
+ * facts both derive from them. Pure: no MPI. See docs/stream.md. */
+#ifndef PFSBENCH_STREAM_OPTS_H
+#define PFSBENCH_STREAM_OPTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pfsbench/core/options.h"
+
+#define PFS_STREAM_NO_PATTERN 256u /* pattern: -a not given */
+#define PFS_STREAM_TEST "seq"       /* the one test's name, as rows say it */
+#define PFS_STREAM_OP_WRITE "Write"
+#define PFS_STREAM_OP_READ "Read"
+
+/* --format: which tool's summary lines the report prints. */
+enum pfs_stream_format { PFS_STREAM_FMT_DM, PFS_STREAM_FMT_DD, PFS_STREAM_FMT_LMDD };
+
+struct pfs_stream_opts {
+	struct pfs_common_opts common; /* common.dir: where -o/-i is, set by validate */
+	char output[PATH_MAX];  /* -o: a directory, or a file or device (--force) */
+	char input[PATH_MAX];   /* -i: the same, to read */
+	uint64_t block;         /* -b: request size, default 65536 */
+	uint64_t size;          /* -s: bytes per rank; 0: not given (to the end) */
+	uint64_t seek_in;       /* -k: where reading starts */
+	uint64_t seek_out;      /* -l: where writing starts */
+	uint64_t pattern;       /* -a: the fill byte, or PFS_STREAM_NO_PATTERN */
+	uint64_t bandwidth;     /* -w: bytes a second per rank, 0: no cap */
+	unsigned format;        /* --format: enum pfs_stream_format */
+	bool direct;            /* -x */
+	bool sync;              /* -y */
+	bool marks;             /* -m */
+	bool performance;       /* -p */
+	bool dialog;            /* -d */
+	bool shared;            /* --shared */
+	bool prepare;           /* --prepare */
+	bool keep;              /* --keep */
+	bool verify;            /* --verify */
+	/* Set by the workload's validate, no option: -o/-i names a file or
+	 * device, not a directory (the run makes no directory). */
+	bool named;
+};
+
+/* A read run: -i was given (-o is then /dev/null or absent). */
+static inline bool pfs_stream_reading(const struct pfs_stream_opts *o)
+{
+	return o->input[0] != 0;
+}
+
+/* The path the run streams to or from, as given. */
+static inline const char *pfs_stream_target(const struct pfs_stream_opts *o)
+{
+	return pfs_stream_reading(o) ? o->input : o->output;
+}
+
+/* Where rank's stream starts: the seek, plus rank x -s in one file shared
+ * by all ranks (--shared, or a named file or device). */
+static inline uint64_t pfs_stream_offset(const struct pfs_stream_opts *o, bool one_file,
+					 unsigned rank)
+{
+	uint64_t seek = pfs_stream_reading(o) ? o->seek_in : o->seek_out;
+
+	return one_file ? seek + (uint64_t)rank * o->size : seek;
+}
+
+#endif

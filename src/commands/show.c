@@ -1,0 +1,333 @@
+/* show.c: `pfsbench show FILE.h5 [--all] [--latency] [--fs-stats]
+ * [--analyze]` prints a run's text report from its results file. It feeds
+ * the stored rows, in the stored (report) order, to the same output that
+ * printed the report during the run, with the run's options rebuilt from
+ * the file (pfs_archive_opts), so the report is byte for byte what the run
+ * printed, but for the row lines of a big run: the first
+ * PFS_SHOW_ROWS_MAX, then a line saying how many are left out (every
+ * summary in full; --all prints every row).
+ * --latency adds, after it, each op's latency percentiles over all its
+ * workers; --fs-stats the filesystem's own counters; --analyze, last and
+ * after a blank line, the slow nodes, the imbalance and the waiting
+ * (src/analysis/slownode.c). Every name and text from the file is printed through
+ * pfs_printable: the file may come from anywhere. */
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/commands/commands.h"
+#include "pfsbench/analysis/latency.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/analysis/slownode.h"
+#include "pfsbench/core/topology.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void show_usage(FILE *out)
+{
+	fprintf(out, "Usage: pfsbench show FILE.h5 [--all] [--latency] [--fs-stats] [--analyze]\n"
+		     "Print the text report of the run stored in a results file.\n"
+		     "  --all       every row's line (else the first %d, then how many are left out)\n"
+		     "  --latency   then each op's latency: min, p50, p90, p99, p99.9, max (us)\n"
+		     "  --fs-stats  then the filesystem's own counters, per step and node\n"
+		     "  --analyze   then the slow nodes and by how much, the imbalance between\n"
+		     "              ranks and the time they spent waiting (docs/methodology.md)\n",
+		PFS_SHOW_ROWS_MAX);
+}
+
+/* Microseconds with one decimal, from nanoseconds. */
+static void print_us(FILE *out, uint64_t ns)
+{
+	fprintf(out, " %9" PRIu64 ".%01" PRIu64, ns / 1000u, ns % 1000u / 100u);
+}
+
+/* One line per (test, iteration, op) that recorded latency, in report
+ * order: the histograms of all its workers merged. */
+static int print_latency(FILE *out, const struct pfs_archive *a)
+{
+	struct pfs_lat_summary *s;
+	size_t n;
+
+	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ITERATION, &s, &n))
+		return pfs_error("the latency histograms of the file are damaged");
+	if (!n)
+		fprintf(out, "\nLatency: none recorded (Create and Unlink record it with --latency).\n");
+	else
+		fprintf(out, "\nLatency (us), all workers of each op:\n"
+			     "Test It TestType      Items        min        p50        p90"
+			     "        p99      p99.9        max\n");
+	for (size_t i = 0; i < n; i++) {
+		char test[PFS_PRINTABLE_SIZE(sizeof(s[i].test))], op[PFS_PRINTABLE_SIZE(sizeof(s[i].op))];
+
+		pfs_printable(test, sizeof(test), s[i].test);
+		fprintf(out, "%*s%-3s %2" PRIu32 " %-8s %10" PRIu64, strlen(test) > 3 ? 0 : 1, "", test,
+			s[i].iteration, pfs_printable(op, sizeof(op), s[i].op), s[i].n);
+		print_us(out, s[i].min_ns);
+		print_us(out, s[i].p50_ns);
+		print_us(out, s[i].p90_ns);
+		print_us(out, s[i].p99_ns);
+		print_us(out, s[i].p999_ns);
+		print_us(out, s[i].max_ns);
+		fputc('\n', out);
+	}
+	free(s);
+	return 0;
+}
+
+/* The rows of a results file sorted by (test, iteration, step, op, node), so
+ * that each step's rows are found by bsearch. */
+static int step_key_cmp(const struct pfs_row *a, const struct pfs_row *b)
+{
+	int c = strcmp(a->test, b->test);
+
+	if (c)
+		return c;
+	if (a->iteration != b->iteration)
+		return a->iteration < b->iteration ? -1 : 1;
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	return 0;
+}
+
+static int step_row_cmp(const void *pa, const void *pb)
+{
+	const struct pfs_row *a = *(const struct pfs_row *const *)pa, *b = *(const struct pfs_row *const *)pb;
+	int c = step_key_cmp(a, b);
+
+	if (c)
+		return c;
+	if ((c = strcmp(a->op, b->op)))
+		return c;
+	return a->node_index < b->node_index ? -1 : a->node_index > b->node_index;
+}
+
+static int step_key_cmp_ptr(const void *pa, const void *pb)
+{
+	return step_key_cmp(*(const struct pfs_row *const *)pa, *(const struct pfs_row *const *)pb);
+}
+
+/* Appends before and s to buf; false once they no longer fit. */
+static bool append(char *buf, size_t len, size_t *used, const char *before, const char *s)
+{
+	int w = snprintf(buf + *used, len - *used, "%s%s", before, s);
+
+	if (w < 0 || (size_t)w >= len - *used)
+		return false;
+	*used += (size_t)w;
+	return true;
+}
+
+/* What ran in a step, for the reader of its counters: "Create on n1",
+ * "Unlink on n1 n2", "Create on 16 nodes". Empty where no row has the step
+ * (a failed run) or the label does not fit. by_step is sorted by
+ * step_row_cmp, so each op's rows are together, in node order. */
+#define LABEL_NODES_MAX 4
+static void step_label(char *buf, size_t len, const struct pfs_row *const *by_step, size_t n,
+		       const struct pfs_fsstat *f)
+{
+	struct pfs_row key = { .iteration = f->iteration, .step = f->step };
+	const struct pfs_row *k = &key, *const *hit;
+	size_t lo, hi, used = 0;
+	bool ok = true;
+
+	buf[0] = 0;
+	snprintf(key.test, sizeof(key.test), "%s", f->test);
+	hit = bsearch(&k, by_step, n, sizeof(*by_step), step_key_cmp_ptr);
+	if (!hit)
+		return;
+	for (lo = (size_t)(hit - by_step); lo && !step_key_cmp(by_step[lo - 1], k); lo--)
+		;
+	for (hi = (size_t)(hit - by_step); hi < n && !step_key_cmp(by_step[hi], k); hi++)
+		;
+	for (size_t i = lo, j; ok && i < hi; i = j) {
+		size_t nodes = 0;
+		char count[32];
+
+		for (j = i; j < hi && !strcmp(by_step[j]->op, by_step[i]->op); j++)
+			nodes += j == i || by_step[j]->node_index != by_step[j - 1]->node_index;
+		ok = append(buf, len, &used, i == lo ? "" : "; ", by_step[i]->op) &&
+		     append(buf, len, &used, " on", "");
+		if (nodes > LABEL_NODES_MAX) {
+			snprintf(count, sizeof(count), "%zu nodes", nodes);
+			ok = ok && append(buf, len, &used, " ", count);
+		} else {
+			for (size_t m = i; ok && m < j; m++)
+				if (m == i || by_step[m]->node_index != by_step[m - 1]->node_index)
+					ok = append(buf, len, &used, " ", by_step[m]->node);
+		}
+	}
+	if (!ok)
+		buf[0] = 0;
+}
+
+/* What the filesystem counted, step by step: for each (test, iteration,
+ * step), each node's counters, as its probe reported them, headed by what
+ * ran in the step. */
+static int print_fsstats(FILE *out, const struct pfs_archive *a)
+{
+	const struct pfs_row **by_step = calloc(a->nrows ? a->nrows : 1, sizeof(*by_step));
+	char label[256], text[PFS_PRINTABLE_SIZE(sizeof(label))];
+	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
+
+	if (!by_step)
+		return -1;
+	for (size_t i = 0; i < a->nrows; i++)
+		by_step[i] = &a->rows[i];
+	qsort(by_step, a->nrows, sizeof(*by_step), step_row_cmp);
+	fprintf(out, "\nFilesystem counters, per step and node:\n");
+	for (unsigned n = 0; n < a->nnodes; n++) {
+		fprintf(out, " %s: ", pfs_printable(name, sizeof(name), a->nodes[n].name));
+		fprintf(out, "%s\n", a->nodes[n].fsstats[0]
+					     ? pfs_printable(text, sizeof(text), a->nodes[n].fsstats)
+					     : "none: not recorded");
+	}
+	for (size_t i = 0; i < a->nfsstats; i++) {
+		const struct pfs_fsstat *f = &a->fsstats[i];
+		bool head = !i || strcmp(f->test, f[-1].test) || f->iteration != f[-1].iteration ||
+			    f->step != f[-1].step || f->node_index != f[-1].node_index;
+
+		if (head) {
+			step_label(label, sizeof(label), by_step, a->nrows, f);
+			pfs_printable(test, sizeof(test), f->test);
+			fprintf(out, "%*s%-3s %2" PRIu32 " step %2" PRIu32 "%s%s%s, %s's counters:\n",
+				strlen(test) > 3 ? 0 : 1, "", test, f->iteration, f->step,
+				label[0] ? " (" : "", pfs_printable(text, sizeof(text), label),
+				label[0] ? ")" : "",
+				pfs_printable(name, sizeof(name), a->nodes[f->node_index].name));
+		}
+		fprintf(out, "    %-32s %12" PRIu64 "\n", pfs_printable(text, sizeof(text), f->name),
+			f->value);
+	}
+	if (!a->nfsstats)
+		fprintf(out, " (no counters recorded)\n");
+	free(by_step);
+	return 0;
+}
+
+int pfs_show_analysis(FILE *out, const struct pfs_archive *a)
+{
+	struct pfs_analysis an;
+	int rc;
+
+	if (pfs_analyze(a->rows, a->nrows, a->nodes, a->nnodes, &an)) {
+		pfs_error("out of memory");
+		return -ENOMEM;
+	}
+	rc = pfs_analysis_print(out, &an);
+	pfs_analysis_free(&an);
+	return rc ? -EIO : 0;
+}
+
+/* After a blank line: slow nodes, imbalance, waiting. */
+static int print_analysis(FILE *out, const struct pfs_archive *a)
+{
+	int rc;
+
+	fputc('\n', out);
+	rc = pfs_show_analysis(out, a);
+	return rc == -EIO ? pfs_error("cannot write the analysis to standard output") : rc;
+}
+
+int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats,
+		    struct pfs_row_budget *rows)
+{
+	const struct pfs_workload *wl = pfs_workload_find(pfs_archive_get(a, "workload"));
+	struct pfs_output o = { .ops = &pfs_output_table, .fp = out, .budget = rows };
+	void *opts = NULL;
+	char why[PFS_PRINTABLE_SIZE(sizeof(a->ri.status_reason))];
+	int rc;
+
+	if (wl && wl->report) {
+		opts = pfs_archive_opts(a, wl);
+		if (!opts)
+			return pfs_error("out of memory");
+		o.ops = wl->report;
+		a->ri.workload = wl;
+		a->ri.opts = opts;
+	}
+	struct pfs_block b = { a->rows, a->nrows, a->lat, a->nlat, a->ticks, a->nticks,
+			       a->fsstats, a->nfsstats };
+
+	rc = o.ops->begin(&o, &a->ri);
+	if (!rc && a->nrows)
+		rc = o.ops->block(&o, &a->ri, &b);
+	if (!rc)
+		rc = o.ops->end(&o, &a->ri, a->status, a->reason);
+	if (!rc && a->status != PFS_RUN_COMPLETE)
+		rc = fprintf(out, "Status: aborted: %s\n", pfs_printable(why, sizeof(why), a->reason)) < 0
+			     ? -1
+			     : 0;
+	if (fflush(out) || rc)
+		rc = pfs_error("cannot write the report to standard output");
+	else if (latency && print_latency(out, a))
+		rc = -1;
+	else if (fsstats && print_fsstats(out, a))
+		rc = pfs_error("out of memory");
+	else if (fflush(out) || ferror(out))
+		rc = pfs_error("cannot write the report to standard output");
+	a->ri.workload = NULL;
+	a->ri.opts = NULL;
+	free(opts);
+	return rc;
+}
+
+static int show_main(int argc, char **argv)
+{
+	struct pfs_archive a;
+	const char *path = NULL;
+	bool all = false, latency = false, fsstats = false, analyze = false, bad = false;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			show_usage(stdout);
+			return PFS_EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--all") && !all)
+			all = true;
+		else if (!strcmp(argv[i], "--latency") && !latency)
+			latency = true;
+		else if (!strcmp(argv[i], "--fs-stats") && !fsstats)
+			fsstats = true;
+		else if (!strcmp(argv[i], "--analyze") && !analyze)
+			analyze = true;
+		else if ((argv[i][0] != '-' || !argv[i][1]) && !path)
+			path = argv[i];
+		else
+			bad = true;
+	}
+	if (!path || bad) {
+		show_usage(stderr);
+		return PFS_EXIT_USAGE;
+	}
+	if (pfs_archive_load(path, &a))
+		return PFS_EXIT_FAILED;
+	/* A run that ended before its first rows were stored (its results
+	 * filesystem full, its nodes lost) measured nothing: a report of a
+	 * header and no rows, exit 0, would read as a run that did. */
+	if (a.nrows == 0) {
+		pfs_error("cannot show '%s': it holds no measured rows (the run %s%s)", path,
+			  a.status == PFS_RUN_COMPLETE ? "says it is complete" : "was aborted: ",
+			  a.status == PFS_RUN_COMPLETE ? "" : a.reason);
+		pfs_archive_free(&a);
+		return PFS_EXIT_FAILED;
+	}
+	struct pfs_row_budget rows = { .lines_max = PFS_SHOW_ROWS_MAX, .path = path };
+
+	rc = pfs_show_report(stdout, &a, latency, fsstats, all ? NULL : &rows);
+	if (!rc && analyze && print_analysis(stdout, &a))
+		rc = -1;
+	else if (!rc && (fflush(stdout) || ferror(stdout)))
+		rc = pfs_error("cannot write the report to standard output");
+	pfs_archive_free(&a);
+	return rc ? PFS_EXIT_FAILED : PFS_EXIT_OK;
+}
+
+const struct pfs_command pfs_command_show = {
+	.name = "show",
+	.summary = "print the text report of a results file",
+	.main = show_main,
+};

@@ -1,0 +1,267 @@
+/* fsprobe.c: the filesystem's own counters around each step: GFS2's sbstats
+ * deltas, GlusterFS's incremental profile. See include/pfsbench/target/fsprobe.h. */
+#include "pfsbench/target/fsprobe.h"
+#include "pfsbench/target/fsinfo.h"
+#include "pfsbench/core/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The gluster CLI: a profile of a busy volume arrives in well under a
+ * second; a glusterd that does not answer must not hold up a step for
+ * more than GLUSTER_STEP_TIMEOUT. The first call, once before the run,
+ * may take longer on a loaded client. */
+#define GLUSTER_STEP_TIMEOUT "10"
+#define GLUSTER_OPEN_TIMEOUT "30"
+#define GLUSTER_OUTPUT_MAX (4u << 20)
+
+static int put(struct pfs_fscounter *out, size_t cap, size_t *n, const char *name,
+	       uint64_t value)
+{
+	if (!value)
+		return 0;
+	if (*n >= cap)
+		return -ENOSPC;
+	if (pfs_format(out[*n].name, sizeof(out[*n].name), "%s", name))
+		return -ENAMETOOLONG;
+	out[(*n)++].value = value;
+	return 0;
+}
+
+/* ---- GlusterFS's profile --------------------------------------------------- */
+
+/* A profile line of a fop: "%-latency avg unit min unit max unit calls FOP". */
+static bool fop_line(const char *line, char *fop, size_t foplen, uint64_t *calls)
+{
+	double pct, avg, min, max;
+	char u1[8], u2[8], u3[8], name[32];
+	unsigned long long c;
+
+	if (sscanf(line, " %lf %lf %7s %lf %7s %lf %7s %llu %31s", &pct, &avg, u1, &min, u2, &max,
+		   u3, &c, name) != 9)
+		return false;
+	if (pfs_format(fop, foplen, "%s", name))
+		return false;
+	*calls = c;
+	return true;
+}
+
+int pfs_gluster_profile_parse(const char *text, struct pfs_fscounter *out, size_t cap, size_t *n)
+{
+	const char *line = text;
+	unsigned brick = 0;
+	char name[PFS_FSCOUNTER_NAME_MAX], fop[32];
+	int rc = 0;
+
+	*n = 0;
+	while (line && *line && !rc) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		char buf[512];
+		unsigned long long bytes;
+		uint64_t calls;
+
+		if (len < sizeof(buf)) {
+			memcpy(buf, line, len);
+			buf[len] = 0;
+			if (!strncmp(buf, "Brick: ", 7)) {
+				brick++;
+			} else if (brick && fop_line(buf, fop, sizeof(fop), &calls)) {
+				rc = pfs_format(name, sizeof(name), "b%u.%s.calls", brick, fop)
+					     ? -ENAMETOOLONG
+					     : put(out, cap, n, name, calls);
+			} else if (brick && sscanf(buf, " Data Read: %llu bytes", &bytes) == 1) {
+				snprintf(name, sizeof(name), "b%u.read_bytes", brick);
+				rc = put(out, cap, n, name, bytes);
+			} else if (brick && sscanf(buf, " Data Written: %llu bytes", &bytes) == 1) {
+				snprintf(name, sizeof(name), "b%u.written_bytes", brick);
+				rc = put(out, cap, n, name, bytes);
+			}
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	if (!rc && !brick)
+		return -EPROTO;
+	return rc;
+}
+
+/* Runs `gluster volume profile VOL info incremental` and returns its output
+ * (free() it), or NULL. The CLI gets no standard input and at most timeout
+ * seconds. */
+static char *gluster_profile(const char *volume, const char *timeout)
+{
+	int fds[2];
+	pid_t pid;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int status = 0;
+
+	if (pipe(fds))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		dup2(fds[1], STDOUT_FILENO);
+		if (devnull >= 0) {
+			dup2(devnull, STDIN_FILENO);
+			dup2(devnull, STDERR_FILENO);
+		}
+		execlp("timeout", "timeout", timeout, "gluster", "--mode=script", "volume",
+		       "profile", volume, "info", "incremental", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		ssize_t r;
+
+		if (len + 4096 + 1 > cap) {
+			char *nb = cap >= GLUSTER_OUTPUT_MAX ? NULL : realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		r = read(fds[0], buf + len, 4096);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = 0;
+	return buf;
+}
+
+/* ---- the probe ------------------------------------------------------------- */
+
+static void open_gfs2(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs)
+{
+	struct pfs_fsstats st;
+	int rc;
+
+	if (pfs_format(p->where, sizeof(p->where), "%s/%s", PFS_GFS2_DEBUGFS, fs->locktable)) {
+		snprintf(p->desc, sizeof(p->desc), "none: GFS2 lock table name too long");
+		return;
+	}
+	rc = pfs_fsstats_snapshot(p->where, &st);
+	if (rc || !(st.have & PFS_FSSTATS_SBSTATS)) {
+		(void)pfs_format(p->desc, sizeof(p->desc), "none: cannot read '%.120s/sbstats': %s "
+				 "(debugfs mounted, as root?)", p->where, strerror(rc ? -rc : ENOENT));
+		return;
+	}
+	p->kind = PFS_FSPROBE_GFS2;
+	(void)pfs_format(p->desc, sizeof(p->desc), "gfs2 sbstats of %s", fs->locktable);
+}
+
+static void open_gluster(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs)
+{
+	const char *vol = strstr(fs->mount_source, ":/");
+	struct pfs_fscounter c[PFS_FSPROBE_MAX];
+	size_t n;
+	char *text;
+
+	if (!vol || !vol[2]) {
+		(void)pfs_format(p->desc, sizeof(p->desc), "none: no volume in mount source '%.120s'",
+				 fs->mount_source);
+		return;
+	}
+	snprintf(p->where, sizeof(p->where), "%s", vol + 2);
+	text = gluster_profile(p->where, GLUSTER_OPEN_TIMEOUT);
+	if (!text || pfs_gluster_profile_parse(text, c, PFS_FSPROBE_MAX, &n) == -EPROTO) {
+		(void)pfs_format(p->desc, sizeof(p->desc),
+				 "none: no profile of volume %.60s (gluster volume profile %.60s start; "
+				 "the gluster CLI must reach glusterd)", p->where, p->where);
+		free(text);
+		return;
+	}
+	free(text);
+	p->kind = PFS_FSPROBE_GLUSTER;
+	(void)pfs_format(p->desc, sizeof(p->desc), "gluster profile of volume %.200s", p->where);
+}
+
+void pfs_fsprobe_open(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs, bool first_node)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = PFS_FSPROBE_NONE;
+	if (!strcmp(fs->fstype, "GFS2") && fs->locktable[0])
+		open_gfs2(p, fs);
+	else if (!strcmp(fs->fstype, "FUSE.GLUSTERFS") && !first_node)
+		(void)pfs_format(p->desc, sizeof(p->desc), "the volume's profile, read on node 0 only");
+	else if (!strcmp(fs->fstype, "FUSE.GLUSTERFS"))
+		open_gluster(p, fs);
+	else
+		snprintf(p->desc, sizeof(p->desc), "none: %s keeps no counters pfsbench reads",
+			 fs->fstype[0] ? fs->fstype : "this filesystem");
+}
+
+int pfs_fsprobe_begin(struct pfs_fsprobe *p)
+{
+	char *text;
+
+	switch (p->kind) {
+	case PFS_FSPROBE_GFS2:
+		return pfs_fsstats_snapshot(p->where, &p->before);
+	case PFS_FSPROBE_GLUSTER:
+		/* The incremental profile starts counting again from here. */
+		text = gluster_profile(p->where, GLUSTER_STEP_TIMEOUT);
+		free(text);
+		return text ? 0 : -EIO;
+	case PFS_FSPROBE_NONE:
+		break;
+	}
+	return 0;
+}
+
+int pfs_fsprobe_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, size_t *n)
+{
+	struct pfs_fsstats after, delta;
+	char name[PFS_FSCOUNTER_NAME_MAX], *text;
+	int rc = 0;
+
+	*n = 0;
+	switch (p->kind) {
+	case PFS_FSPROBE_GFS2:
+		rc = pfs_fsstats_snapshot(p->where, &after);
+		if (!rc)
+			rc = pfs_fsstats_delta(&p->before, &after, &delta);
+		for (unsigned t = 0; !rc && t < PFS_GLOCK_TYPES; t++) {
+			snprintf(name, sizeof(name), "%s.dlm_requests", pfs_glock_type_name(t));
+			rc = put(out, cap, n, name, (uint64_t)delta.sb[t].dlm_requests);
+			snprintf(name, sizeof(name), "%s.queued", pfs_glock_type_name(t));
+			if (!rc)
+				rc = put(out, cap, n, name, (uint64_t)delta.sb[t].queued);
+		}
+		return rc;
+	case PFS_FSPROBE_GLUSTER:
+		text = gluster_profile(p->where, GLUSTER_STEP_TIMEOUT);
+		if (!text)
+			return -EIO;
+		rc = pfs_gluster_profile_parse(text, out, cap, n);
+		free(text);
+		return rc;
+	case PFS_FSPROBE_NONE:
+		break;
+	}
+	return 0;
+}
