@@ -1,6 +1,7 @@
 /* main.c: the choice of subcommand; MPI start and end for the workloads.
  * Commands that only read result files run without MPI. */
 #include "pfsbench/commands/ab.h"
+#include "pfsbench/commands/ab_run.h"
 #include "pfsbench/commands/commands.h"
 #include "pfsbench/engine/engine.h"
 #include "pfsbench/core/util.h"
@@ -41,7 +42,7 @@ static int ab_main(int argc, char **argv, int rank)
 		pfs_ab_usage(stdout);
 	else if (rc < 0 && rank == 0)
 		fprintf(stderr, "pfsbench ab: %s\nTry 'pfsbench ab --help'.\n", err);
-	status = rc < 0 ? PFS_EXIT_USAGE : rc ? PFS_EXIT_OK : pfs_engine_ab(&ab, MPI_COMM_WORLD);
+	status = rc < 0 ? PFS_EXIT_USAGE : rc ? PFS_EXIT_OK : pfs_ab_rounds(&ab, MPI_COMM_WORLD);
 	if (rc == PFS_PARSE_OK && status == PFS_EXIT_OK) {
 		if (rank == 0) {
 			cargv = pfs_ab_compare_argv(&ab, &cargc);

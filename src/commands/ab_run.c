@@ -1,10 +1,11 @@
-/* ab.c: the rounds of `pfsbench ab` (docs/ab.md): rank 0 checks both
+/* ab_run.c: the rounds of `pfsbench ab` (docs/ab.md): rank 0 checks both
  * sides before anything is created and every rank learns its verdict; then
  * A B, B A, A B, ..., each run a whole engine run (pfs_engine_main) with a
  * results file of its own. The first run that does not complete ends the
  * rounds; the files of the runs before it stay. Its command line is
  * src/commands/ab.c's; src/main.c compares the runs afterwards. */
 #include "pfsbench/commands/ab.h"
+#include "pfsbench/commands/ab_run.h"
 #include "pfsbench/engine/engine.h"
 #include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
@@ -191,7 +192,7 @@ static int run_rounds(struct pfs_ab *ab, MPI_Comm comm, int rank)
 	return PFS_EXIT_OK;
 }
 
-int pfs_engine_ab(struct pfs_ab *ab, MPI_Comm comm)
+int pfs_ab_rounds(struct pfs_ab *ab, MPI_Comm comm)
 {
 	int rank = 0, verdict[1 + PFS_AB_SIDES] = { 0 }, status;
 

@@ -4,7 +4,6 @@
 
 #include <mpi.h>
 
-struct pfs_ab;
 struct pfs_workload;
 
 /* Parses argv (argv[0] is the subcommand) on rank 0, broadcasts the options,
@@ -23,13 +22,5 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
  * holds each workload's refusals to it). */
 int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char **argv, char *err,
 		      size_t errlen);
-
-/* pfsbench ab's rounds (src/commands/ab_run.c), ab's command line parsed
- * (pfs_ab_parse): rank 0 checks both sides' command lines, directories and
- * every run's results file before any run, then A B, B A, A B, ... run,
- * each a whole pfs_engine_main. Collective over comm. Returns the exit
- * status, the same on every rank: 2 when refused, else that of the first
- * run that did not complete, which ends the rounds. */
-int pfs_engine_ab(struct pfs_ab *ab, MPI_Comm comm);
 
 #endif
