@@ -4,7 +4,7 @@
  * come from a hostile file (compare reads any): each is checked against
  * the plan before it counts. */
 #include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/workloads/seqio.h" /* PFS_SEQIO_REQ_MAX */
+#include "pfsbench/plans/request.h"
 #include "pfsbench/core/util.h"
 
 #include <errno.h>

@@ -63,11 +63,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pfsbench/plans/request.h" /* PFS_SEQIO_REQ_MAX */
+
 struct pfs_worker;
 
 #define PFS_SEQIO_TO_END UINT64_MAX  /* io->bytes: until the end (see above) */
 #define PFS_SEQIO_SLICE (4u << 20)   /* the largest single read or write */
-#define PFS_SEQIO_REQ_MAX (1u << 30) /* the largest request */
 #define PFS_SEQIO_NAP_US 20000u      /* the longest sleep of the cap */
 #define PFS_SEQIO_SECTOR 512u        /* the pattern's unit */
 #define PFS_SEQIO_STAMP_LEN 16u      /* the stamp at each sector's start */
