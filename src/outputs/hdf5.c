@@ -5,7 +5,6 @@
  * chunked, extendible tables and flushed; end records the status. A run
  * that dies keeps every block written before it died. The reader is
  * src/archive/archive_hdf5.c. */
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/core/h5common.h"
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/options.h"

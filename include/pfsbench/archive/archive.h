@@ -9,13 +9,8 @@
 #include <stdint.h>
 
 #include "pfsbench/core/options.h"
-#include "pfsbench/outputs/output.h"
+#include "pfsbench/core/provenance.h"
 #include "pfsbench/core/results.h"
-
-#define PFS_SCHEMA_NAME "pfsbench-results"
-/* 2: rows carry their unit, CPU time, stonewall counts and latency
- * extremes; /latency and /progress. Version 1 files still read. */
-#define PFS_SCHEMA_VERSION 2u
 
 /* The most records a results file may hold in each table; a file with more
  * is refused with one line before anything of the table is allocated, so

@@ -1,6 +1,6 @@
 /* output.h: what every output (text report, HDF5, CSV, JSON) is told about
- * a run, the provenance table that says how the run is described, and the
- * registry of outputs (src/outputs/output.c). Outputs run on rank 0 only and never
+ * a run (its provenance, include/pfsbench/core/provenance.h, and its
+ * blocks of rows), and the registry of outputs (src/outputs/output.c). Outputs run on rank 0 only and never
  * see MPI. */
 #ifndef PFSBENCH_OUTPUT_H
 #define PFSBENCH_OUTPUT_H
@@ -10,70 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "pfsbench/core/provenance.h"
 #include "pfsbench/core/results.h"
-
-struct pfs_workload;
-struct pfs_node;
-struct pfs_results_file;
-
-/* Everything known about a run that is not a row: its provenance. Every
- * field a results file keeps is in pfs_prov_fields, which the writer and
- * the reader both walk. */
-struct pfs_run_info {
-	const struct pfs_workload *workload;
-	const void *opts;             /* the workload's options */
-	const struct pfs_node *nodes; /* nnodes */
-	char workload_name[32];
-	char label[64];               /* --label, "" for none */
-	char run_note[256];           /* the workload's note on how it ran (pfs_workload.note) */
-	char pfsbench_version[32];
-	char command_line[4096];
-	char start_time[32];          /* UTC, ISO 8601 */
-	char end_time[32];
-	char status[16];              /* running, complete or aborted */
-	char status_reason[1024];
-	char mpi_version[256];        /* MPI_Get_library_version, first line */
-	char hdf5_version[32];
-	char kernel_release[65];      /* rank 0's; every node's is in its struct pfs_node */
-	uint64_t nranks;
-	uint64_t nnodes;
-	uint64_t workers_min, workers_max;
-	char dir[PATH_MAX];           /* target directory as given */
-	char run_dir[PATH_MAX];       /* the run's own directory in it */
-	char fstype[64];              /* upper case: GFS2, EXT4, TMPFS, FUSE.GLUSTERFS */
-	char mount_point[PATH_MAX];
-	char mount_source[256];
-	char mount_options[512];
-	char lockproto[32];           /* GFS2's lock protocol; "" elsewhere */
-	char locktable[64];           /* GFS2's lock table; "" elsewhere */
-	bool caches_dropped;          /* every phase began with dropped caches */
-	char caches_note[256];        /* why not, when not */
-	const char *results_path;     /* the HDF5 results file; NULL for none (not stored) */
-	/* The results file as the engine created it (open, with its
-	 * directory); NULL: the HDF5 output creates results_path itself, the
-	 * same way. Not stored. */
-	const struct pfs_results_file *results_file;
-};
-
-/* One provenance attribute: its name in the results file and where
- * struct pfs_run_info keeps it. */
-enum pfs_prov_type { PFS_PROV_STRING, PFS_PROV_U64, PFS_PROV_BOOL };
-struct pfs_prov_field {
-	const char *name;
-	enum pfs_prov_type type;
-	size_t offset;
-	size_t size;
-	bool at_end; /* rewritten when the run ends (status, end time, caches) */
-};
-extern const struct pfs_prov_field pfs_prov_fields[];
-extern const size_t pfs_prov_nfields;
-
-/* Sets the provenance field called name from its text; unknown names are
- * left alone (a newer file's). Returns 0, or -EINVAL for a value its type
- * cannot hold. */
-int pfs_prov_set(struct pfs_run_info *ri, const char *name, const char *value);
-
-enum pfs_run_status { PFS_RUN_COMPLETE, PFS_RUN_ABORTED };
 
 /* One test iteration's results, as the engine gathered them. */
 struct pfs_block {
