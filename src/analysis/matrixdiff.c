@@ -133,26 +133,28 @@ static int read_text(struct side *s, const struct side *like)
 
 /* ---- pfsbench matrix runs -------------------------------------------------------------- */
 
+/* A run of a workload whose results are a matrix (its reduce_matrix). */
+static bool is_matrix_run(const struct pfs_archive *a)
+{
+	return a->ri.workload && a->ri.workload->reduce_matrix;
+}
+
 int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result *res, char *err,
 			  size_t errlen)
 {
-	const struct pfs_workload *wl = pfs_workload_find("matrix");
-	struct pfs_matrix_opts *o;
-	struct pfs_matrix_plan plan;
+	const struct pfs_workload *wl = a->ri.workload;
+	void *o;
 	int rc;
 
 	if (errlen)
 		err[0] = 0;
-	if (!wl || strcmp(a->ri.workload_name, "matrix"))
+	if (!is_matrix_run(a))
 		return -ENOENT;
 	o = pfs_archive_opts(a, wl);
 	if (!o)
 		return -ENOMEM;
-	rc = pfs_matrix_plan_init(&plan, o, err, errlen) ? -EINVAL : 0;
-	if (!rc)
-		rc = pfs_matrix_reduce(
-			&plan, pfs_matrix_reading(o) ? PFS_MATRIX_OP_READ : PFS_MATRIX_OP_WRITE,
-			a->rows, a->nrows, (unsigned)a->ri.nranks, a->nnodes, res, err, errlen);
+	rc = wl->reduce_matrix(o, a->rows, a->nrows, (unsigned)a->ri.nranks, a->nnodes, res, err,
+			       errlen);
 	free(o);
 	return rc;
 }
@@ -291,7 +293,8 @@ static int same_shape(const struct side *a, const struct side *b)
 	return 0;
 }
 
-int pfs_matrixdiff_compare(int argc, char **argv)
+int pfs_matrixdiff_compare(int argc, char **argv,
+			   const struct pfs_workload *(*find)(const char *name))
 {
 	struct pfs_archive runs[2];
 	struct side *s = NULL;
@@ -311,18 +314,19 @@ int pfs_matrixdiff_compare(int argc, char **argv)
 			if (pfs_archive_load(argv[i + 1], &runs[i]))
 				goto out;
 			loaded |= 1 << i;
+			runs[i].ri.workload = find(runs[i].ri.workload_name);
 		}
 	/* A results file of another workload is compare's, and so is the
 	 * other file then: its own table, or its refusal of a file that is no
 	 * results file (exit 1), as for any such pair. */
 	for (int i = 0; i < 2; i++)
-		if (kind[i] && strcmp(runs[i].ri.workload_name, "matrix") &&
-		    (!kind[1 - i] || strcmp(runs[1 - i].ri.workload_name, "matrix"))) {
+		if (kind[i] && !is_matrix_run(&runs[i]) &&
+		    (!kind[1 - i] || !is_matrix_run(&runs[1 - i]))) {
 			status = -1;
 			goto out;
 		}
 	for (int i = 0; i < 2; i++)
-		if (kind[i] && strcmp(runs[i].ri.workload_name, "matrix")) {
+		if (kind[i] && !is_matrix_run(&runs[i])) {
 			char w[PFS_PRINTABLE_SIZE(sizeof(runs[i].ri.workload_name))];
 
 			pfs_printable(w, sizeof(w), runs[i].ri.workload_name);

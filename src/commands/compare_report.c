@@ -12,6 +12,7 @@
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/analysis/slownode.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -800,7 +801,7 @@ static int compare_main(int argc, char **argv)
 	const char *no_color = getenv("NO_COLOR");
 	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
 	char **paths = calloc((size_t)argc, sizeof(*paths));
-	int npaths = 0, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv);
+	int npaths = 0, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv, pfs_workload_find);
 
 	/* Two perf_matrix matrices: its diff (src/analysis/matrixdiff.c). */
 	if (rc >= 0) {

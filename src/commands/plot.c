@@ -17,6 +17,7 @@
 #include "pfsbench/pictures/pictures.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/workload.h"
 
 #include "config.h"
 
@@ -73,7 +74,8 @@ static int load_input(struct input *in, const char *path)
 							     : base_name(path));
 		/* Matrix runs are compared cell by cell (compare's diff), and
 		 * drawn as heatmaps; compare's table would be one line. */
-		in->compared = strcmp(in->a.ri.workload_name, "matrix") != 0;
+		in->a.ri.workload = pfs_workload_find(in->a.ri.workload_name);
+		in->compared = !(in->a.ri.workload && in->a.ri.workload->reduce_matrix);
 		return 0;
 	}
 	fp = pfs_fopen_regular(path, NULL);

@@ -548,6 +548,21 @@ static void matrix_review(const void *opts, unsigned nranks, struct pfs_row *row
 			 rc == -ENOMEM ? "out of memory" : err);
 }
 
+/* For compare and plot: a run's matrix, as the report reduces it. */
+static int matrix_reduce(const void *opts, const struct pfs_row *rows, size_t nrows,
+			 unsigned nranks, unsigned nnodes, struct pfs_matrix_result *res, char *err,
+			 size_t errlen)
+{
+	const struct pfs_matrix_opts *o = opts;
+	struct pfs_matrix_plan plan;
+
+	if (pfs_matrix_plan_init(&plan, o, err, errlen))
+		return -EINVAL;
+	return pfs_matrix_reduce(&plan,
+				 pfs_matrix_reading(o) ? PFS_MATRIX_OP_READ : PFS_MATRIX_OP_WRITE,
+				 rows, nrows, nranks, nnodes, res, err, errlen);
+}
+
 const struct pfs_workload pfs_workload_matrix = {
 	.name = "matrix",
 	.summary = "perf_matrix's matrix: the throughput of every request size (columns) and "
@@ -572,4 +587,5 @@ const struct pfs_workload pfs_workload_matrix = {
 	.persist = matrix_persist,
 	.check_ranks = matrix_check_ranks,
 	.review = matrix_review,
+	.reduce_matrix = matrix_reduce,
 };

@@ -15,6 +15,7 @@
 #include "pfsbench/analysis/compare.h"
 #include "pfsbench/commands/export.h"
 #include "pfsbench/pictures/pictures.h"
+#include "pfsbench/engine/workload.h"
 
 #include <fcntl.h>
 /* The allocation bound and the kept reports need ASan's runtime: the line
@@ -171,10 +172,13 @@ static int write_input(const uint8_t *data, size_t size)
 /* What plot and report draw of one run: the gnuplot script's numbers. */
 static void render_plot(const struct pfs_archive *a)
 {
+	struct pfs_archive run = *a;
 	struct pfs_plot_script s;
 
+	/* its workload as plot finds it: a matrix run is drawn as a heatmap */
+	run.ri.workload = pfs_workload_find(run.ri.workload_name);
 	if (pfs_plot_script_begin(&s, sink, PFS_PLOT_SVG | PFS_PLOT_PNG) == 0)
-		pfs_pictures_run(&s, a, "", "fuzz");
+		pfs_pictures_run(&s, &run, "", "fuzz");
 	pfs_plot_script_free(&s);
 }
 

@@ -32,12 +32,15 @@ bool pfs_matrixdiff_beyond_noise(double a, double b, double noise_a, double nois
 
 struct pfs_archive;
 struct pfs_matrix_result;
+struct pfs_workload;
 
 /* The matrix of a `pfsbench matrix` results file, its cells' noise and
  * slowest nodes, reduced from its rows by its own parameters as its report
- * does (include/pfsbench/plans/matrix_plan.h); for compare's diff and plot's
- * heatmap. 0; -ENOENT for a run of another workload; -EINVAL with the
- * reason in err for rows that are no matrix of its parameters; -ENOMEM. */
+ * does (its workload's reduce_matrix; a->ri.workload is the workload as
+ * the command found it in the registry); for compare's diff and plot's
+ * heatmap. 0; -ENOENT for a run of a workload without reduce_matrix, or
+ * of none known; -EINVAL with the reason in err for rows that are no
+ * matrix of its parameters; -ENOMEM. */
 int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result *res, char *err,
 			  size_t errlen);
 
@@ -45,7 +48,10 @@ int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result 
  * and at least one of them is no HDF5 file or both are matrix runs, does
  * the diff and returns the exit status (0; 1 when a file cannot be read or
  * stdout written; 2 when a file is no perf_matrix output or the two do not
- * fit). Otherwise returns -1, having printed nothing: compare goes on. */
-int pfs_matrixdiff_compare(int argc, char **argv);
+ * fit). Otherwise returns -1, having printed nothing: compare goes on.
+ * find is the registry's pfs_workload_find, handed in by the command, so
+ * that this layer below the workloads names none of them. */
+int pfs_matrixdiff_compare(int argc, char **argv,
+			   const struct pfs_workload *(*find)(const char *name));
 
 #endif

@@ -25,6 +25,10 @@ struct pfs_results_file;
  * field a results file keeps is in pfs_prov_fields, which the writer and
  * the reader both walk. */
 struct pfs_run_info {
+	/* The run's workload: the engine's while it runs; in a file read back,
+	 * NULL until the command finds it in the registry (pfs_workload_find),
+	 * so that readers below the workloads ask its hooks, never its name.
+	 * Not stored. */
 	const struct pfs_workload *workload;
 	const void *opts;             /* the workload's options */
 	const struct pfs_node *nodes; /* nnodes */

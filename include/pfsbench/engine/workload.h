@@ -16,6 +16,7 @@
 #include "pfsbench/core/results.h"
 #include "pfsbench/engine/worker.h"
 
+struct pfs_matrix_result;
 struct pfs_output_ops;
 struct pfs_topology;
 
@@ -171,6 +172,16 @@ struct pfs_workload {
 	 * workload's outlier rule leaves out of its results (row.discarded),
 	 * so that the results file keeps every row, each marked. */
 	void (*review)(const void *opts, unsigned nranks, struct pfs_row *rows, size_t n);
+	/* Optional, for the commands that read its results files: reduces a
+	 * run's rows, by the run's options, to perf_matrix's matrix, each
+	 * cell's noise and slowest node, as its report does
+	 * (include/pfsbench/plans/matrix_plan.h). A workload that has it is
+	 * compared cell by cell (compare's diff) and drawn as a heatmap
+	 * (plot), never by compare's table. 0; -EINVAL with the reason in err
+	 * for rows that are no matrix of its options; -ENOMEM. */
+	int (*reduce_matrix)(const void *opts, const struct pfs_row *rows, size_t nrows,
+			     unsigned nranks, unsigned nnodes, struct pfs_matrix_result *res,
+			     char *err, size_t errlen);
 };
 
 /* Registry (src/workloads/registry.c). */

@@ -6,8 +6,8 @@
  *   pfs_pictures_flags     the slow nodes (src/analysis/slownode.c's pfs_analyze);
  *   pfs_pictures_cmp       each run's ratio, interval and call-out
  *                          (src/analysis/compare.c's pfs_compare_table);
- *   pfs_pictures_matrix    a matrix run's cells (src/plans/matrix_plan.c's
- *                          reduction, through src/analysis/matrixdiff.c);
+ *   pfs_pictures_matrix    a matrix run's cells (its workload's reduce_matrix,
+ *                          through src/analysis/matrixdiff.c);
  *   a stream run's MiB/s over time is the bytes picture of the progress.
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_PICTURES_H
@@ -24,7 +24,8 @@ struct pfs_matrix;
 /* The pictures of one run, each named prefix + kind ("timeline",
  * "rates", "progress-files", "latency", "matrix"); label names the run in
  * captions. Kinds with nothing to draw (no latency recorded) are left
- * out. Returns 0, -ENOMEM, or -EINVAL for a file whose latency histograms
+ * out; a run whose workload (a->ri.workload) has reduce_matrix gets its
+ * heatmap only. Returns 0, -ENOMEM, or -EINVAL for a file whose latency histograms
  * are damaged (after a message). */
 int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, const char *prefix,
 		     const char *label);
@@ -52,9 +53,10 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
  * -ENOENT when the runs share no op. */
 int pfs_pictures_cmp(const struct pfs_archive *runs, size_t n, struct pfs_plot_cmp *out);
 
-/* The cells of a `pfsbench matrix` run (pfs_matrixdiff_reduce). Returns 0,
- * -ENOENT for a run of another workload, -EINVAL with the reason in err,
- * or -ENOMEM. */
+/* The cells of a `pfsbench matrix` run (pfs_matrixdiff_reduce, by
+ * a->ri.workload's reduce_matrix). Returns 0, -ENOENT for a run of a
+ * workload without one (or a->ri.workload NULL), -EINVAL with the reason
+ * in err, or -ENOMEM. */
 int pfs_pictures_matrix(const struct pfs_archive *a, struct pfs_matrix *m, char *err,
 			size_t errlen);
 
