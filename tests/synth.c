@@ -41,6 +41,7 @@ int synth_init(struct synth *s, unsigned nranks, unsigned nnodes, unsigned itera
 	}
 	ri->workload = wl;
 	ri->opts = s->opts;
+	ri->options = wl->options;
 	snprintf(ri->dir, sizeof(ri->dir), "%s", s->dir);
 	snprintf(ri->run_dir, sizeof(ri->run_dir), "%s", s->dir);
 	snprintf(ri->workload_name, sizeof(ri->workload_name), "%s", wl->name);

@@ -247,6 +247,7 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats
 		o.ops = wl->report;
 		a->ri.workload = wl;
 		a->ri.opts = opts;
+		a->ri.options = wl->options;
 	}
 	struct pfs_block b = { a->rows, a->nrows, a->lat, a->nlat, a->ticks, a->nticks,
 			       a->fsstats, a->nfsstats };
@@ -270,6 +271,7 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats
 		rc = pfs_error("cannot write the report to standard output");
 	a->ri.workload = NULL;
 	a->ri.opts = NULL;
+	a->ri.options = NULL;
 	free(opts);
 	return rc;
 }

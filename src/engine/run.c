@@ -302,6 +302,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 
 	ri->workload = e->wl;
 	ri->opts = e->opts;
+	ri->options = e->wl->options;
 	ri->nodes = e->topo.nodes;
 	ri->results_path = e->results_path;
 	ri->results_file = &e->results;

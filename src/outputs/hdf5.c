@@ -12,7 +12,6 @@
 #include "pfsbench/core/resultpath.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -198,7 +197,7 @@ static int write_param(void *ctx, const char *key, const char *value, enum pfs_v
 static int write_parameters(hid_t file, const struct pfs_run_info *ri)
 {
 	struct param_ctx c = { make_group(file, "parameters"), make_group(file, "parameter_units"),
-			       ri->workload ? ri->workload->options : NULL };
+			       ri->options };
 	int rc = c.g < 0 || c.units < 0 ? -1 : 0;
 
 	if (!rc && c.table && ri->opts)

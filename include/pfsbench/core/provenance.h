@@ -12,8 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct pfs_workload;
 struct pfs_node;
+struct pfs_option;
+struct pfs_workload;
 struct pfs_results_file;
 
 #define PFS_SCHEMA_NAME "pfsbench-results"
@@ -31,6 +32,9 @@ struct pfs_run_info {
 	 * Not stored. */
 	const struct pfs_workload *workload;
 	const void *opts;             /* the workload's options */
+	/* The table that describes opts (the workload's), for the results
+	 * file's parameters; NULL for none. */
+	const struct pfs_option *options;
 	const struct pfs_node *nodes; /* nnodes */
 	char workload_name[32];
 	char label[64];               /* --label, "" for none */
