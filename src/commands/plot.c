@@ -14,6 +14,7 @@
 #include "pfsbench/pictures/html.h"
 #include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/core/outdir.h"
+#include "pfsbench/outputs/output.h"
 #include "pfsbench/pictures/pictures.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
