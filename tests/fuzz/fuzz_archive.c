@@ -14,6 +14,7 @@
 #include "pfsbench/commands/commands.h"
 #include "pfsbench/analysis/compare.h"
 #include "pfsbench/commands/export.h"
+#include "pfsbench/outputs/output.h"
 #include "pfsbench/pictures/pictures.h"
 #include "pfsbench/engine/workload.h"
 
