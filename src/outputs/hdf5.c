@@ -525,14 +525,14 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 {
 	struct h5out *h = o->priv;
 	struct pfs_run_info end = *ri;
+	int status_rc, close_rc;
 
 	if (!h)
 		return -1;
 	snprintf(end.status, sizeof(end.status), "%s",
 		 status == PFS_RUN_COMPLETE ? "complete" : "aborted");
 	snprintf(end.status_reason, sizeof(end.status_reason), "%s", reason ? reason : "");
-	int status_rc = write_status(h->file, &end), close_rc;
-
+	status_rc = write_status(h->file, &end);
 	close_table(&h->rows);
 	close_table(&h->lat);
 	close_table(&h->ticks);

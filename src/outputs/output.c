@@ -3,10 +3,8 @@
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/core/util.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <string.h>
 
 const struct pfs_output_ops *const pfs_outputs[] = {
 	&pfs_output_hdf5,
