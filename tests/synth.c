@@ -29,7 +29,8 @@ int synth_init(struct synth *s, unsigned nranks, unsigned nnodes, unsigned itera
 	s->opts = calloc(1, wl->opts_size);
 	if (!s->nodes || !s->opts || !nnodes || nranks % nnodes)
 		return -1;
-	wl->defaults(s->opts);
+	if (pfs_workload_defaults(wl, s->opts))
+		return -1;
 	((struct pfs_common_opts *)s->opts)->iterations = iterations;
 	snprintf(s->dir, sizeof(s->dir), "/mnt/synth");
 	for (unsigned n = 0; n < nnodes; n++) {

@@ -91,7 +91,10 @@ void *pfs_archive_opts(const struct pfs_archive *a, const struct pfs_workload *w
 
 	if (!opts)
 		return NULL;
-	wl->defaults(opts);
+	if (pfs_workload_defaults(wl, opts)) {
+		free(opts);
+		return NULL;
+	}
 	/* A value this pfsbench could not have written keeps the default. */
 	for (size_t i = 0; i < a->nparams; i++)
 		(void)pfs_opts_from_kv(wl->options, opts, a->params[i].key, a->params[i].value);

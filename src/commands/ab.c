@@ -21,8 +21,8 @@
 #define AB_ADDED 4
 
 static const struct pfs_option ab_options[] = {
-	PFS_OPT_NUM(struct pfs_ab_opts, rounds, "rounds", 'r', PFS_OPT_COUNT, AB_ROUNDS_MAX, "N",
-		    "rounds; each runs A and B once, A first in odd rounds (default 2)"),
+	PFS_OPT_NUM_DEF(struct pfs_ab_opts, rounds, "rounds", 'r', PFS_OPT_COUNT, AB_ROUNDS_MAX, "N",
+			"rounds; each runs A and B once, A first in odd rounds", "2"),
 	PFS_OPT_STR(struct pfs_ab_opts, results, "results", 0, "PREFIX",
 		    "each run's results file is PREFIX-A1.h5, PREFIX-B1.h5, ... (required)", 0),
 	PFS_OPT_STR(struct pfs_ab_opts, side[PFS_AB_A], "side-a", 'A', "'OPTIONS'",
@@ -30,7 +30,7 @@ static const struct pfs_option ab_options[] = {
 		    PFS_OPTF_EMPTY_OK),
 	PFS_OPT_STR(struct pfs_ab_opts, side[PFS_AB_B], "side-b", 'B', "'OPTIONS'",
 		    "side B's options, the same way (required)", PFS_OPTF_EMPTY_OK),
-	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0, NULL },
+	PFS_OPT_HELP_ENTRY,
 	PFS_OPT_END,
 };
 
@@ -107,7 +107,8 @@ static int parse_own(struct pfs_ab *ab, int argc, char **argv, pfs_workload_find
 {
 	int rc;
 
-	ab->opts.rounds = 2;
+	if (pfs_opts_defaults(ab_options, &ab->opts))
+		return pfs_refuse(err, errlen, -EINVAL, "a default of ab's option table is no value");
 	for (unsigned s = 0; s < PFS_AB_SIDES; s++)
 		snprintf(ab->opts.side[s], sizeof(ab->opts.side[s]), "%s", AB_UNSET);
 	rc = pfs_opts_parse_head(ab_options, &ab->opts, argc, argv, used, err, errlen);

@@ -15,6 +15,7 @@
  * over each directory, with the types readdir gives: no stat a file. Runs
  * on one node, without MPI. */
 #include "pfsbench/commands/commands.h"
+#include "pfsbench/core/options.h"
 #include "pfsbench/core/itemname.h"
 #include "pfsbench/core/runmark.h"
 #include "pfsbench/core/util.h"
@@ -61,18 +62,18 @@ struct clean {
 	uint64_t files, dirs, left;  /* in the run directory at hand */
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out, "Usage: pfsbench clean [--dry-run] DIR\n"
-		     "Removes the run directories DIR/pfsbench.* that killed runs left: in each\n"
-		     "whose marker (" PFS_RUNMARK_NAME ") names the run, the files and directories\n"
-		     "its workload creates, by name and type. Anything else is listed and left\n"
-		     "where it is, with the directories that hold it.\n\n"
-		     "  -n, --dry-run  list what would be removed; remove nothing\n"
-		     "  -h, --help     this help\n\n"
-		     "Exit status: 0 when all was removed (or nothing was there), 1 when something\n"
-		     "was left, 2 for bad input. See pfsbench(1).\n");
-}
+struct clean_opts {
+	const char *dir;
+	bool dry_run;
+};
+
+static const struct pfs_option clean_options[] = {
+	PFS_OPT_POS(struct clean_opts, dir, "DIR", "the directory the runs worked in"),
+	PFS_OPT_FLAG(struct clean_opts, dry_run, "dry-run", 'n',
+		     "list what would be removed; remove nothing"),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
 
 /* Text from the directory or a marker as a message shows it
  * (pfs_printable): control characters (a newline in a name would forge a
@@ -455,42 +456,19 @@ static void allow_descriptors(void)
 static int clean_main(int argc, char **argv)
 {
 	struct clean c = { 0 };
-	const char *dir = NULL;
+	const char *dir;
 	size_t dir_len;
 	uint64_t dir_mnt;
-	bool operands = false, found = false, left = false, nomem = false;
+	bool found = false, left = false, nomem = false;
+	struct clean_opts o = { 0 };
 	struct dirent *ent;
 	DIR *d;
-	int dfd;
+	int dfd, status = pfs_command_parse(&pfs_command_clean, &o, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!operands && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-			usage(stdout);
-			return PFS_EXIT_OK;
-		}
-		if (!operands && (!strcmp(a, "-n") || !strcmp(a, "--dry-run"))) {
-			c.dry_run = true;
-		} else if (!operands && !strcmp(a, "--")) {
-			operands = true;
-		} else if (!operands && a[0] == '-' && a[1]) {
-			fprintf(stderr, "pfsbench clean: unknown option '%s'\n"
-					"Try 'pfsbench clean --help'.\n", a);
-			return PFS_EXIT_USAGE;
-		} else if (dir) {
-			fprintf(stderr, "pfsbench clean: one directory only ('%s' and '%s')\n"
-					"Try 'pfsbench clean --help'.\n", dir, a);
-			return PFS_EXIT_USAGE;
-		} else {
-			dir = a;
-		}
-	}
-	if (!dir || !dir[0]) {
-		fprintf(stderr, "pfsbench clean: a directory is required: pfsbench clean [--dry-run] DIR\n"
-				"Try 'pfsbench clean --help'.\n");
-		return PFS_EXIT_USAGE;
-	}
+	if (status >= 0)
+		return status;
+	c.dry_run = o.dry_run;
+	dir = o.dir;
 	/* DIR itself is the user's word, symbolic link or not; nothing in it is. */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
 	if (dfd < 0) {
@@ -552,5 +530,13 @@ static int clean_main(int argc, char **argv)
 const struct pfs_command pfs_command_clean = {
 	.name = "clean",
 	.summary = "remove what killed runs left in a directory, and only that",
+	.synopsis = "[--dry-run] DIR",
+	.about = "Removes the run directories DIR/pfsbench.* that killed runs left: in each\n"
+		 "whose marker (" PFS_RUNMARK_NAME ") names the run, the files and directories\n"
+		 "its workload creates, by name and type. Anything else is listed and left\n"
+		 "where it is, with the directories that hold it.\n",
+	.after = "Exit status: 0 when all was removed (or nothing was there), 1 when something\n"
+		 "was left, 2 for bad input. See pfsbench(1).\n",
+	.options = clean_options,
 	.main = clean_main,
 };

@@ -11,6 +11,7 @@
 #include "pfsbench/commands/export.h"
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/core/options.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
 
@@ -693,38 +694,29 @@ out:
 
 /* ---- the command ------------------------------------------------------------------------ */
 
-static void compare_usage(FILE *out)
-{
-	fprintf(out, "Usage: pfsbench compare A.h5 B.h5 [C.h5 ...] [options]\n"
-		     "       pfsbench compare A1.h5 A2.h5 ... -- B1.h5 B2.h5 ... [options]\n"
-		     "Put runs of one workload side by side: each (test, op)'s rate and its change\n"
-		     "against A, with its interval, called out when the whole interval is beyond\n"
-		     "the margin (docs/compare.md); then each run's slow nodes. With --, the runs\n"
-		     "before it and after it are two sides, each run one sample of its side.\n"
-		     "Colour on a terminal unless NO_COLOR is set.\n"
-		     "  --margin PCT  the smallest change called out, in per cent (default %.0f)\n"
-		     "  --csv         one CSV line per (test, op) and side\n"
-		     "  --json        one JSON document\n"
-		     "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n",
-		100 * PFS_CMP_MARGIN);
-}
+enum { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
 
-/* --margin's value: per cent, 0 to 1000. */
-static bool parse_margin(const char *text, double *margin)
-{
-	char *end;
-	double v;
+struct compare_opts {
+	struct pfs_opt_args runs;
+	double margin_pct;
+	unsigned format;
+};
 
-	errno = 0;
-	v = strtod(text, &end);
-	if (errno || end == text || *end || !(v >= 0 && v <= 1000)) {
-		fprintf(stderr, "pfsbench compare: --margin '%s': give a per cent from 0 to 1000\n",
-			text);
-		return false;
-	}
-	*margin = v / 100;
-	return true;
-}
+#define C struct compare_opts
+static const struct pfs_option compare_options[] = {
+	PFS_OPT_POS_ALL(C, runs, "FILE.h5", 2, 0,
+			"the runs' results files; with --, the first side's before it and the "
+			"other's after it",
+			PFS_OPTF_SIDES),
+	PFS_OPT_REAL_DEF(C, margin_pct, "margin", 0, 1000, "PCT",
+			 "the smallest change called out, in per cent",
+			 PFS_STRINGIFY(PFS_CMP_MARGIN_PCT)),
+	PFS_OPT_SETVAL(C, format, "csv", 0, FORMAT_CSV, "one CSV line per (test, op) and side"),
+	PFS_OPT_SETVAL(C, format, "json", 0, FORMAT_JSON, "one JSON document"),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
+#undef C
 
 /* Runs of different workloads have different tests and ops: refused. */
 static bool one_workload(const struct pfs_archive *runs, char *const *paths, int n)
@@ -743,90 +735,34 @@ static bool one_workload(const struct pfs_archive *runs, char *const *paths, int
 	return true;
 }
 
-/* compare's command line into paths and o; false after a message. */
-static bool parse_compare(int argc, char **argv, char **paths, int *npaths,
-			  struct pfs_cmp_opts *o)
-{
-	bool bad = false, split = false;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json")) {
-			if (o->format != PFS_CMP_TEXT) {
-				fprintf(stderr, "pfsbench compare: give at most one of --csv and "
-						"--json\n");
-				bad = true;
-			}
-			o->format = argv[i][2] == 'c' ? PFS_CMP_CSV : PFS_CMP_JSON;
-		} else if (!strcmp(argv[i], "--margin") && i + 1 < argc) {
-			bad |= !parse_margin(argv[++i], &o->margin);
-		} else if (!strncmp(argv[i], "--margin=", 9)) {
-			bad |= !parse_margin(argv[i] + 9, &o->margin);
-		} else if (!strcmp(argv[i], "--") && !split) {
-			split = true;
-			o->nbase = (size_t)*npaths;
-			if (!*npaths) {
-				fprintf(stderr, "pfsbench compare: give a side's runs before --\n");
-				bad = true;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "pfsbench compare: %s '%s'\n",
-				!strcmp(argv[i], "--") ? "more than one" :
-				!strcmp(argv[i], "--margin") ? "a value is missing after" : "unknown option",
-				argv[i]);
-			bad = true;
-		} else {
-			paths[(*npaths)++] = argv[i];
-		}
-	}
-	if (split && !bad && (size_t)*npaths == o->nbase) {
-		fprintf(stderr, "pfsbench compare: give the other side's runs after --\n");
-		bad = true;
-	}
-	if (!bad && *npaths < 2)
-		fprintf(stderr, "pfsbench compare: give two results files or more\n");
-	return !bad && *npaths >= 2;
-}
-
-static bool wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return true;
-	return false;
-}
-
 static int compare_main(int argc, char **argv)
 {
+	static const enum pfs_cmp_format formats[] = {
+		[FORMAT_TEXT] = PFS_CMP_TEXT, [FORMAT_CSV] = PFS_CMP_CSV, [FORMAT_JSON] = PFS_CMP_JSON,
+	};
 	struct pfs_archive *runs = NULL;
 	const char *no_color = getenv("NO_COLOR");
 	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
-	char **paths = calloc((size_t)argc, sizeof(*paths));
-	int npaths = 0, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv, pfs_workload_find);
+	struct compare_opts co = { 0 };
+	char **paths;
+	int npaths, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv, pfs_workload_find);
 
 	/* Two perf_matrix matrices: its diff (src/analysis/matrixdiff.c). */
-	if (rc >= 0) {
-		free(paths);
+	if (rc >= 0)
 		return rc;
-	}
+	rc = pfs_command_parse(&pfs_command_compare, &co, argc, argv);
+	if (rc >= 0)
+		return rc;
 	rc = PFS_EXIT_FAILED;
-	if (!paths) {
-		pfs_error("out of memory");
-		return PFS_EXIT_FAILED;
-	}
-	if (wants_help(argc, argv)) {
-		compare_usage(stdout);
-		free(paths);
-		return PFS_EXIT_OK;
-	}
-	if (!parse_compare(argc, argv, paths, &npaths, &o)) {
-		compare_usage(stderr);
-		free(paths);
-		return PFS_EXIT_USAGE;
-	}
+	paths = co.runs.v;
+	npaths = (int)co.runs.n;
+	o.format = formats[co.format];
+	o.margin = co.margin_pct / 100;
+	o.nbase = co.runs.split < co.runs.n ? co.runs.split : 0;
 	runs = calloc((size_t)npaths, sizeof(*runs));
 	if (!runs) {
 		pfs_error("out of memory");
-		free(paths);
+		pfs_opts_free(compare_options, &co);
 		return PFS_EXIT_FAILED;
 	}
 	for (loaded = 0; loaded < npaths; loaded++)
@@ -850,12 +786,21 @@ static int compare_main(int argc, char **argv)
 	for (int i = 0; i < loaded; i++)
 		pfs_archive_free(&runs[i]);
 	free(runs);
-	free(paths);
+	pfs_opts_free(compare_options, &co);
 	return rc;
 }
 
 const struct pfs_command pfs_command_compare = {
 	.name = "compare",
 	.summary = "put the results of runs side by side",
+	.synopsis = "A.h5 B.h5 [C.h5 ...] [options]\n"
+		    "       pfsbench compare A1.h5 A2.h5 ... -- B1.h5 B2.h5 ... [options]",
+	.about = "Put runs of one workload side by side: each (test, op)'s rate and its change\n"
+		 "against A, with its interval, called out when the whole interval is beyond\n"
+		 "the margin (docs/compare.md); then each run's slow nodes. With --, the runs\n"
+		 "before it and after it are two sides, each run one sample of its side.\n"
+		 "Colour on a terminal unless NO_COLOR is set.\n",
+	.after = "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n",
+	.options = compare_options,
 	.main = compare_main,
 };

@@ -7,6 +7,7 @@
 #include "pfsbench/commands/commands.h"
 #include "pfsbench/commands/export.h"
 #include "pfsbench/analysis/latency.h"
+#include "pfsbench/core/options.h"
 #include "pfsbench/core/results.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
@@ -376,68 +377,63 @@ int pfs_export_write(FILE *out, const struct pfs_archive *a, enum pfs_export_kin
 
 /* ---- the command ------------------------------------------------------------ */
 
-static void export_usage(FILE *out)
-{
-	fprintf(out, "Usage: pfsbench export FILE.h5 --csv|--json\n"
-		     "       [--provenance|--latency|--progress|--fs-stats]\n"
-		     "Write a results file's rows and provenance as CSV or JSON on stdout.\n"
-		     "  --csv         the rows as CSV (RFC 4180), one header line\n"
-		     "  --json        one JSON document: provenance, parameters, nodes, units, rows,\n"
-		     "                latency percentiles\n"
-		     "  --provenance  only the provenance (with --csv: key,value lines)\n"
-		     "  --latency     with --csv: latency percentiles (ns) per test, iteration and\n"
-		     "                op over all ranks, then per rank and step\n"
-		     "  --progress    with --csv: the progress timeline, each rank's counts every\n"
-		     "                ~100 ms while it worked\n"
-		     "  --fs-stats    with --csv: the filesystem's own counters per step and node\n");
-}
+/* --csv | --json, and what of the file: the rows unless one of the four. */
+enum { FORMAT_NONE, FORMAT_CSV, FORMAT_JSON };
+enum { PART_ROWS, PART_PROVENANCE, PART_LATENCY, PART_PROGRESS, PART_FSSTATS };
+
+struct export_opts {
+	const char *path;
+	unsigned format, part;
+};
+
+#define E struct export_opts
+static const struct pfs_option export_options[] = {
+	PFS_OPT_POS(E, path, "FILE.h5", "the results file"),
+	PFS_OPT_SETVAL(E, format, "csv", 0, FORMAT_CSV, "the rows as CSV (RFC 4180), one header line"),
+	PFS_OPT_SETVAL(E, format, "json", 0, FORMAT_JSON,
+		       "one JSON document: provenance, parameters, nodes, units, rows, latency "
+		       "percentiles"),
+	PFS_OPT_SETVAL(E, part, "provenance", 0, PART_PROVENANCE,
+		       "only the provenance (with --csv: key,value lines)"),
+	PFS_OPT_SETVAL(E, part, "latency", 0, PART_LATENCY,
+		       "with --csv: latency percentiles (ns) per test, iteration and op over all "
+		       "ranks, then per rank and step"),
+	PFS_OPT_SETVAL(E, part, "progress", 0, PART_PROGRESS,
+		       "with --csv: the progress timeline, each rank's counts every ~100 ms while "
+		       "it worked"),
+	PFS_OPT_SETVAL(E, part, "fs-stats", 0, PART_FSSTATS,
+		       "with --csv: the filesystem's own counters per step and node"),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
+#undef E
 
 static int export_main(int argc, char **argv)
 {
-	const char *path = NULL;
-	bool csv = false, json = false, prov = false, lat = false, ticks = false, fss = false;
+	static const enum pfs_export_kind csv[] = {
+		[PART_ROWS] = PFS_EXPORT_CSV_ROWS,         [PART_PROVENANCE] = PFS_EXPORT_CSV_PROVENANCE,
+		[PART_LATENCY] = PFS_EXPORT_CSV_LATENCY,   [PART_PROGRESS] = PFS_EXPORT_CSV_PROGRESS,
+		[PART_FSSTATS] = PFS_EXPORT_CSV_FSSTATS,
+	};
+	struct export_opts o = { 0 };
 	enum pfs_export_kind kind;
 	struct pfs_archive a;
-	int rc;
+	int rc = pfs_command_parse(&pfs_command_export, &o, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--csv")) {
-			csv = true;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--provenance")) {
-			prov = true;
-		} else if (!strcmp(argv[i], "--latency")) {
-			lat = true;
-		} else if (!strcmp(argv[i], "--progress")) {
-			ticks = true;
-		} else if (!strcmp(argv[i], "--fs-stats")) {
-			fss = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			export_usage(stdout);
-			return PFS_EXIT_OK;
-		} else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "pfsbench export: unexpected argument '%s'\n", argv[i]);
-			export_usage(stderr);
-			return PFS_EXIT_USAGE;
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path || csv == json || prov + lat + ticks + fss > 1 || (json && (lat || ticks || fss))) {
-		fprintf(stderr, "pfsbench export: give one FILE.h5, one of --csv or --json, and "
-				"with --csv at most one of --provenance, --latency, --progress or "
-				"--fs-stats\n");
-		export_usage(stderr);
+	if (rc >= 0)
+		return rc;
+	if (o.format == FORMAT_NONE ||
+	    (o.format == FORMAT_JSON && o.part != PART_ROWS && o.part != PART_PROVENANCE)) {
+		fprintf(stderr, "pfsbench export: give one of --csv or --json, and with --json at most "
+				"--provenance\nTry 'pfsbench export --help'.\n");
 		return PFS_EXIT_USAGE;
 	}
-	if (pfs_archive_load(path, &a))
+	if (pfs_archive_load(o.path, &a))
 		return PFS_EXIT_FAILED;
-	if (json)
-		kind = prov ? PFS_EXPORT_JSON_PROVENANCE : PFS_EXPORT_JSON;
+	if (o.format == FORMAT_JSON)
+		kind = o.part == PART_PROVENANCE ? PFS_EXPORT_JSON_PROVENANCE : PFS_EXPORT_JSON;
 	else
-		kind = lat ? PFS_EXPORT_CSV_LATENCY : ticks ? PFS_EXPORT_CSV_PROGRESS :
-		       fss ? PFS_EXPORT_CSV_FSSTATS : prov ? PFS_EXPORT_CSV_PROVENANCE : PFS_EXPORT_CSV_ROWS;
+		kind = csv[o.part];
 	rc = pfs_export_write(stdout, &a, kind);
 	if (!rc && (fflush(stdout) || ferror(stdout)))
 		rc = pfs_error("cannot write to standard output");
@@ -448,5 +444,9 @@ static int export_main(int argc, char **argv)
 const struct pfs_command pfs_command_export = {
 	.name = "export",
 	.summary = "write a results file as CSV or JSON",
+	.synopsis = "FILE.h5 --csv|--json\n"
+		    "       [--provenance|--latency|--progress|--fs-stats]",
+	.about = "Write a results file's rows and provenance as CSV or JSON on stdout.\n",
+	.options = export_options,
 	.main = export_main,
 };

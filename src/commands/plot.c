@@ -9,6 +9,7 @@
  * docs/plot.md. */
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
+#include "pfsbench/core/options.h"
 #include "pfsbench/analysis/compare.h"
 #include "pfsbench/pictures/gnuplot.h"
 #include "pfsbench/pictures/html.h"
@@ -43,12 +44,15 @@ struct input {
 	struct pfs_matrix m;
 };
 
+/* The command line of plot and report (their option tables below). */
 struct args {
-	const char **paths;
-	size_t npaths;
-	const char *out;
+	struct pfs_opt_args runs;
+	char out[PATH_MAX];
 	bool force;
-	unsigned formats;
+	unsigned only;     /* plot: PFS_PLOT_SVG or _PNG; 0: both */
+	const char **paths; /* runs' */
+	size_t npaths;
+	unsigned formats;  /* what plot draws */
 };
 
 static const char *base_name(const char *path)
@@ -225,64 +229,39 @@ static int draw(struct pfs_outdir *od, const struct args *args, const struct pfs
 
 /* ---- the plot command ------------------------------------------------------------ */
 
-static void plot_usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: pfsbench plot RUN.h5 [MORE.h5 ...] -o DIR [--svg | --png] [--force]\n"
-		"Draw the pictures of results files with gnuplot, as SVG and PNG files in DIR:\n"
-		"each op's rate per node and worker, the timeline of the steps with the barrier\n"
-		"waits, the rate over time, the latency CDFs, and for several runs their\n"
-		"comparison. A perf_matrix text output is drawn as a heatmap (docs/plot.md).\n"
-		"  -o DIR   where the pictures go (made when missing)\n"
-		"  --svg    SVG only;  --png  PNG only\n"
-		"  --force  overwrite pictures of the same names in DIR\n");
-}
+#define A struct args
+static const struct pfs_option plot_options[] = {
+	PFS_OPT_POS_ALL(A, runs, "RUN.h5", 1, 0, "results files, or perf_matrix text outputs", 0),
+	PFS_OPT_STR(A, out, "output", 'o', "DIR", "where the pictures go (made when missing)",
+		    PFS_OPTF_REQUIRED),
+	PFS_OPT_SETVAL(A, only, "svg", 0, PFS_PLOT_SVG, "SVG only"),
+	PFS_OPT_SETVAL(A, only, "png", 0, PFS_PLOT_PNG, "PNG only"),
+	PFS_OPT_FLAG(A, force, "force", 0, "overwrite pictures of the same names in DIR"),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
 
-static void report_usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: pfsbench report RUN.h5 [MORE.h5 ...] -o FILE.html [--force]\n"
-		"Write one self-contained HTML page (no network, pictures inline): each run's\n"
-		"provenance, text report and pictures, and for several runs the comparison.\n"
-		"  -o FILE  the page (an existing file is overwritten only with --force)\n");
-}
+static const struct pfs_option report_options[] = {
+	PFS_OPT_POS_ALL(A, runs, "RUN.h5", 1, 0, "results files", 0),
+	PFS_OPT_STR(A, out, "output", 'o', "FILE", "the page", PFS_OPTF_REQUIRED),
+	PFS_OPT_FLAG(A, force, "force", 0, "overwrite an existing FILE"),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
+#undef A
 
-/* Returns -1 after a usage message, 1 for --help, 0 when args are good. */
-static int parse(int argc, char **argv, struct args *a, bool plot)
+/* -1 when the command goes on, else the exit status (see
+ * pfs_command_parse). */
+static int parse(int argc, char **argv, struct args *a, const struct pfs_command *cmd)
 {
-	void (*usage)(FILE *) = plot ? plot_usage : report_usage;
-	bool bad = false;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
-	a->paths = calloc((size_t)argc, sizeof(*a->paths));
-	if (!a->paths)
-		return pfs_error("out of memory");
-	a->formats = plot ? PFS_PLOT_SVG | PFS_PLOT_PNG : PFS_PLOT_SVG;
-	for (int i = 1; i < argc; i++) {
-		const char *v = argv[i];
-
-		if (!strcmp(v, "-h") || !strcmp(v, "--help")) {
-			usage(stdout);
-			return 1;
-		}
-		if (!strcmp(v, "-o") && i + 1 < argc && !a->out)
-			a->out = argv[++i];
-		else if (!strcmp(v, "--force") && !a->force)
-			a->force = true;
-		else if (plot && !strcmp(v, "--svg") && a->formats == (PFS_PLOT_SVG | PFS_PLOT_PNG))
-			a->formats = PFS_PLOT_SVG;
-		else if (plot && !strcmp(v, "--png") && a->formats == (PFS_PLOT_SVG | PFS_PLOT_PNG))
-			a->formats = PFS_PLOT_PNG;
-		else if (v[0] != '-' || !v[1])
-			a->paths[a->npaths++] = v;
-		else
-			bad = true;
-	}
-	if (bad || !a->npaths || !a->out || !a->out[0]) {
-		usage(stderr);
-		return -1;
-	}
-	return 0;
+	rc = pfs_command_parse(cmd, a, argc, argv);
+	a->paths = (const char **)a->runs.v;
+	a->npaths = a->runs.n;
+	a->formats = a->only ? a->only : PFS_PLOT_SVG | PFS_PLOT_PNG;
+	return rc;
 }
 
 static int plot_main(int argc, char **argv)
@@ -294,11 +273,11 @@ static int plot_main(int argc, char **argv)
 	char gnuplot[PATH_MAX], *script = NULL;
 	size_t len = 0;
 	bool placed = false; /* then kept, whatever happens to stdout */
-	int rc = parse(argc, argv, &args, true), status = PFS_EXIT_USAGE;
+	int rc = parse(argc, argv, &args, &pfs_command_plot), status = PFS_EXIT_USAGE;
 
-	if (rc) {
-		free(args.paths);
-		return rc > 0 ? PFS_EXIT_OK : PFS_EXIT_USAGE;
+	if (rc >= 0) {
+		pfs_opts_free(plot_options, &args);
+		return rc;
 	}
 	/* -o is opened once, here; all that follows goes by its descriptor. */
 	if (pfs_outdir_open(&od, args.out))
@@ -329,7 +308,7 @@ out:
 	free_inputs(in, args.npaths);
 	pfs_plot_script_free(&s);
 	free(script);
-	free(args.paths);
+	pfs_opts_free(plot_options, &args);
 	return status;
 }
 
@@ -614,11 +593,11 @@ static int report_main(int argc, char **argv)
 	size_t len = 0;
 	FILE *out = NULL;
 	bool placed = false; /* then kept, whatever happens to stdout */
-	int rc = parse(argc, argv, &args, false), status = PFS_EXIT_USAGE, fd;
+	int rc = parse(argc, argv, &args, &pfs_command_report), status = PFS_EXIT_USAGE, fd;
 
-	if (rc) {
-		free(args.paths);
-		return rc > 0 ? PFS_EXIT_OK : PFS_EXIT_USAGE;
+	if (rc >= 0) {
+		pfs_opts_free(report_options, &args);
+		return rc;
 	}
 	/* The page's directory is opened once, here; all that follows goes
 	 * by its descriptor. */
@@ -670,18 +649,28 @@ out:
 	free_inputs(in, args.npaths);
 	pfs_plot_script_free(&s);
 	free(script);
-	free(args.paths);
+	pfs_opts_free(report_options, &args);
 	return status;
 }
 
 const struct pfs_command pfs_command_plot = {
 	.name = "plot",
 	.summary = "draw the pictures of results files (gnuplot): SVG and PNG",
+	.synopsis = "RUN.h5 [MORE.h5 ...] -o DIR [--svg | --png] [--force]",
+	.about = "Draw the pictures of results files with gnuplot, as SVG and PNG files in DIR:\n"
+		 "each op's rate per node and worker, the timeline of the steps with the barrier\n"
+		 "waits, the rate over time, the latency CDFs, and for several runs their\n"
+		 "comparison. A perf_matrix text output is drawn as a heatmap (docs/plot.md).\n",
+	.options = plot_options,
 	.main = plot_main,
 };
 
 const struct pfs_command pfs_command_report = {
 	.name = "report",
 	.summary = "write a self-contained HTML report of results files",
+	.synopsis = "RUN.h5 [MORE.h5 ...] -o FILE.html [--force]",
+	.about = "Write one self-contained HTML page (no network, pictures inline): each run's\n"
+		 "provenance, text report and pictures, and for several runs the comparison.\n",
+	.options = report_options,
 	.main = report_main,
 };

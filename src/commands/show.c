@@ -16,6 +16,7 @@
 #include "pfsbench/analysis/latency.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/core/options.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
@@ -26,17 +27,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void show_usage(FILE *out)
-{
-	fprintf(out, "Usage: pfsbench show FILE.h5 [--all] [--latency] [--fs-stats] [--analyze]\n"
-		     "Print the text report of the run stored in a results file.\n"
-		     "  --all       every row's line (else the first %d, then how many are left out)\n"
-		     "  --latency   then each op's latency: min, p50, p90, p99, p99.9, max (us)\n"
-		     "  --fs-stats  then the filesystem's own counters, per step and node\n"
-		     "  --analyze   then the slow nodes and by how much, the imbalance between\n"
-		     "              ranks and the time they spent waiting (docs/methodology.md)\n",
-		PFS_SHOW_ROWS_MAX);
-}
+struct show_opts {
+	const char *path;
+	bool all, latency, fsstats, analyze;
+};
+
+static const struct pfs_option show_options[] = {
+	PFS_OPT_POS(struct show_opts, path, "FILE.h5", "the results file"),
+	PFS_OPT_FLAG(struct show_opts, all, "all", 0,
+		     "every row's line (else the first " PFS_STRINGIFY(PFS_SHOW_ROWS_MAX)
+		     ", then how many are left out)"),
+	PFS_OPT_FLAG(struct show_opts, latency, "latency", 0,
+		     "then each op's latency: min, p50, p90, p99, p99.9, max (us)"),
+	PFS_OPT_FLAG(struct show_opts, fsstats, "fs-stats", 0,
+		     "then the filesystem's own counters, per step and node"),
+	PFS_OPT_FLAG(struct show_opts, analyze, "analyze", 0,
+		     "then the slow nodes and by how much, the imbalance between ranks and the "
+		     "time they spent waiting (docs/methodology.md)"),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
 
 /* Microseconds with one decimal, from nanoseconds. */
 static void print_us(FILE *out, uint64_t ns)
@@ -278,33 +288,14 @@ int pfs_show_report(FILE *out, struct pfs_archive *a, bool latency, bool fsstats
 
 static int show_main(int argc, char **argv)
 {
+	struct show_opts o = { 0 };
 	struct pfs_archive a;
-	const char *path = NULL;
-	bool all = false, latency = false, fsstats = false, analyze = false, bad = false;
-	int rc;
+	const char *path;
+	int rc = pfs_command_parse(&pfs_command_show, &o, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			show_usage(stdout);
-			return PFS_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--all") && !all)
-			all = true;
-		else if (!strcmp(argv[i], "--latency") && !latency)
-			latency = true;
-		else if (!strcmp(argv[i], "--fs-stats") && !fsstats)
-			fsstats = true;
-		else if (!strcmp(argv[i], "--analyze") && !analyze)
-			analyze = true;
-		else if ((argv[i][0] != '-' || !argv[i][1]) && !path)
-			path = argv[i];
-		else
-			bad = true;
-	}
-	if (!path || bad) {
-		show_usage(stderr);
-		return PFS_EXIT_USAGE;
-	}
+	if (rc >= 0)
+		return rc;
+	path = o.path;
 	if (pfs_archive_load(path, &a))
 		return PFS_EXIT_FAILED;
 	/* A run that ended before its first rows were stored (its results
@@ -319,8 +310,8 @@ static int show_main(int argc, char **argv)
 	}
 	struct pfs_row_budget rows = { .lines_max = PFS_SHOW_ROWS_MAX, .path = path };
 
-	rc = pfs_show_report(stdout, &a, latency, fsstats, all ? NULL : &rows);
-	if (!rc && analyze && print_analysis(stdout, &a))
+	rc = pfs_show_report(stdout, &a, o.latency, o.fsstats, o.all ? NULL : &rows);
+	if (!rc && o.analyze && print_analysis(stdout, &a))
 		rc = -1;
 	else if (!rc && (fflush(stdout) || ferror(stdout)))
 		rc = pfs_error("cannot write the report to standard output");
@@ -331,5 +322,8 @@ static int show_main(int argc, char **argv)
 const struct pfs_command pfs_command_show = {
 	.name = "show",
 	.summary = "print the text report of a results file",
+	.synopsis = "FILE.h5 [--all] [--latency] [--fs-stats] [--analyze]",
+	.about = "Print the text report of the run stored in a results file.\n",
+	.options = show_options,
 	.main = show_main,
 };

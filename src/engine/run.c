@@ -40,9 +40,8 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 	const char *names[PFS_MAX_TESTS + 1] = { 0 };
 	int rc;
 
-	wl->defaults(opts);
-	common->iterations = 1;
-	common->drop_caches = true;
+	if (pfs_workload_defaults(wl, opts))
+		return pfs_refuse(err, errlen, -EINVAL, "a default of the option table is no value");
 	rc = pfs_opts_parse(wl->options, opts, argc, argv, err, errlen);
 	for (unsigned i = 0; wl->tests[i].name && i < PFS_MAX_TESTS; i++)
 		names[i] = wl->tests[i].name;

@@ -504,14 +504,13 @@ static const struct pfs_test cu_tests[] = {
 static const struct pfs_option cu_options[] = {
 	PFS_OPT_STR(struct cu_opts, common.dir, "mount", 'm', "DIR",
 		    "directory to test in (required); the run works in a new directory inside it", 0),
-	PFS_OPT_NUM(struct cu_opts, files, "files", 'f', PFS_OPT_COUNT, MAX_FILES, "N",
-		    "files per worker for Create and Unlink (default 50000)"),
-	PFS_OPT_NUM(struct cu_opts, write_files, "write-files", 'F', PFS_OPT_COUNT, MAX_FILES, "N",
-		    "files per worker for Write and Read (default 2500)"),
-	PFS_OPT_NUM(struct cu_opts, size, "size", 's', PFS_OPT_SIZE, 0, "SIZE",
-		    "bytes written to each file, suffixes k, m, g (default 4m)"),
-	PFS_OPT_STR(struct cu_opts, common.test_list, "tests", 't', "LIST",
-		    "tests to run, in order (default se,pa,ua,ub,uc)", 0),
+	PFS_OPT_NUM_DEF(struct cu_opts, files, "files", 'f', PFS_OPT_COUNT, MAX_FILES, "N",
+			"files per worker for Create and Unlink", "50000"),
+	PFS_OPT_NUM_DEF(struct cu_opts, write_files, "write-files", 'F', PFS_OPT_COUNT, MAX_FILES,
+			"N", "files per worker for Write and Read", "2500"),
+	PFS_OPT_NUM_DEF(struct cu_opts, size, "size", 's', PFS_OPT_SIZE, 0, "SIZE",
+			"bytes written to each file, suffixes k, m, g", "4m"),
+	PFS_OPT_TESTS(struct cu_opts, "tests", 't', "tests to run, in order, of se,pa,ua,ub,uc"),
 	PFS_OPT_NOFLAG(struct cu_opts, fsync, "no-fsync", 0,
 		       "do not fsync each written file before closing it"),
 	PFS_OPT_NUM(struct cu_opts, shift, "shift", 0, PFS_OPT_UINT, 1000000, "N",
@@ -523,16 +522,6 @@ static const struct pfs_option cu_options[] = {
 
 static const char *const cu_op_names[] = { "Create", "Write", "Read", "Unlink", "CreateUnlink",
 					   "Read", "Unlink", NULL };
-
-static void cu_defaults(void *opts)
-{
-	struct cu_opts *o = opts;
-
-	o->files = 50000;
-	o->write_files = 2500;
-	o->size = 4u << 20;
-	o->fsync = true;
-}
 
 static int cu_validate(void *opts, char *err, size_t errlen)
 {
@@ -626,7 +615,6 @@ const struct pfs_workload pfs_workload_create_unlink = {
 	.tests = cu_tests,
 	.op_names = cu_op_names,
 	.report = &pfs_output_table,
-	.defaults = cu_defaults,
 	.validate = cu_validate,
 	.needs = cu_needs,
 	.setup = cu_setup,

@@ -331,19 +331,18 @@ static const struct pfs_option matrix_options[] = {
 		    0),
 	PFS_OPT_OPERAND_STR(O, read, "if", "PATH", "perf_matrix's spelling of --read PATH"),
 	PFS_OPT_OPERAND_STR(O, write, "of", "PATH", "perf_matrix's spelling of --write PATH"),
-	PFS_OPT_STR(O, req, "req", 0, "LIST",
-		    "request sizes: 4k,64k or 1k..4m (doubling) (default " PFS_MATRIX_REQ_DEFAULT
-		    ")",
-		    0),
-	PFS_OPT_STR(O, xfer, "xfer", 0, "LIST",
-		    "transfer sizes, the same way (default " PFS_MATRIX_XFER_DEFAULT ")", 0),
-	PFS_OPT_NUM(O, iter, "iter", 'i', PFS_OPT_COUNT, PFS_MATRIX_ITER_MAX, "N",
-		    "run every cell N times; the repetitions beyond one standard deviation of "
-		    "their mean are discarded (default 1)"),
+	PFS_OPT_STR_DEF(O, req, "req", 0, "LIST", "request sizes: 4k,64k or 1k..4m (doubling)", 0,
+			PFS_MATRIX_REQ_DEFAULT),
+	PFS_OPT_STR_DEF(O, xfer, "xfer", 0, "LIST", "transfer sizes, the same way", 0,
+			PFS_MATRIX_XFER_DEFAULT),
+	PFS_OPT_NUM_DEF(O, iter, "iter", 'i', PFS_OPT_COUNT, PFS_MATRIX_ITER_MAX, "N",
+			"run every cell N times; the repetitions beyond one standard deviation of "
+			"their mean are discarded",
+			"1"),
 	PFS_OPT_OPERAND_NUM(O, iter, "iter", PFS_OPT_COUNT, PFS_MATRIX_ITER_MAX, "N",
 			    "perf_matrix's spelling of -i N"),
-	PFS_OPT_CHOOSE(O, direct, "direct", 0, direct_choices, "[=auto|on|off]",
-		       "O_DIRECT: auto (default) on a block device only; --direct alone: on"),
+	PFS_OPT_CHOOSE_DEF(O, direct, "direct", 0, direct_choices, "[=auto|on|off]",
+			   "O_DIRECT; auto: on a block device only; --direct alone: on", 0, "auto"),
 	PFS_OPT_NOFLAG(O, fsync, "no-fsync", 0, "writes: no fsync before the clock stops"),
 	PFS_COMMON_OPTIONS_FORCE(O, 0,
 				 "use a regular file or block device named by PATH (a write destroys "
@@ -355,16 +354,6 @@ static const struct pfs_option matrix_options[] = {
 #undef O
 
 static const char *const matrix_op_names[] = {"Open", "Cell", NULL};
-
-static void matrix_defaults(void *opts)
-{
-	struct pfs_matrix_opts *o = opts;
-
-	snprintf(o->req, sizeof(o->req), "%s", PFS_MATRIX_REQ_DEFAULT);
-	snprintf(o->xfer, sizeof(o->xfer), "%s", PFS_MATRIX_XFER_DEFAULT);
-	o->iter = 1;
-	o->fsync = true;
-}
 
 /* The logical block size of a block device: what O_DIRECT's sizes and
  * offsets must be multiples of. 512 when it cannot be asked. */
@@ -577,7 +566,6 @@ const struct pfs_workload pfs_workload_matrix = {
 	.tests = matrix_tests,
 	.op_names = matrix_op_names,
 	.report = &pfs_output_matrix,
-	.defaults = matrix_defaults,
 	.validate = matrix_validate,
 	.needs = matrix_needs,
 	.setup = matrix_setup,

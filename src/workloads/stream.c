@@ -402,6 +402,12 @@ static const char *const stream_formats[] = { "dm", "dd", "lmdd", NULL };
 #define O struct pfs_stream_opts
 #define DM_NUM(field, lname, sname, kind, max, help) \
 	PFS_OPT_NUM_PARSED(O, field, lname, sname, kind, max, pfs_ddfmt_parse_dm_number, "N", help)
+/* The same with a default (def) or one worked out at run time (shown). */
+#define DM_NUM_DEF(field, lname, sname, kind_, max_, help_, def_, shown)                       \
+	{ .long_name = lname, .short_name = sname, .kind = kind_,                                 \
+	  .offset = offsetof(O, field) + PFS_FIELD_IS(O, field, uint64_t),                        \
+	  .size = sizeof(((O *)0)->field), .max = max_, .arg = "N", .help = help_,                \
+	  .parse = pfs_ddfmt_parse_dm_number, .def = def_, .def_shown = shown }
 
 static const struct pfs_option stream_options[] = {
 	PFS_OPT_STR(O, output, "output-file", 'o', "PATH",
@@ -410,14 +416,14 @@ static const struct pfs_option stream_options[] = {
 	PFS_OPT_STR(O, input, "input-file", 'i', "PATH",
 		    "read from PATH: a directory a --keep write run used (or any with --prepare), "
 		    "or a file or device (--force)", 0),
-	DM_NUM(block, "buffer-size", 'b', PFS_OPT_COUNT, PFS_SEQIO_REQ_MAX,
-	       "request size; dm's numbers: 4096, 0x1000, 8s, 4k, 1m, 1g (default 65536)"),
-	DM_NUM(size, "size", 's', PFS_OPT_COUNT, 0,
-	       "bytes per rank (default: to the end of the input, or until the output is full)"),
+	DM_NUM_DEF(block, "buffer-size", 'b', PFS_OPT_COUNT, PFS_SEQIO_REQ_MAX,
+		   "request size; dm's numbers: 4096, 0x1000, 8s, 4k, 1m, 1g", "65536", NULL),
+	DM_NUM_DEF(size, "size", 's', PFS_OPT_COUNT, 0, "bytes per rank", NULL,
+		   "to the end of the input, or until the output is full"),
 	DM_NUM(seek_in, "seek-input", 'k', PFS_OPT_UINT, 0, "start reading N bytes in"),
 	DM_NUM(seek_out, "seek-output", 'l', PFS_OPT_UINT, 0, "start writing N bytes in"),
-	DM_NUM(pattern, "input-pattern", 'a', PFS_OPT_UINT, 255,
-	       "write the byte N everywhere (default: a pattern naming rank and offset)"),
+	DM_NUM_DEF(pattern, "input-pattern", 'a', PFS_OPT_UINT, 255, "write the byte N everywhere",
+		   NULL, "a pattern naming rank and offset"),
 	PFS_OPT_FLAG(O, direct, "o_direct", 'x',
 		     "O_DIRECT, page-aligned buffers (where refused: without, and dm's message)"),
 	DM_NUM(bandwidth, "bandwidth", 'w', PFS_OPT_UINT, 0, "at most N bytes a second per rank"),
@@ -425,9 +431,9 @@ static const struct pfs_option stream_options[] = {
 	PFS_OPT_FLAG(O, marks, "marks", 'm', "rank 0 prints R per request (r for a short one)"),
 	PFS_OPT_FLAG(O, performance, "performance", 'p', "print dm's throughput lines"),
 	PFS_OPT_FLAG(O, dialog, "dialog", 'd', "rank 0 prints its percentage done"),
-	PFS_OPT_CHOOSE_F(O, format, "format", 0, stream_formats, "dm|dd|lmdd",
-			 "summary lines as dm (default), GNU dd or lmbench's lmdd prints them",
-			 PFS_OPTF_NEEDS_ARG),
+	PFS_OPT_CHOOSE_DEF(O, format, "format", 0, stream_formats, "dm|dd|lmdd",
+			   "summary lines as dm, GNU dd or lmbench's lmdd prints them",
+			   PFS_OPTF_NEEDS_ARG, "dm"),
 	PFS_OPT_FLAG(O, shared, "shared", 0, "all ranks in one file, rank r at offset r x -s"),
 	PFS_OPT_FLAG(O, prepare, "prepare", 0, "reads: write the data first, untimed"),
 	PFS_OPT_FLAG(O, keep, "keep", 0, "writes: leave the files for a read run with -i"),
@@ -441,6 +447,7 @@ static const struct pfs_option stream_options[] = {
 };
 
 #undef DM_NUM
+#undef DM_NUM_DEF
 #undef O
 
 static const char *const stream_op_names[] = { "Prepare", "Open", "Stream", "Check", NULL };
@@ -449,7 +456,6 @@ static void stream_defaults(void *opts)
 {
 	struct pfs_stream_opts *o = opts;
 
-	o->block = 65536;
 	o->pattern = PFS_STREAM_NO_PATTERN;
 }
 

@@ -443,16 +443,16 @@ static const struct pfs_test tree_tests[] = {
 /* ---- options ------------------------------------------------------------------ */
 
 static const struct pfs_option tree_options[] = {
-	PFS_OPT_NUM(struct pfs_tree_opts, levels, "levels", 'l', PFS_OPT_UINT, PFS_TREE_MAX_LEVELS,
-		    "N", "directory levels below the top directory (default 4)"),
-	PFS_OPT_NUM(struct pfs_tree_opts, fanout, "dirs", 'd', PFS_OPT_COUNT, 0, "N",
-		    "directories in each directory above the bottom level (default 10)"),
-	PFS_OPT_NUM(struct pfs_tree_opts, files, "files", 'f', PFS_OPT_COUNT, 0, "N",
-		    "files in each directory (default 10)"),
-	PFS_OPT_NUM(struct pfs_tree_opts, blocks, "size", 's', PFS_OPT_COUNT, 0, "N",
-		    "file size in 4 KiB blocks (default 10)"),
-	PFS_OPT_STR(struct pfs_tree_opts, common.dir, "start", 'o', "DIR",
-		    "directory to build the trees in (default .)", 0),
+	PFS_OPT_NUM_DEF(struct pfs_tree_opts, levels, "levels", 'l', PFS_OPT_UINT,
+			PFS_TREE_MAX_LEVELS, "N", "directory levels below the top directory", "4"),
+	PFS_OPT_NUM_DEF(struct pfs_tree_opts, fanout, "dirs", 'd', PFS_OPT_COUNT, 0, "N",
+			"directories in each directory above the bottom level", "10"),
+	PFS_OPT_NUM_DEF(struct pfs_tree_opts, files, "files", 'f', PFS_OPT_COUNT, 0, "N",
+			"files in each directory", "10"),
+	PFS_OPT_NUM_DEF(struct pfs_tree_opts, blocks, "size", 's', PFS_OPT_COUNT, 0, "N",
+			"file size in 4 KiB blocks", "10"),
+	PFS_OPT_STR_DEF(struct pfs_tree_opts, common.dir, "start", 'o', "DIR",
+			"directory to build the trees in", 0, "."),
 	PFS_OPT_FLAG(struct pfs_tree_opts, create_only, "create-only", 'C',
 		     "create the trees and leave them in DIR/pfsbench.tree.l<L>.d<D>.f<F>.s<S>"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, remove_only, "remove-only", 'R',
@@ -463,17 +463,6 @@ static const struct pfs_option tree_options[] = {
 	PFS_COMMON_OPTIONS(struct pfs_tree_opts),
 	PFS_OPT_END,
 };
-
-static void tree_defaults(void *opts)
-{
-	struct pfs_tree_opts *o = opts;
-
-	o->levels = 4;
-	o->fanout = 10;
-	o->files = 10;
-	o->blocks = 10;
-	memcpy(o->common.dir, ".", 2);
-}
 
 static int tree_validate(void *opts, char *err, size_t errlen)
 {
@@ -550,7 +539,6 @@ const struct pfs_workload pfs_workload_tree = {
 	.tests = tree_tests,
 	.op_names = tree_op_names,
 	.report = &pfs_output_fdtree,
-	.defaults = tree_defaults,
 	.validate = tree_validate,
 	.needs = tree_needs,
 	.setup = tree_setup,

@@ -8,7 +8,7 @@
 # with every picture inline and nothing left in TMPDIR. Refusals: gnuplot
 # missing (exit 2, the package named, nothing made), pictures that exist
 # (exit 2, untouched; --force overwrites), a file that is neither input
-# (exit 1, nothing made), no -o (exit 2).
+# (exit 1, nothing made), no -o (exit 2, one message).
 . "$(dirname "$0")/lib.sh"
 
 P=$SCRATCH/pics
@@ -106,7 +106,8 @@ check "a file that is neither: one line that says so" \
 check "a missing file: exit 1" test $? -eq 1
 check "bad input: nothing made" test ! -e "$SCRATCH/bad"
 "$PFSBENCH" plot "$SCRATCH/a.h5" >"$SCRATCH/out" 2>"$SCRATCH/err"
-check "no -o: exit 2 and the usage" test $? -eq 2 -a -n "$(grep '^Usage: pfsbench plot' "$SCRATCH/err")"
+check "no -o: exit 2, one message asking for it and the hint" test $? -eq 2 -a \
+	"$(grep -c '^pfsbench plot: give -o' "$SCRATCH/err")" -eq 1 -a -n "$(grep "^Try 'pfsbench plot --help'" "$SCRATCH/err")"
 touch "$SCRATCH/afile"
 "$PFSBENCH" plot "$SCRATCH/a.h5" -o "$SCRATCH/afile" >"$SCRATCH/out" 2>"$SCRATCH/err"
 check "-o naming a file: exit 2" test $? -eq 2

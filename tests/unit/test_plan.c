@@ -186,7 +186,7 @@ static void *shift_opts(const char *n)
 	void *o = calloc(1, wl->opts_size);
 
 	assert_non_null(o);
-	wl->defaults(o);
+	assert_int_equal(pfs_workload_defaults(wl, o), 0);
 	assert_int_equal(pfs_opts_from_kv(wl->options, o, "shift", n), 0);
 	return o;
 }

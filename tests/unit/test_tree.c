@@ -67,7 +67,7 @@ static int parse(struct pfs_tree_opts *o, const char *const *args)
 	while (args[argc - 1])
 		argv[argc] = (char *)args[argc - 1], argc++;
 	memset(o, 0, sizeof(*o));
-	wl->defaults(o);
+	assert_int_equal(pfs_workload_defaults(wl, o), 0);
 	o->common.iterations = 1;
 	rc = pfs_opts_parse(wl->options, o, argc, argv, err, sizeof(err));
 	if (rc == PFS_PARSE_OK)

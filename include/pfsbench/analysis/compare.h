@@ -43,7 +43,11 @@
 struct pfs_archive;
 struct pfs_node;
 
-#define PFS_CMP_MARGIN 0.10 /* the default margin: a change under 10 % is never called out */
+/* The default margin: a change under 10 % is never called out. In per
+ * cent as compare's --margin takes it (its option table's default), and as
+ * a fraction. */
+#define PFS_CMP_MARGIN_PCT 10
+#define PFS_CMP_MARGIN (PFS_CMP_MARGIN_PCT / 100.0)
 #define PFS_CMP_ALPHA 0.05  /* the family-wise error of one comparison's lines */
 /* The standard deviation of a run's log rate between runs of one
  * configuration, beyond what its own iterations show: what one run a side

@@ -6,12 +6,31 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct pfs_option;
+
+/* A command's --help is printed from its fields and its option table
+ * (pfs_command_usage): "Usage: pfsbench NAME SYNOPSIS", about, the
+ * options with their defaults, then after. */
 struct pfs_command {
 	const char *name;
 	const char *summary;
+	const char *synopsis; /* the usage line after "pfsbench NAME " */
+	const char *about;    /* what it does, lines ending in a newline */
+	const char *after;    /* printed after the options, or NULL */
+	const struct pfs_option *options;
 	/* argv[0] is the command's name. Returns the exit status (PFS_EXIT_*). */
 	int (*main)(int argc, char **argv);
 };
+
+/* The command's --help on out. */
+void pfs_command_usage(FILE *out, const struct pfs_command *cmd);
+
+/* Sets opts to the defaults of cmd's option table, then parses argv by it.
+ * Returns -1 when the command goes on; else the exit status, after
+ * printing --help on stdout (PFS_EXIT_OK) or the refusal and a hint on
+ * stderr (PFS_EXIT_USAGE). What parsing allocated is freed by
+ * pfs_opts_free(cmd->options, opts). */
+int pfs_command_parse(const struct pfs_command *cmd, void *opts, int argc, char **argv);
 
 /* src/commands/show.c, src/analysis/compare.c, src/commands/export.c */
 extern const struct pfs_command pfs_command_show;

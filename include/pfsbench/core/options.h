@@ -1,7 +1,11 @@
-/* options.h: table-driven command-line parsing. A workload declares its
- * options once, as a NULL-terminated table; the same table drives parsing,
- * --help, the checks of each value and the options' key/value view, which
- * the results file stores and `pfsbench show` reads back. Pure: no MPI. */
+/* options.h: table-driven command-line parsing. Every command, workload or
+ * reader of results files, declares its options once, as a NULL-terminated
+ * table: flags, numbers, strings, choices, its positional arguments, and
+ * each option's default. The same table drives parsing, the defaults,
+ * --help (which prints each default from the table, so no help string
+ * repeats a number), the checks of each value and the options' key/value
+ * view, which the results file stores and `pfsbench show` reads back.
+ * Pure: no MPI. */
 #ifndef PFSBENCH_OPTIONS_H
 #define PFSBENCH_OPTIONS_H
 
@@ -24,8 +28,27 @@ enum pfs_opt_kind {
 	PFS_OPT_STRING,  /* char[size], non-empty, no control characters */
 	PFS_OPT_CHOICE,  /* unsigned, the index of one of choices; the argument
 			  * may be left out (--progress), meaning choices[1] */
+	PFS_OPT_REAL,    /* double, a decimal number >= 0 (at most max, when not 0) */
+	PFS_OPT_VALUE,   /* unsigned field := value: a flag of a group that chooses
+			  * one thing (--csv, --json); the group's flags write one
+			  * field, so two of them exclude each other */
+	PFS_OPT_ARG,     /* a positional argument (FILE.h5), into a const char *;
+			  * required, non-empty; the table's ARG entries take the
+			  * arguments in their order */
+	PFS_OPT_ARGS,    /* every positional argument left, into a struct
+			  * pfs_opt_args; at least value of them, at most max */
 	PFS_OPT_HELP,
 	PFS_OPT_VERSION,
+};
+
+/* The positional arguments of a PFS_OPT_ARGS entry: pointers into argv, in
+ * their order, allocated by the parser (pfs_opts_free). With
+ * PFS_OPTF_SIDES, v[0 .. split - 1] came before "--" and the rest after;
+ * split is n when there was no "--". */
+struct pfs_opt_args {
+	char **v;
+	size_t n;
+	size_t split;
 };
 
 /* An option that is no parameter of the run (where results go): the
@@ -42,16 +65,22 @@ enum pfs_opt_kind {
 /* A PFS_OPT_STRING that may be given empty (ab's -A ''): the empty value
  * means something, unlike an empty directory name. */
 #define PFS_OPTF_EMPTY_OK 16u
+/* An option that must be given (plot's -o). */
+#define PFS_OPTF_REQUIRED 32u
+/* A PFS_OPT_ARGS whose "--" separates two sides (compare A1 A2 -- B1 B2)
+ * instead of ending the options: options may follow it, and each side
+ * must have an argument. */
+#define PFS_OPTF_SIDES 64u
 
 struct pfs_option {
-	const char *long_name; /* without "--" */
+	const char *long_name; /* without "--"; a positional argument's name */
 	int short_name;        /* 0 for none */
 	enum pfs_opt_kind kind;
-	size_t offset;         /* into the workload's options struct */
+	size_t offset;         /* into the options struct */
 	size_t size;           /* of the field */
 	uint64_t max;          /* largest accepted number; 0 for no limit */
 	const char *arg;       /* argument name in --help, NULL for flags */
-	const char *help;
+	const char *help;      /* what it does; never its default (def says it) */
 	const char *const *choices; /* PFS_OPT_CHOICE: NULL-terminated names */
 	unsigned flags;        /* PFS_OPTF_* */
 	/* PFS_OPT_COUNT, _UINT, _SIZE: parses the argument instead of the
@@ -59,6 +88,17 @@ struct pfs_option {
 	 * returns 0, or a negative errno with the tool's words in err. The
 	 * key/value view still stores the number in decimal. NULL: the kind's. */
 	int (*parse)(const char *arg, uint64_t *out, char *err, size_t errlen);
+	/* The default, written as the argument would be ("4m", "auto",
+	 * "."): pfs_opts_defaults sets it, --help prints "(default 4m)".
+	 * NULL: the field starts zero or empty. */
+	const char *def;
+	/* A default the command works out when the option is not given
+	 * (--results' file name, bonnie's RAM): --help prints it, nothing
+	 * sets it. */
+	const char *def_shown;
+	/* PFS_OPT_VALUE: the number the flag writes; PFS_OPT_ARGS: the
+	 * fewest arguments. */
+	uint64_t value;
 };
 
 /* Entries, checked at compile time: the field must have the type the kind
@@ -70,9 +110,18 @@ struct pfs_option {
 			       "option " #field " is not of type " #T);                     \
 		int pfs_unused;                                                            \
 	}))
-#define PFS_OPT_ENTRY(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags)    \
-	{ lname, sname, kind, offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),       \
-	  sizeof(((TYPE *)0)->field), max, arg, help, choices, flags, NULL }
+#define PFS_OPT_ENTRY(TYPE, field, T, lname, sname, kind_, max_, arg_, help_, choices_, flags_) \
+	{ .long_name = lname, .short_name = sname, .kind = kind_,                                  \
+	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),                          \
+	  .size = sizeof(((TYPE *)0)->field), .max = max_, .arg = arg_, .help = help_,             \
+	  .choices = choices_, .flags = flags_ }
+/* The same with a default (see struct pfs_option's def). */
+#define PFS_OPT_ENTRY_DEF(TYPE, field, T, lname, sname, kind_, max_, arg_, help_, choices_,   \
+			  flags_, def_)                                                          \
+	{ .long_name = lname, .short_name = sname, .kind = kind_,                                  \
+	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),                          \
+	  .size = sizeof(((TYPE *)0)->field), .max = max_, .arg = arg_, .help = help_,             \
+	  .choices = choices_, .flags = flags_, .def = def_ }
 
 /* --lname sets a bool to true / to false. */
 #define PFS_OPT_FLAG(TYPE, field, lname, sname, help) \
@@ -83,9 +132,11 @@ struct pfs_option {
 #define PFS_OPT_NUM(TYPE, field, lname, sname, kind, max, arg, help) \
 	PFS_OPT_ENTRY(TYPE, field, uint64_t, lname, sname, kind, max, arg, help, NULL, 0)
 /* A number by the parser parse (see struct pfs_option). */
-#define PFS_OPT_NUM_PARSED(TYPE, field, lname, sname, kind, max, parse, arg, help)         \
-	{ lname, sname, kind, offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, uint64_t), \
-	  sizeof(((TYPE *)0)->field), max, arg, help, NULL, 0, parse }
+#define PFS_OPT_NUM_PARSED(TYPE, field, lname, sname, kind_, max_, parse_, arg_, help_)   \
+	{ .long_name = lname, .short_name = sname, .kind = kind_,                            \
+	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, uint64_t),             \
+	  .size = sizeof(((TYPE *)0)->field), .max = max_, .arg = arg_, .help = help_,       \
+	  .parse = parse_ }
 /* NAME=VALUE for the option OPTION_LNAME, which writes the same field
  * (see PFS_OPTF_OPERAND): a string, or a number by the kind's parser. */
 #define PFS_OPT_OPERAND_STR(TYPE, field, name, arg, help)                                       \
@@ -105,7 +156,41 @@ struct pfs_option {
 #define PFS_OPT_CHOOSE_F(TYPE, field, lname, sname, choices, arg, help, flags)                \
 	PFS_OPT_ENTRY(TYPE, field, unsigned, lname, sname, PFS_OPT_CHOICE, 0, arg, help, choices, \
 		      flags)
-#define PFS_OPT_END { NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL }
+/* The same entries with a default, def, as the argument would give it. */
+#define PFS_OPT_NUM_DEF(TYPE, field, lname, sname, kind, max, arg, help, def)                   \
+	PFS_OPT_ENTRY_DEF(TYPE, field, uint64_t, lname, sname, kind, max, arg, help, NULL, 0, def)
+#define PFS_OPT_STR_DEF(TYPE, field, lname, sname, arg, help, flags, def)                      \
+	PFS_OPT_ENTRY_DEF(TYPE, field, char[sizeof(((TYPE *)0)->field)], lname, sname,          \
+			  PFS_OPT_STRING, 0, arg, help, NULL, flags, def)
+#define PFS_OPT_CHOOSE_DEF(TYPE, field, lname, sname, choices, arg, help, flags, def)           \
+	PFS_OPT_ENTRY_DEF(TYPE, field, unsigned, lname, sname, PFS_OPT_CHOICE, 0, arg, help,    \
+			  choices, flags, def)
+/* A decimal number >= 0, at most max (0: none), into a double. */
+#define PFS_OPT_REAL_DEF(TYPE, field, lname, sname, max, arg, help, def)                        \
+	PFS_OPT_ENTRY_DEF(TYPE, field, double, lname, sname, PFS_OPT_REAL, max, arg, help, NULL, 0, \
+			  def)
+/* --lname writes v into an unsigned; the flags that write one field are a
+ * group of which one may be given (--csv | --json). */
+#define PFS_OPT_SETVAL(TYPE, field, lname, sname, v, help_)                                    \
+	{ .long_name = lname, .short_name = sname, .kind = PFS_OPT_VALUE,                        \
+	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, unsigned),                 \
+	  .size = sizeof(((TYPE *)0)->field), .help = help_, .value = v }
+/* A positional argument NAME into a const char *, and every one left (at
+ * least fewest, at most most, 0: no limit) into a struct pfs_opt_args;
+ * flags may be PFS_OPTF_SIDES. */
+#define PFS_OPT_POS(TYPE, field, name, help)                                                   \
+	PFS_OPT_ENTRY(TYPE, field, const char *, name, 0, PFS_OPT_ARG, 0, name, help, NULL, 0)
+#define PFS_OPT_POS_ALL(TYPE, field, name, fewest, most, help_, flags_)                        \
+	{ .long_name = name, .kind = PFS_OPT_ARGS,                                               \
+	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, struct pfs_opt_args),      \
+	  .size = sizeof(((TYPE *)0)->field), .max = most, .arg = name, .help = help_,           \
+	  .flags = flags_, .value = fewest }
+/* -h, --help for a table; --version. */
+#define PFS_OPT_HELP_ENTRY \
+	{ .long_name = "help", .short_name = 'h', .kind = PFS_OPT_HELP, .help = "print this help and exit" }
+#define PFS_OPT_VERSION_ENTRY \
+	{ .long_name = "version", .kind = PFS_OPT_VERSION, .help = "print the version and exit" }
+#define PFS_OPT_END { .long_name = NULL }
 
 /* --progress: when rank 0 draws the live progress line. */
 enum pfs_progress_mode { PFS_PROGRESS_AUTO, PFS_PROGRESS_ALWAYS, PFS_PROGRESS_NEVER };
@@ -142,28 +227,44 @@ struct pfs_common_opts {
 #define PFS_FORCE_HELP "run even when the target lacks the space or inodes the plan needs"
 /* The same, with FORCE_HELP as --force's help. */
 #define PFS_COMMON_OPTIONS_FORCE(TYPE, ISHORT, FORCE_HELP)                                    \
-	PFS_OPT_NUM(TYPE, common.iterations, "iterations", ISHORT, PFS_OPT_COUNT, 1000000, "N", \
-		    "run every test N times (default 1)"),                                        \
-	PFS_OPT_STR(TYPE, common.results, "results", 0, "PATH",                                 \
-		    "HDF5 results file (default pfsbench-<workload>-<time>.h5 here)",             \
-		    PFS_OPTF_NOT_PARAM),                                                          \
+	PFS_OPT_NUM_DEF(TYPE, common.iterations, "iterations", ISHORT, PFS_OPT_COUNT, 1000000, "N", \
+			"run every test N times", "1"),                                             \
+	PFS_OPT_RESULTS(TYPE, common.results, "PATH", "HDF5 results file",                       \
+			"pfsbench-<workload>-<time>.h5 here"),                                      \
 	PFS_OPT_NOFLAG(TYPE, common.drop_caches, "no-drop-caches", 0,                           \
 		       "do not sync and drop the page cache before each phase"),                \
 	PFS_OPT_FLAG(TYPE, common.latency, "latency", 0,                                        \
 		     "record every item's latency also in the hottest loops (Create, Unlink)"), \
-	PFS_OPT_CHOOSE(TYPE, common.progress, "progress", 0, pfs_progress_choices,              \
-		       "[=always|never|auto]",                                                    \
-		       "a live progress line on stderr (default auto: on a terminal)"),           \
+	PFS_OPT_CHOOSE_DEF(TYPE, common.progress, "progress", 0, pfs_progress_choices,          \
+			   "[=always|never|auto]",                                                \
+			   "a live progress line on stderr (auto: on a terminal)", 0, "auto"),     \
 	PFS_OPT_FLAG(TYPE, common.force, "force", 0, FORCE_HELP),                               \
-	PFS_OPT_NUM(TYPE, common.phase_timeout_s, "phase-timeout", 0, PFS_OPT_UINT, 31536000,   \
-		    "SECONDS",                                                                    \
-		    "end the job when a step runs longer, naming the workers not done "           \
-		    "(default 0: never)"),                                                        \
+	PFS_OPT_NUM_DEF(TYPE, common.phase_timeout_s, "phase-timeout", 0, PFS_OPT_UINT, 31536000, \
+			"SECONDS",                                                                \
+			"end the job when a step runs longer, naming the workers not done "       \
+			"(0: never)", "0"),                                                       \
 	PFS_OPT_STR(TYPE, common.label, "label", 0, "NAME",                                     \
 		    "a name for the run, kept in the results file: compare's heading for it",    \
 		    PFS_OPTF_NOT_PARAM),                                                          \
-	{ "help", 'h', PFS_OPT_HELP, 0, 0, 0, NULL, "print this help and exit", NULL, 0, NULL },     \
-	{ "version", 0, PFS_OPT_VERSION, 0, 0, 0, NULL, "print the version and exit", NULL, 0, NULL }
+	PFS_OPT_HELP_ENTRY,                                                                     \
+	PFS_OPT_VERSION_ENTRY
+
+/* A string option, no parameter of the run, whose default the command
+ * works out (shown is what --help says of it). */
+#define PFS_OPT_RESULTS(TYPE, field, arg_, help_, shown)                                       \
+	{ .long_name = "results", .kind = PFS_OPT_STRING,                                        \
+	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field,                            \
+							  char[sizeof(((TYPE *)0)->field)]),     \
+	  .size = sizeof(((TYPE *)0)->field), .arg = arg_, .help = help_,                        \
+	  .flags = PFS_OPTF_NOT_PARAM, .def_shown = shown }
+
+/* -t LIST: the tests to run; all of them, in the workload's order, when
+ * it is not given. */
+#define PFS_OPT_TESTS(TYPE, lname, sname, help_)                                               \
+	{ .long_name = lname, .short_name = sname, .kind = PFS_OPT_STRING,                       \
+	  .offset = offsetof(TYPE, common.test_list) +                                           \
+		    PFS_FIELD_IS(TYPE, common.test_list, char[PFS_TEST_LIST_MAX]),               \
+	  .size = PFS_TEST_LIST_MAX, .arg = "LIST", .help = help_, .def_shown = "all" }
 
 /* --stonewall, for workloads whose plans mark steps PFS_STEP_STONEWALL. */
 #define PFS_STONEWALL_OPTION(TYPE)                                                          \
@@ -179,8 +280,13 @@ enum {
 
 /* Parses argv (argv[0] is the subcommand) into opts by the table. Returns
  * PFS_PARSE_OK/HELP/VERSION, or -EINVAL with a one-line message in err.
- * Positional arguments other than the table's operands (NAME=VALUE) and an
- * option given twice are refused. */
+ * Positional arguments go to the table's PFS_OPT_ARG and PFS_OPT_ARGS
+ * entries, in order; a table without them takes only its operands
+ * (NAME=VALUE). An option given twice, two flags of one PFS_OPT_VALUE
+ * group, a missing PFS_OPTF_REQUIRED option or positional argument, and
+ * arguments beyond the table's are refused. Options may come before, among
+ * and after the positional arguments; "--" ends the options (but see
+ * PFS_OPTF_SIDES). Defaults are not set here: pfs_opts_defaults. */
 int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
 		   char *err, size_t errlen);
 
@@ -191,7 +297,18 @@ int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **
 int pfs_opts_parse_head(const struct pfs_option *table, void *opts, int argc, char **argv,
 			int *used, char *err, size_t errlen);
 
-/* Prints the option list of a table, one option a line, for --help. */
+/* Sets every option of the table that has a default (def) to it, and
+ * every --no-X flag's field (PFS_OPT_CLEAR) to true: what the options are
+ * before the command line. 0, or -EINVAL when a def is no value its
+ * option accepts (a table's mistake; the unit tests try every table). */
+int pfs_opts_defaults(const struct pfs_option *table, void *opts);
+
+/* Frees what parsing allocated in opts (PFS_OPT_ARGS' lists). */
+void pfs_opts_free(const struct pfs_option *table, void *opts);
+
+/* Prints the option list of a table, one option a line, for --help: the
+ * positional arguments too, and each default as "(default X)" from the
+ * table. */
 void pfs_opts_usage(FILE *out, const struct pfs_option *table);
 
 /* ---- the key/value view ------------------------------------------------- */

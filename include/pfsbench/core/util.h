@@ -17,6 +17,11 @@ enum {
 	PFS_EXIT_USAGE = 2,  /* bad input or a refused plan: nothing was created */
 };
 
+/* A number macro as a string, so a help text can say it without writing
+ * it again: PFS_STRINGIFY(PFS_SHOW_ROWS_MAX) is "10000". */
+#define PFS_STRINGIFY_(x) #x
+#define PFS_STRINGIFY(x) PFS_STRINGIFY_(x)
+
 /* Prints "pfsbench: <message>" to stderr and returns -1, so that a failure
  * path reads `return pfs_error(...)`. */
 int pfs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

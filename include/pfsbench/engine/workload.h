@@ -6,6 +6,7 @@
 #ifndef PFSBENCH_WORKLOAD_H
 #define PFSBENCH_WORKLOAD_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,6 +119,9 @@ struct pfs_workload {
 	const struct pfs_test *tests; /* NULL-terminated by name */
 	const char *const *op_names;  /* by op index, for messages about an op */
 	const struct pfs_output_ops *report; /* the text report on stdout */
+	/* The defaults its option table cannot hold, worked out at run time
+	 * (bonnie's RAM); NULL for none. Every other default is the option
+	 * table's (struct pfs_option's def): pfs_workload_defaults sets both. */
 	void (*defaults)(void *opts);
 	/* After parsing, on rank 0: checks the values against each other.
 	 * Returns 0 or -EINVAL with a message. */
@@ -191,5 +195,17 @@ extern const struct pfs_workload pfs_workload_stream;
 extern const struct pfs_workload pfs_workload_matrix;
 extern const struct pfs_workload pfs_workload_bonnie;
 extern const struct pfs_workload *const pfs_workloads[];
+/* Sets opts to the workload's defaults: its option table's, then its
+ * defaults hook. 0, or -EINVAL when a table's default is no value. Inline,
+ * so that the readers of results files use it without the engine. */
+static inline int pfs_workload_defaults(const struct pfs_workload *wl, void *opts)
+{
+	if (pfs_opts_defaults(wl->options, opts))
+		return -EINVAL;
+	if (wl->defaults)
+		wl->defaults(opts);
+	return 0;
+}
+
 const struct pfs_workload *pfs_workload_find(const char *name);
 #endif
