@@ -538,5 +538,6 @@ const struct pfs_command pfs_command_clean = {
 	.after = "Exit status: 0 when all was removed (or nothing was there), 1 when something\n"
 		 "was left, 2 for bad input. See pfsbench(1).\n",
 	.options = clean_options,
+	.opts_size = sizeof(struct clean_opts),
 	.main = clean_main,
 };

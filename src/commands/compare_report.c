@@ -802,5 +802,6 @@ const struct pfs_command pfs_command_compare = {
 		 "Colour on a terminal unless NO_COLOR is set.\n",
 	.after = "Two matrix runs, or perf_matrix outputs: perf_matrix's diff (docs/matrix.md).\n",
 	.options = compare_options,
+	.opts_size = sizeof(struct compare_opts),
 	.main = compare_main,
 };

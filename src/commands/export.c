@@ -448,5 +448,6 @@ const struct pfs_command pfs_command_export = {
 		    "       [--provenance|--latency|--progress|--fs-stats]",
 	.about = "Write a results file's rows and provenance as CSV or JSON on stdout.\n",
 	.options = export_options,
+	.opts_size = sizeof(struct export_opts),
 	.main = export_main,
 };

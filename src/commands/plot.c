@@ -662,6 +662,7 @@ const struct pfs_command pfs_command_plot = {
 		 "waits, the rate over time, the latency CDFs, and for several runs their\n"
 		 "comparison. A perf_matrix text output is drawn as a heatmap (docs/plot.md).\n",
 	.options = plot_options,
+	.opts_size = sizeof(struct args),
 	.main = plot_main,
 };
 
@@ -672,5 +673,6 @@ const struct pfs_command pfs_command_report = {
 	.about = "Write one self-contained HTML page (no network, pictures inline): each run's\n"
 		 "provenance, text report and pictures, and for several runs the comparison.\n",
 	.options = report_options,
+	.opts_size = sizeof(struct args),
 	.main = report_main,
 };

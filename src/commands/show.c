@@ -325,5 +325,6 @@ const struct pfs_command pfs_command_show = {
 	.synopsis = "FILE.h5 [--all] [--latency] [--fs-stats] [--analyze]",
 	.about = "Print the text report of the run stored in a results file.\n",
 	.options = show_options,
+	.opts_size = sizeof(struct show_opts),
 	.main = show_main,
 };

@@ -156,6 +156,271 @@ static void test_usage_lists_every_option(void **state)
 	free(buf);
 }
 
+/* ---- a command's table: positional arguments, sides, flag groups, numbers
+ * with decimals, a required option, defaults --------------------------------- */
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+struct c_opts {
+	const char *file;
+	struct pfs_opt_args runs;
+	double margin;
+	unsigned format;
+	bool dry, sync;
+	uint64_t n;
+	char out[16];
+};
+
+#define C struct c_opts
+static const struct pfs_option c_table[] = {
+	PFS_OPT_POS(C, file, "FILE", "the first argument"),
+	PFS_OPT_POS_ALL(C, runs, "RUN", 2, 4, "the others; -- parts two sides", PFS_OPTF_SIDES),
+	PFS_OPT_REAL_DEF(C, margin, "margin", 0, 1000, "PCT", "a per cent", "10"),
+	PFS_OPT_SETVAL(C, format, "csv", 0, FMT_CSV, "CSV"),
+	PFS_OPT_SETVAL(C, format, "json", 0, FMT_JSON, "JSON"),
+	PFS_OPT_FLAG(C, dry, "dry-run", 'n', "nothing done"),
+	PFS_OPT_NOFLAG(C, sync, "no-sync", 0, "no sync"),
+	PFS_OPT_NUM_DEF(C, n, "count", 'c', PFS_OPT_COUNT, 100, "N", "how many", "7"),
+	PFS_OPT_STR(C, out, "out", 'o', "OUT", "where it goes", PFS_OPTF_REQUIRED),
+	PFS_OPT_HELP_ENTRY,
+	PFS_OPT_END,
+};
+#undef C
+
+/* One command line of c_table and what it must give: rc, and then the
+ * message, or the fields ("a b|c" for runs a b before "--" and c after). */
+struct c_case {
+	const char *args[12];
+	int rc;
+	const char *msg;
+	const char *file, *runs;
+	double margin;
+	unsigned format;
+	bool dry;
+};
+
+static void c_parse(const struct c_case *c, struct c_opts *o, char *err, size_t errlen, int *rc)
+{
+	char *argv[16] = { "cmd" };
+	int argc = 1;
+
+	for (size_t i = 0; c->args[i]; i++)
+		argv[argc++] = (char *)c->args[i];
+	memset(o, 0, sizeof(*o));
+	assert_int_equal(pfs_opts_defaults(c_table, o), 0);
+	err[0] = 0;
+	*rc = pfs_opts_parse(c_table, o, argc, argv, err, errlen);
+}
+
+static void runs_text(const struct pfs_opt_args *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      !i ? "" : i == r->split ? "|" : " ", r->v[i]);
+}
+
+static void test_positional_sides_groups_and_reals(void **state)
+{
+#define OK(...) { __VA_ARGS__ }, PFS_PARSE_OK, NULL
+#define BAD(msg, ...) { __VA_ARGS__ }, -EINVAL, msg, NULL, NULL, 0, 0, false
+	static const struct c_case cases[] = {
+		/* defaults where nothing is said */
+		{ OK("-o", "x", "F", "a", "b"), "F", "a b", 10, FMT_TEXT, false },
+		/* options before, among and after the arguments, in their order */
+		{ OK("F", "a", "--csv", "b", "-o", "x", "-n"), "F", "a b", 10, FMT_CSV, true },
+		/* "--" parts two sides; options may follow it */
+		{ OK("-o", "x", "F", "a", "--", "b", "--margin", "0"), "F", "a|b", 0, FMT_TEXT, false },
+		{ OK("-o", "x", "F", "a", "b", "--", "c", "d", "-n"), "F", "a b|c d", 10, FMT_TEXT, true },
+		{ OK("-o", "x", "F", "a", "--", "b", "--json"), "F", "a|b", 10, FMT_JSON, false },
+		/* the reals' edges: 0, the largest, exponents, decimals */
+		{ OK("-o", "x", "F", "a", "b", "--margin=1000"), "F", "a b", 1000, FMT_TEXT, false },
+		{ OK("-o", "x", "F", "a", "b", "--margin", "1e3"), "F", "a b", 1000, FMT_TEXT, false },
+		{ OK("-o", "x", "F", "a", "b", "--margin", "2.5"), "F", "a b", 2.5, FMT_TEXT, false },
+		{ OK("-o", "x", "F", "a", "b", "--margin", "0"), "F", "a b", 0, FMT_TEXT, false },
+		/* the most arguments: 4 */
+		{ OK("-o", "x", "F", "a", "b", "c", "d"), "F", "a b c d", 10, FMT_TEXT, false },
+		/* "-" alone is an argument (standard input's name) */
+		{ OK("-o", "x", "-", "a", "b"), "-", "a b", 10, FMT_TEXT, false },
+		{ BAD("give the first side's RUN before '--'", "-o", "x", "F", "--", "a", "b") },
+		{ BAD("give the other side's RUN after '--'", "-o", "x", "F", "a", "--") },
+		{ BAD("give the other side's RUN after '--'", "-o", "x", "F", "a", "--", "-n") },
+		{ BAD("'--' is given twice: it parts two sides", "-o", "x", "F", "a", "--", "b", "--", "c") },
+		{ BAD("give 2 RUN or more", "-o", "x", "F", "a") },
+		{ BAD("give FILE", "-o", "x") },
+		{ BAD("FILE must not be empty", "-o", "x", "", "a", "b") },
+		{ BAD("unexpected argument 'e'", "-o", "x", "F", "a", "b", "c", "d", "e") },
+		{ BAD("give -o/--out OUT", "F", "a", "b") },
+		{ BAD("--csv and --json exclude each other: give one", "-o", "x", "F", "a", "b", "--csv",
+		      "--json") },
+		{ BAD("--json and --csv exclude each other: give one", "--json", "-o", "x", "F", "a", "b",
+		      "--csv") },
+		{ BAD("--csv is given twice", "-o", "x", "F", "a", "b", "--csv", "--csv") },
+		{ BAD("-n/--dry-run is given twice", "-o", "x", "F", "a", "b", "-n", "--dry-run") },
+		{ BAD("--margin '1000.5' is too large (at most 1000)", "-o", "x", "F", "a", "b", "--margin",
+		      "1000.5") },
+		{ BAD("--margin 'inf' is too large (at most 1000)", "-o", "x", "F", "a", "b", "--margin",
+		      "inf") },
+		{ BAD("--margin wants a number, 0 or more, not '-1'", "-o", "x", "F", "a", "b", "--margin",
+		      "-1") },
+		{ BAD("--margin wants a number, 0 or more, not 'nan'", "-o", "x", "F", "a", "b",
+		      "--margin", "nan") },
+		{ BAD("--margin wants a number, 0 or more, not '5%'", "-o", "x", "F", "a", "b",
+		      "--margin", "5%") },
+		{ BAD("--margin wants a number, 0 or more, not ''", "-o", "x", "F", "a", "b", "--margin",
+		      "") },
+		{ BAD("option '--margin' needs an argument", "-o", "x", "F", "a", "b", "--margin") },
+		{ BAD("unknown option '--bogus'", "-o", "x", "F", "a", "b", "--bogus") },
+		/* --help before a mistake wins, even without what is required */
+		{ { "-h", "--bogus" }, PFS_PARSE_HELP, NULL, NULL, NULL, 0, 0, false },
+	};
+#undef OK
+#undef BAD
+	struct c_opts o;
+	char err[256], runs[128];
+	int rc;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct c_case *c = &cases[i];
+
+		c_parse(c, &o, err, sizeof(err), &rc);
+		if (rc != c->rc)
+			fail_msg("case %zu: rc %d, not %d (%s)", i, rc, c->rc, err);
+		if (c->msg) {
+			assert_string_equal(err, c->msg);
+			/* a refusal leaves no list behind to free */
+			assert_null(o.runs.v);
+			continue;
+		}
+		if (!c->file)
+			continue;
+		runs_text(&o.runs, runs, sizeof(runs));
+		assert_string_equal(o.file, c->file);
+		assert_string_equal(runs, c->runs);
+		assert_true(o.margin == c->margin);
+		assert_int_equal(o.format, c->format);
+		assert_int_equal(o.dry, c->dry);
+		assert_true(o.sync);    /* --no-sync's field starts true */
+		assert_true(o.n == 7);  /* the table's default */
+		pfs_opts_free(c_table, &o);
+		assert_null(o.runs.v);
+	}
+}
+
+/* Without sides, "--" ends the options: what follows is an argument even
+ * when it starts with a dash. */
+struct d_opts {
+	const char *dir;
+	bool dry;
+};
+
+static const struct pfs_option d_table[] = {
+	PFS_OPT_POS(struct d_opts, dir, "DIR", "the directory"),
+	PFS_OPT_FLAG(struct d_opts, dry, "dry-run", 'n', "nothing done"),
+	PFS_OPT_END,
+};
+
+static void test_dashes_end_the_options(void **state)
+{
+	static const struct {
+		const char *args[4];
+		int rc;
+		const char *dir_or_msg;
+		bool dry;
+	} cases[] = {
+		{ { "--", "-n", NULL }, PFS_PARSE_OK, "-n", false },
+		{ { "-n", "--", "--dry-run" }, PFS_PARSE_OK, "--dry-run", true },
+		{ { "d", "-n" }, PFS_PARSE_OK, "d", true },
+		{ { "d", "--", "e" }, -EINVAL, "unexpected argument 'e'", false },
+		{ { "--" }, -EINVAL, "give DIR", false },
+		{ { "-x", "d" }, -EINVAL, "unknown option '-x'", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[6] = { "clean" }, err[128] = "";
+		struct d_opts o = { 0 };
+		int argc = 1, rc;
+
+		for (size_t k = 0; cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		rc = pfs_opts_parse(d_table, &o, argc, argv, err, sizeof(err));
+		assert_int_equal(rc, cases[i].rc);
+		assert_string_equal(rc ? err : o.dir, cases[i].dir_or_msg);
+		assert_int_equal(o.dry, cases[i].dry);
+	}
+}
+
+/* The defaults: set by pfs_opts_defaults from the table, printed by --help
+ * from the same entries, "(default X)" never broken across lines; a
+ * default worked out at run time is printed and not set. */
+struct e_opts {
+	uint64_t size;
+	char dir[8];
+	unsigned when;
+	char machine[8];
+	char text[8];
+};
+
+#define E struct e_opts
+static const struct pfs_option e_table[] = {
+	PFS_OPT_NUM_DEF(E, size, "size", 's', PFS_OPT_SIZE, 0, "SIZE",
+			"a help text long enough that it has to be wrapped where it reaches the end of "
+			"the line, its default and all",
+			"4m"),
+	PFS_OPT_STR_DEF(E, dir, "dir", 'd', "DIR", "where", 0, "."),
+	PFS_OPT_CHOOSE_DEF(E, when, "when", 0, pfs_progress_choices, "[=always|never|auto]", "when",
+			   0, "never"),
+	{ .long_name = "machine", .kind = PFS_OPT_STRING, .offset = offsetof(E, machine),
+	  .size = sizeof(((E *)0)->machine), .arg = "NAME", .help = "a name",
+	  .def_shown = "the host's" },
+	PFS_OPT_STR(E, text, "text", 0, "TEXT", "no default", 0),
+	PFS_OPT_END,
+};
+#undef E
+
+static void test_defaults_are_the_tables(void **state)
+{
+	struct e_opts o;
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	static const struct pfs_option bad_def[] = {
+		PFS_OPT_NUM_DEF(struct e_opts, size, "size", 0, PFS_OPT_COUNT, 10, "N", "n", "11"),
+		PFS_OPT_END,
+	};
+
+	(void)state;
+	memset(&o, 0xff, sizeof(o));
+	o.machine[0] = o.text[0] = 0;
+	assert_int_equal(pfs_opts_defaults(e_table, &o), 0);
+	assert_true(o.size == 4u << 20);
+	assert_string_equal(o.dir, ".");
+	assert_int_equal(o.when, PFS_PROGRESS_NEVER);
+	assert_string_equal(o.machine, ""); /* shown only: the command works it out */
+	/* a default its own option would refuse is the table's mistake */
+	assert_int_equal(pfs_opts_defaults(bad_def, &o), -EINVAL);
+
+	pfs_opts_usage(f, e_table);
+	fclose(f);
+	assert_non_null(strstr(buf, "(default 4m)\n"));
+	assert_non_null(strstr(buf, "where (default .)\n"));
+	assert_non_null(strstr(buf, "when (default never)\n"));
+	assert_non_null(strstr(buf, "a name (default the host's)\n"));
+	assert_non_null(strstr(buf, "no default\n"));
+	assert_null(strstr(buf, "no default ("));
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		assert_true(strlen(line) <= 79);
+		/* "(default" and its value on one line */
+		assert_null(strstr(line, "(default\n"));
+		assert_true(strlen(line) < 8 || strcmp(line + strlen(line) - 8, "(default"));
+	}
+	free(buf);
+}
+
 static void test_select_tests(void **state)
 {
 	static const char *const names[] = { "se", "pa", "ua", "ub", "uc", NULL };
@@ -608,6 +873,9 @@ int main(void)
 		cmocka_unit_test(test_kv_refuses_values_it_could_not_have_written),
 		cmocka_unit_test(test_parser_hooks_choices_and_short_names),
 		cmocka_unit_test(test_operands),
+		cmocka_unit_test(test_positional_sides_groups_and_reals),
+		cmocka_unit_test(test_dashes_end_the_options),
+		cmocka_unit_test(test_defaults_are_the_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@ struct pfs_command {
 	const char *about;    /* what it does, lines ending in a newline */
 	const char *after;    /* printed after the options, or NULL */
 	const struct pfs_option *options;
+	size_t opts_size;     /* of the struct the table writes */
 	/* argv[0] is the command's name. Returns the exit status (PFS_EXIT_*). */
 	int (*main)(int argc, char **argv);
 };
