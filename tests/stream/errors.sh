@@ -19,8 +19,9 @@ host=$(hostname)
 # ---- --help: --force says what it lets stream destroy ----------------------------
 "$PFSBENCH" stream --help >"$SCRATCH/help.out" 2>&1
 check "stream --help: exit 0" test $? -eq 0
-check "stream --help: --force names the file or device it lets a write destroy" grep -qE \
-	'^ +--force +write or read a regular file or block device named by -o or -i \(a write destroys its data\)' "$SCRATCH/help.out"
+# --help wraps its lines at 79 columns: read it as one line.
+check "stream --help: --force names the file or device it lets a write destroy" eval \
+	"tr -s ' \n' '  ' <'$SCRATCH/help.out' | grep -qE -- ' --force write or read a regular file or block device named by -o or -i \(a write destroys its data\)'"
 
 # ---- bad input ------------------------------------------------------------------
 echo data >"$SCRATCH/file"
