@@ -69,8 +69,8 @@ struct clean_opts {
 
 static const struct pfs_option clean_options[] = {
 	PFS_OPT_POS(struct clean_opts, dir, "DIR", "the directory the runs worked in"),
-	PFS_OPT_FLAG(struct clean_opts, dry_run, "dry-run", 'n',
-		     "list what would be removed; remove nothing"),
+	PFS_OPT_FLAG_F(struct clean_opts, dry_run, "dry-run", 'n',
+		       "list what would be removed; remove nothing", PFS_OPTF_REPEAT),
 	PFS_OPT_HELP_ENTRY,
 	PFS_OPT_END,
 };

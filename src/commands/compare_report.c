@@ -711,8 +711,8 @@ static const struct pfs_option compare_options[] = {
 	PFS_OPT_REAL_DEF(C, margin_pct, "margin", 0, 1000, "PCT",
 			 "the smallest change called out, in per cent",
 			 PFS_STRINGIFY(PFS_CMP_MARGIN_PCT)),
-	PFS_OPT_SETVAL(C, format, "csv", 0, FORMAT_CSV, "one CSV line per (test, op) and side"),
-	PFS_OPT_SETVAL(C, format, "json", 0, FORMAT_JSON, "one JSON document"),
+	PFS_OPT_SETVAL(C, format, "csv", 0, FORMAT_CSV, "one CSV line per (test, op) and side", 0),
+	PFS_OPT_SETVAL(C, format, "json", 0, FORMAT_JSON, "one JSON document", 0),
 	PFS_OPT_HELP_ENTRY,
 	PFS_OPT_END,
 };

@@ -387,25 +387,25 @@ struct export_opts {
 };
 
 #define E struct export_opts
+/* Each may be given again, as export always took it: it says the same. */
+#define PART(field, lname, v, help) PFS_OPT_SETVAL(E, field, lname, 0, v, help, PFS_OPTF_REPEAT)
 static const struct pfs_option export_options[] = {
 	PFS_OPT_POS(E, path, "FILE.h5", "the results file"),
-	PFS_OPT_SETVAL(E, format, "csv", 0, FORMAT_CSV, "the rows as CSV (RFC 4180), one header line"),
-	PFS_OPT_SETVAL(E, format, "json", 0, FORMAT_JSON,
-		       "one JSON document: provenance, parameters, nodes, units, rows, latency "
-		       "percentiles"),
-	PFS_OPT_SETVAL(E, part, "provenance", 0, PART_PROVENANCE,
-		       "only the provenance (with --csv: key,value lines)"),
-	PFS_OPT_SETVAL(E, part, "latency", 0, PART_LATENCY,
-		       "with --csv: latency percentiles (ns) per test, iteration and op over all "
-		       "ranks, then per rank and step"),
-	PFS_OPT_SETVAL(E, part, "progress", 0, PART_PROGRESS,
-		       "with --csv: the progress timeline, each rank's counts every ~100 ms while "
-		       "it worked"),
-	PFS_OPT_SETVAL(E, part, "fs-stats", 0, PART_FSSTATS,
-		       "with --csv: the filesystem's own counters per step and node"),
+	PART(format, "csv", FORMAT_CSV, "the rows as CSV (RFC 4180), one header line"),
+	PART(format, "json", FORMAT_JSON,
+	     "one JSON document: provenance, parameters, nodes, units, rows, latency percentiles"),
+	PART(part, "provenance", PART_PROVENANCE, "only the provenance (with --csv: key,value lines)"),
+	PART(part, "latency", PART_LATENCY,
+	     "with --csv: latency percentiles (ns) per test, iteration and op over all ranks, then "
+	     "per rank and step"),
+	PART(part, "progress", PART_PROGRESS,
+	     "with --csv: the progress timeline, each rank's counts every ~100 ms while it worked"),
+	PART(part, "fs-stats", PART_FSSTATS,
+	     "with --csv: the filesystem's own counters per step and node"),
 	PFS_OPT_HELP_ENTRY,
 	PFS_OPT_END,
 };
+#undef PART
 #undef E
 
 static int export_main(int argc, char **argv)

@@ -170,7 +170,8 @@ static int once(const struct pfs_option *table, size_t n, unsigned char *seen,
 		bool same_field = p->offset == o->offset && p->kind == o->kind;
 
 		if (!seen[i] || (p != o && !(same_field && ((p->flags | o->flags) & PFS_OPTF_OPERAND)) &&
-				 !(same_field && o->kind == PFS_OPT_VALUE)))
+				 !(same_field && o->kind == PFS_OPT_VALUE)) ||
+		    (p == o && (o->flags & PFS_OPTF_REPEAT)))
 			continue;
 		opt_name(name, sizeof(name), o);
 		opt_name(other, sizeof(other), p);
@@ -315,7 +316,7 @@ static int pass(struct parser *p, int argc, char **argv, const struct option *lo
 		const struct pfs_option *o = NULL;
 
 		if (c == 1) { /* "-" mode: a positional argument, in its place */
-			rc = positional(p, optarg) ? -EINVAL : PFS_PARSE_OK;
+			rc = positional(p, optarg);
 			continue;
 		}
 		if (c >= 256)
@@ -354,11 +355,10 @@ static int pass(struct parser *p, int argc, char **argv, const struct option *lo
 		*stop = optind - 1;
 		return sides_split(p, sides) ? -EINVAL : PFS_PARSE_OK;
 	}
-	for (int i = optind; i < argc; i++)
-		if ((p->positional ? positional(p, argv[i])
-				   : operand(table, p->n, p->seen, p->opts, argv[i], p->err, p->errlen)))
-			return -EINVAL;
-	return PFS_PARSE_OK;
+	for (int i = optind; rc == PFS_PARSE_OK && i < argc; i++)
+		rc = p->positional ? positional(p, argv[i])
+				   : operand(table, p->n, p->seen, p->opts, argv[i], p->err, p->errlen);
+	return rc;
 }
 
 /* head: stop at the first argument that is no option ("+" to getopt) and

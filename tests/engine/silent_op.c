@@ -54,11 +54,6 @@ static const struct pfs_option silent_options[] = {
 	PFS_OPT_END,
 };
 
-static void silent_defaults(void *opts)
-{
-	(void)opts;
-}
-
 static int silent_validate(void *opts, char *err, size_t errlen)
 {
 	(void)opts;
@@ -82,7 +77,6 @@ static const struct pfs_workload silent_workload = {
 	.opts_size = sizeof(struct silent_opts),
 	.tests = silent_tests,
 	.report = &pfs_output_table,
-	.defaults = silent_defaults,
 	.validate = silent_validate,
 	.needs = silent_needs,
 	.setup = silent_nothing,

@@ -71,6 +71,10 @@ struct pfs_opt_args {
  * instead of ending the options: options may follow it, and each side
  * must have an argument. */
 #define PFS_OPTF_SIDES 64u
+/* An option that may be given again (clean -n -n, export --csv --csv), as
+ * the commands always took it; any other given twice is refused. A flag
+ * given again says the same; a value given again wins. */
+#define PFS_OPTF_REPEAT 128u
 
 struct pfs_option {
 	const char *long_name; /* without "--"; a positional argument's name */
@@ -126,6 +130,8 @@ struct pfs_option {
 /* --lname sets a bool to true / to false. */
 #define PFS_OPT_FLAG(TYPE, field, lname, sname, help) \
 	PFS_OPT_ENTRY(TYPE, field, bool, lname, sname, PFS_OPT_SET, 0, NULL, help, NULL, 0)
+#define PFS_OPT_FLAG_F(TYPE, field, lname, sname, help, flags) \
+	PFS_OPT_ENTRY(TYPE, field, bool, lname, sname, PFS_OPT_SET, 0, NULL, help, NULL, flags)
 #define PFS_OPT_NOFLAG(TYPE, field, lname, sname, help) \
 	PFS_OPT_ENTRY(TYPE, field, bool, lname, sname, PFS_OPT_CLEAR, 0, NULL, help, NULL, 0)
 /* A whole number >= 1, >= 0, or a size in bytes, each at most max (0: none). */
@@ -170,11 +176,12 @@ struct pfs_option {
 	PFS_OPT_ENTRY_DEF(TYPE, field, double, lname, sname, PFS_OPT_REAL, max, arg, help, NULL, 0, \
 			  def)
 /* --lname writes v into an unsigned; the flags that write one field are a
- * group of which one may be given (--csv | --json). */
-#define PFS_OPT_SETVAL(TYPE, field, lname, sname, v, help_)                                    \
+ * group of which one may be given (--csv | --json). flags may be
+ * PFS_OPTF_REPEAT. */
+#define PFS_OPT_SETVAL(TYPE, field, lname, sname, v, help_, flags_)                            \
 	{ .long_name = lname, .short_name = sname, .kind = PFS_OPT_VALUE,                        \
 	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, unsigned),                 \
-	  .size = sizeof(((TYPE *)0)->field), .help = help_, .value = v }
+	  .size = sizeof(((TYPE *)0)->field), .help = help_, .flags = flags_, .value = v }
 /* A positional argument NAME into a const char *, and every one left (at
  * least fewest, at most most, 0: no limit) into a struct pfs_opt_args;
  * flags may be PFS_OPTF_SIDES. */

@@ -41,7 +41,7 @@ struct pfs_bonnie_opts {
 	char group[64];  /* -g GROUP */
 	uint64_t seed;   /* -z; validate() picks one when not given */
 	uint64_t char_bytes; /* --char-size; 0: bonnie++'s 3 MiB */
-	char version[8]; /* --bonnie-version: "1.96" (default) or "1.98", the layout */
+	char version[8]; /* --bonnie-version: "1.96" or "1.98", the layout */
 	bool no_char;    /* -f: no per-char tests */
 	bool no_io;      /* -F: no I/O tests at all (-s 0) */
 	bool sync;       /* -b: fsync where bonnie++ -b does */

@@ -23,7 +23,7 @@ struct pfs_stream_opts {
 	struct pfs_common_opts common; /* common.dir: where -o/-i is, set by validate */
 	char output[PATH_MAX];  /* -o: a directory, or a file or device (--force) */
 	char input[PATH_MAX];   /* -i: the same, to read */
-	uint64_t block;         /* -b: request size, default 65536 */
+	uint64_t block;         /* -b: request size (its default: the option table) */
 	uint64_t size;          /* -s: bytes per rank; 0: not given (to the end) */
 	uint64_t seek_in;       /* -k: where reading starts */
 	uint64_t seek_out;      /* -l: where writing starts */
