@@ -48,8 +48,10 @@ int pfs_command_parse(const struct pfs_command *cmd, void *opts, int argc, char 
 	}
 	if (rc == PFS_PARSE_OK)
 		return -1;
-	if (rc == -ENOMEM)
-		pfs_format(err, sizeof(err), "out of memory");
+	if (rc == -ENOMEM) {
+		pfs_error("out of memory");
+		return PFS_EXIT_FAILED;
+	}
 	fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n", cmd->name, err, cmd->name);
 	return PFS_EXIT_USAGE;
 }

@@ -417,6 +417,7 @@ static int parse(const struct pfs_option *table, void *opts, int argc, char **ar
 	free(p.seen);
 	return rc;
 }
+
 int pfs_opts_parse(const struct pfs_option *table, void *opts, int argc, char **argv,
 		   char *err, size_t errlen)
 {

@@ -1308,34 +1308,31 @@ static const struct pfs_test bonnie_tests[] = {
 /* ---- options ------------------------------------------------------------------------- */
 
 #define BON struct pfs_bonnie_opts
-/* An option whose default bonnie works out at run time (shown is what
- * --help says of it): its field starts empty or zero. */
-#define BON_SHOWN(field, T, lname, sname, kind_, max_, arg_, help_, shown)                      \
-	{ .long_name = lname, .short_name = sname, .kind = kind_,                                 \
-	  .offset = offsetof(BON, field) + PFS_FIELD_IS(BON, field, T),                           \
-	  .size = sizeof(((BON *)0)->field), .max = max_, .arg = arg_, .help = help_,             \
-	  .def_shown = shown }
-#define BON_STR(field, lname, sname, arg_, help_, shown) \
-	BON_SHOWN(field, char[sizeof(((BON *)0)->field)], lname, sname, PFS_OPT_STRING, 0, arg_, help_, shown)
+/* A string whose default bonnie works out at run time (shown is what
+ * --help says of it): its field starts empty. */
+#define BON_STR(field, lname, sname, arg, help, shown)                                        \
+	PFS_OPT_ENTRY_SHOWN(BON, field, char[sizeof(((BON *)0)->field)], lname, sname,          \
+			    PFS_OPT_STRING, 0, arg, help, 0, shown)
 static const struct pfs_option bonnie_options[] = {
 	PFS_OPT_STR_DEF(BON, common.dir, "directory", 'd', "DIR",
 			"directory to test in; the run works in a new directory inside it", 0, "."),
 	BON_STR(size, "size", 's', "SIZE[:CHUNK[:SEEKS[:PROCS]]]",
 		"MiB of the I/O tests' file per rank (suffix g, t; 0: no I/O tests), its block size, "
 		"the random seeks and seekers",
-		"twice -r, 8k, 8192, 5"),
+		"twice -r:8k:8192:5"),
 	BON_STR(files, "files", 'n', "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]",
 		"NUM x 1024 files per rank for the file tests (0: none), of MIN to MAX bytes, over "
 		"DIRS directories, written CHUNK bytes at a time",
-		"16, 0"),
+		"16:0:0"),
 	BON_STR(ram, "ram", 'r', "MiB", "the RAM to assume in MiB (32 or 32m)", "this machine's"),
 	PFS_OPT_FLAG(BON, sync, "sync", 'b',
 		     "fsync where bonnie++ -b does: each created file and its directory, each "
 		     "removal's directory, each block a seek rewrites"),
 	PFS_OPT_FLAG(BON, no_char, "no-char", 'f', "skip the per-char tests"),
 	PFS_OPT_FLAG(BON, no_io, "no-io", 'F', "skip the I/O tests (-s 0)"),
-	BON_SHOWN(char_bytes, uint64_t, "char-size", 0, PFS_OPT_SIZE, UINT64_C(0), "SIZE",
-		  "bytes of the per-char tests (suffix k, m; at most the file)", "3m, as bonnie++"),
+	PFS_OPT_ENTRY_SHOWN(BON, char_bytes, uint64_t, "char-size", 0, PFS_OPT_SIZE, 0, "SIZE",
+			    "bytes of the per-char tests (suffix k, m; at most the file)", 0,
+			    "3m, as bonnie++"),
 	PFS_OPT_ENTRY(BON, common.iterations, uint64_t, "repeat", 'x', PFS_OPT_COUNT, 1000000, "N",
 		      "run the tests N times (as -i); then only CSV lines, after a header",
 		      NULL, PFS_OPTF_NOT_PARAM),
@@ -1346,8 +1343,8 @@ static const struct pfs_option bonnie_options[] = {
 		    "as root: create and open the files as USER (and GROUP)", 0),
 	PFS_OPT_STR(BON, group, "group", 'g', "GROUP", "as root: create and open the files as GROUP",
 		    0),
-	BON_SHOWN(seed, uint64_t, "seed", 'z', PFS_OPT_UINT, UINT32_MAX, "N",
-		  "the random seed of names, sizes and seeks", "from the time"),
+	PFS_OPT_ENTRY_SHOWN(BON, seed, uint64_t, "seed", 'z', PFS_OPT_UINT, UINT32_MAX, "N",
+			    "the random seed of names, sizes and seeks", 0, "from the time"),
 	PFS_OPT_STR_DEF(BON, version, "bonnie-version", 0, "1.96|1.98",
 			"the layout of the tables and CSV lines: bonnie++ 1.96's or 1.98's, which "
 			"bonnie++ 2.00a and its bon_csv2txt and bon_csv2html use",
@@ -1356,7 +1353,6 @@ static const struct pfs_option bonnie_options[] = {
 	PFS_OPT_END,
 };
 #undef BON_STR
-#undef BON_SHOWN
 #undef BON
 
 static void bonnie_defaults(void *opts)

@@ -376,9 +376,8 @@ static const struct pfs_option e_table[] = {
 	PFS_OPT_STR_DEF(E, dir, "dir", 'd', "DIR", "where", 0, "."),
 	PFS_OPT_CHOOSE_DEF(E, when, "when", 0, pfs_progress_choices, "[=always|never|auto]", "when",
 			   0, "never"),
-	{ .long_name = "machine", .kind = PFS_OPT_STRING, .offset = offsetof(E, machine),
-	  .size = sizeof(((E *)0)->machine), .arg = "NAME", .help = "a name",
-	  .def_shown = "the host's" },
+	PFS_OPT_ENTRY_SHOWN(E, machine, char[8], "machine", 0, PFS_OPT_STRING, 0, "NAME", "a name", 0,
+			    "the host's"),
 	PFS_OPT_STR(E, text, "text", 0, "TEXT", "no default", 0),
 	PFS_OPT_END,
 };

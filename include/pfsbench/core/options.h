@@ -114,18 +114,26 @@ struct pfs_option {
 			       "option " #field " is not of type " #T);                     \
 		int pfs_unused;                                                            \
 	}))
-#define PFS_OPT_ENTRY(TYPE, field, T, lname, sname, kind_, max_, arg_, help_, choices_, flags_) \
+/* Every field of an entry but parse and value; def and shown as struct
+ * pfs_option says. */
+#define PFS_OPT_ENTRY_ALL(TYPE, field, T, lname, sname, kind_, max_, arg_, help_, choices_,   \
+			  flags_, def_, shown)                                                   \
 	{ .long_name = lname, .short_name = sname, .kind = kind_,                                  \
 	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),                          \
 	  .size = sizeof(((TYPE *)0)->field), .max = max_, .arg = arg_, .help = help_,             \
-	  .choices = choices_, .flags = flags_ }
+	  .choices = choices_, .flags = flags_, .def = def_, .def_shown = shown }
+#define PFS_OPT_ENTRY(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags)     \
+	PFS_OPT_ENTRY_ALL(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags, NULL, \
+			  NULL)
 /* The same with a default (see struct pfs_option's def). */
-#define PFS_OPT_ENTRY_DEF(TYPE, field, T, lname, sname, kind_, max_, arg_, help_, choices_,   \
-			  flags_, def_)                                                          \
-	{ .long_name = lname, .short_name = sname, .kind = kind_,                                  \
-	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field, T),                          \
-	  .size = sizeof(((TYPE *)0)->field), .max = max_, .arg = arg_, .help = help_,             \
-	  .choices = choices_, .flags = flags_, .def = def_ }
+#define PFS_OPT_ENTRY_DEF(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags, def) \
+	PFS_OPT_ENTRY_ALL(TYPE, field, T, lname, sname, kind, max, arg, help, choices, flags, def,   \
+			  NULL)
+/* With a default the command works out at run time: shown is what --help
+ * says of it (see struct pfs_option's def_shown). */
+#define PFS_OPT_ENTRY_SHOWN(TYPE, field, T, lname, sname, kind, max, arg, help, flags, shown) \
+	PFS_OPT_ENTRY_ALL(TYPE, field, T, lname, sname, kind, max, arg, help, NULL, flags, NULL,  \
+			  shown)
 
 /* --lname sets a bool to true / to false. */
 #define PFS_OPT_FLAG(TYPE, field, lname, sname, help) \
@@ -258,20 +266,15 @@ struct pfs_common_opts {
 
 /* A string option, no parameter of the run, whose default the command
  * works out (shown is what --help says of it). */
-#define PFS_OPT_RESULTS(TYPE, field, arg_, help_, shown)                                       \
-	{ .long_name = "results", .kind = PFS_OPT_STRING,                                        \
-	  .offset = offsetof(TYPE, field) + PFS_FIELD_IS(TYPE, field,                            \
-							  char[sizeof(((TYPE *)0)->field)]),     \
-	  .size = sizeof(((TYPE *)0)->field), .arg = arg_, .help = help_,                        \
-	  .flags = PFS_OPTF_NOT_PARAM, .def_shown = shown }
+#define PFS_OPT_RESULTS(TYPE, field, arg, help, shown)                                          \
+	PFS_OPT_ENTRY_SHOWN(TYPE, field, char[sizeof(((TYPE *)0)->field)], "results", 0,         \
+			    PFS_OPT_STRING, 0, arg, help, PFS_OPTF_NOT_PARAM, shown)
 
 /* -t LIST: the tests to run; all of them, in the workload's order, when
  * it is not given. */
-#define PFS_OPT_TESTS(TYPE, lname, sname, help_)                                               \
-	{ .long_name = lname, .short_name = sname, .kind = PFS_OPT_STRING,                       \
-	  .offset = offsetof(TYPE, common.test_list) +                                           \
-		    PFS_FIELD_IS(TYPE, common.test_list, char[PFS_TEST_LIST_MAX]),               \
-	  .size = PFS_TEST_LIST_MAX, .arg = "LIST", .help = help_, .def_shown = "all" }
+#define PFS_OPT_TESTS(TYPE, lname, sname, help)                                                \
+	PFS_OPT_ENTRY_SHOWN(TYPE, common.test_list, char[PFS_TEST_LIST_MAX], lname, sname,       \
+			    PFS_OPT_STRING, 0, "LIST", help, 0, "all")
 
 /* --stonewall, for workloads whose plans mark steps PFS_STEP_STONEWALL. */
 #define PFS_STONEWALL_OPTION(TYPE)                                                          \
