@@ -3,8 +3,8 @@
 #include "pfsbench/commands/ab.h"
 #include "pfsbench/commands/ab_run.h"
 #include "pfsbench/commands/commands.h"
-#include "pfsbench/engine/engine.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
 
 #include "config.h"

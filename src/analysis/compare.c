@@ -6,9 +6,9 @@
  * lines, and the words for it. The definitions are in
  * include/pfsbench/analysis/compare.h and docs/compare.md. */
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/latency.h"
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/archive/archive.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 

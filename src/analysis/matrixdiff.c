@@ -6,10 +6,10 @@
  * beyond the noise marked. Every file may be hostile. */
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/archive/archive.h"
-#include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,12 +5,12 @@
  * (src/analysis/slownode.c). Two runs are columns of one line; more runs are rows,
  * so that no line passes 100 columns. CSV and JSON carry the same figures
  * for programs. */
-#include "pfsbench/archive/archive.h"
-#include "pfsbench/commands/commands.h"
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/commands/export.h"
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/commands/commands.h"
+#include "pfsbench/commands/export.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
 

@@ -3,10 +3,10 @@
  * comma, quote, CR or LF) or as one JSON document. The row columns and keys
  * come from pfs_row_fields; provenance keys from the file itself, so neither
  * needs code when the schema grows. */
+#include "pfsbench/analysis/latency.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
 #include "pfsbench/commands/export.h"
-#include "pfsbench/analysis/latency.h"
 #include "pfsbench/core/results.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"

@@ -7,18 +7,18 @@
  * drawn as heatmaps) and run gnuplot as a child process on a script of
  * numbers and sanitised names (src/pictures/plotscript.c); neither uses MPI. See
  * docs/plot.md. */
+#include "pfsbench/analysis/compare.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
-#include "pfsbench/analysis/compare.h"
-#include "pfsbench/pictures/gnuplot.h"
-#include "pfsbench/pictures/html.h"
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/core/outdir.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/pictures/pictures.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/pictures/gnuplot.h"
+#include "pfsbench/pictures/html.h"
+#include "pfsbench/pictures/pictures.h"
 
 #include "config.h"
 

@@ -11,14 +11,14 @@
  * after a blank line, the slow nodes, the imbalance and the waiting
  * (src/analysis/slownode.c). Every name and text from the file is printed through
  * pfs_printable: the file may come from anywhere. */
+#include "pfsbench/analysis/latency.h"
+#include "pfsbench/analysis/slownode.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
-#include "pfsbench/analysis/latency.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/analysis/slownode.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
 
 #include <errno.h>
 #include <inttypes.h>

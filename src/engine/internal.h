@@ -18,13 +18,13 @@
 #include <mpi.h>
 
 #include "pfsbench/core/cgroup.h"
-#include "pfsbench/target/fsprobe.h"
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/resultpath.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/target/fsprobe.h"
 
 #define PFS_MAX_OUTPUTS 8
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */

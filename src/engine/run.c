@@ -7,11 +7,11 @@
  * (internal.h lists them). */
 #include "internal.h"
 
-#include "pfsbench/engine/engine.h"
-#include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/resultpath.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/engine.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include "config.h"
 

@@ -5,9 +5,9 @@
  * rows go to rank 0 and its outputs. */
 #include "internal.h"
 
-#include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -16,10 +16,10 @@
  *          / time x 100, cut to an integer, so 2 busy ranks show 200;
  *   latency = the slowest item of any row (its histogram's exact max);
  * and "+++++ +++" when the time is under bonnie++'s 0.5 s. */
-#include "pfsbench/plans/bonnie_plan.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/bonnie_plan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -10,11 +10,11 @@
  * A run that stopped ends with "Aborted: REASON". The arithmetic (each
  * repetition's rate, the outlier rule's marks, a cell's value) is
  * src/plans/matrix_plan.c's; this file only prints. */
-#include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/formats/matrixfmt.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <inttypes.h>

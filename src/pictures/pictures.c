@@ -3,16 +3,16 @@
  * drawing plotscript.c's; this file chooses what to draw and brings in
  * other modules' answers, never recomputed (the end of the file). */
 #include "pfsbench/pictures/pictures.h"
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/core/histogram.h"
 #include "pfsbench/analysis/latency.h"
-#include "pfsbench/plans/matrix_plan.h"
 #include "pfsbench/analysis/matrixdiff.h"
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/core/histogram.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * come from a hostile file (compare reads any): each is checked against
  * the plan before it counts. */
 #include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/plans/request.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/plans/request.h"
 
 #include <errno.h>
 #include <inttypes.h>

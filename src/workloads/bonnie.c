@@ -29,13 +29,13 @@
  * CFileOp::Close; opening the file and choosing names are outside it.
  * Only files and directories this rank made are ever removed: a name
  * found by readdir is checked against the names made. */
-#include "pfsbench/plans/bonnie_plan.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/bonnie_plan.h"
 
 #include <dirent.h>
 #include <errno.h>

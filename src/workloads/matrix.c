@@ -16,13 +16,13 @@
  * device (or a file to read) that does not hold every rank's part, and
  * never writes past it. O_DIRECT by default on a block device only
  * (--direct). See docs/matrix.md. */
-#include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/workloads/seqio.h"
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/matrix_plan.h"
+#include "pfsbench/workloads/seqio.h"
 
 #include <errno.h>
 #include <fcntl.h>
