@@ -215,7 +215,7 @@ void pfs_json_string(FILE *out, const char *str)
 			fprintf(out, "\\%c", *s);
 		else if (*s < 0x20 || *s == 0x7f)
 			fprintf(out, "\\u%04x", *s);
-		else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) /* C1 controls */
+		else if (pfs_utf8_is_c1((const char *)s, n))
 			fprintf(out, "\\u%04x", s[1]);
 		else if (pfs_utf8_moves_text((const char *)s, n)) /* the same character, escaped */
 			fprintf(out, "\\u%04x",
