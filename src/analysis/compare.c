@@ -154,7 +154,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 		if (cpu > 0 && amount > 0)
-			s->cpu[ncpu++] = cpu / (line->unit == PFS_UNIT_BYTES ? amount / 1048576 : amount);
+			s->cpu[ncpu++] = cpu / (amount / pfs_unit_scale(line->unit));
 	}
 	line->iterations = (unsigned)niter;
 	line->step_us = pfs_u64_sat(pfs_median(s->walls, nwalls));

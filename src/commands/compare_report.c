@@ -68,7 +68,7 @@ static bool is_short(const struct pfs_cmp_cell *c)
 
 static void rate_text(char *buf, size_t len, enum pfs_unit unit, const struct pfs_cmp_cell *c)
 {
-	snprintf(buf, len, "%.*f%s", unit == PFS_UNIT_BYTES ? 1 : 0, pfs_rate_display(unit, c->rate),
+	snprintf(buf, len, "%.*f%s", pfs_unit_is_bytes(unit) ? 1 : 0, pfs_rate_display(unit, c->rate),
 		 is_short(c) ? "!" : "");
 }
 

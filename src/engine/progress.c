@@ -284,7 +284,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		open_ended |= rv->target == UINT64_MAX;
 		items += rv->items;
 		target += rv->target;
-		amount += v->unit == PFS_UNIT_BYTES ? rv->bytes : rv->items;
+		amount += pfs_unit_amount(v->unit, rv->items, rv->bytes);
 		v->node_items[n] += rv->items;
 		v->node_target[n] += rv->target;
 	}
