@@ -115,7 +115,7 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct
 	const struct pfs_matrix_opts *o = ri->opts;
 	struct pfs_matrix_result *res = malloc(sizeof(*res));
 	struct pfs_matrix_plan plan;
-	char err[256] = "";
+	char err[PFS_REFUSAL_MAX] = "";
 	int rc = res ? 0 : -ENOMEM;
 
 	if (!rc)

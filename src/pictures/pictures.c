@@ -249,7 +249,7 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 	struct pfs_archive d = *a;
 	struct pfs_plot_thin thin;
 	struct pfs_matrix m;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	int rc;
 
 	run_words(words, sizeof(words), a, label);

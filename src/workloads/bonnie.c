@@ -1206,7 +1206,7 @@ static int bonnie_setup(struct pfs_worker *w)
 {
 	const struct pfs_bonnie_opts *o = w->opts;
 	struct bonnie_state *st = w->state;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 
 	st->tdfd = -1;
 	/* validate() resolved the same strings on rank 0. */
@@ -1287,7 +1287,7 @@ static int bonnie_cleanup(struct pfs_worker *w)
 static size_t bonnie_plan(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	struct pfs_bonnie_plan p;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	size_t n = 0;
 
 	(void)nnodes;
@@ -1455,7 +1455,7 @@ static int bonnie_validate(void *opts, char *err, size_t errlen)
 static void bonnie_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
 {
 	struct pfs_bonnie_plan p;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	uint64_t files, dirs, bytes;
 
 	needs->bytes = needs->inodes = 0;

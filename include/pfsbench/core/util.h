@@ -56,6 +56,11 @@ int pfs_format(char *buf, size_t len, const char *fmt, ...)
 int pfs_refuse(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Room for a refusal's reason (a plan's, a file's: one line), and for a
+ * command line's, which quotes the option and its value. */
+#define PFS_REFUSAL_MAX 256
+#define PFS_USAGE_MAX 512
+
 /* The directory part of path into dir, as dirname(3) says it but without
  * touching path: "a" is ".", "/a" is "/", "a/b/c" is "a/b". 0, or
  * -ENAMETOOLONG. */
