@@ -6,9 +6,10 @@
  * lines, and the words for it. The definitions are in
  * include/pfsbench/analysis/compare.h and docs/compare.md. */
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/latency.h"
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 
@@ -18,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A row reduced to what the rates need, sortable by group. */
+/* A row reduced to what the rates need; key: its line, its (test, op) in
+ * order of first row. */
 struct cmp_ent {
 	uint32_t key, iteration, step, node;
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
@@ -32,19 +34,6 @@ struct node_iter {
 	double us, wait_us;
 };
 
-static int cmp_ents(const void *pa, const void *pb)
-{
-	const struct cmp_ent *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	if (a->iteration != b->iteration)
-		return a->iteration < b->iteration ? -1 : 1;
-	if (a->step != b->step)
-		return a->step < b->step ? -1 : 1;
-	return (a->node > b->node) - (a->node < b->node);
-}
-
 static int cmp_node_iters(const void *pa, const void *pb)
 {
 	const struct node_iter *a = pa, *b = pb;
@@ -57,21 +46,6 @@ static bool same(const struct cmp_ent *a, const struct cmp_ent *b, int depth)
 {
 	return a->key == b->key && (depth < 2 || a->iteration == b->iteration) &&
 	       (depth < 3 || a->step == b->step) && (depth < 4 || a->node == b->node);
-}
-
-static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
-{
-	uint32_t k;
-
-	for (k = 0; k < run->n; k++)
-		if (!strcmp(run->lines[k].test, r->test) && !strcmp(run->lines[k].op, r->op))
-			return k;
-	memset(&run->lines[k], 0, sizeof(run->lines[k]));
-	run->lines[k].unit = pfs_row_unit(r);
-	pfs_row_set_text(run->lines[k].test, sizeof(run->lines[k].test), r->test);
-	pfs_row_set_text(run->lines[k].op, sizeof(run->lines[k].op), r->op);
-	run->n++;
-	return k;
 }
 
 /* Scratch for one (test, op), sized for the whole run. */
@@ -180,7 +154,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 		if (cpu > 0 && amount > 0)
-			s->cpu[ncpu++] = cpu / (line->unit == PFS_UNIT_BYTES ? amount / 1048576 : amount);
+			s->cpu[ncpu++] = cpu / (amount / pfs_unit_scale(line->unit));
 	}
 	line->iterations = (unsigned)niter;
 	line->step_us = pfs_u64_sat(pfs_median(s->walls, nwalls));
@@ -207,8 +181,12 @@ static void free_lines(struct pfs_cmp_run *run)
 
 int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 {
+	static const enum pfs_row_field by_line[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END },
+					by_node[] = { PFS_ROW_TEST,	 PFS_ROW_OP,   PFS_ROW_ITERATION,
+						      PFS_ROW_STEP,	 PFS_ROW_NODE, PFS_ROW_END };
 	size_t nr = a->nrows ? a->nrows : 1, nn = a->nnodes ? a->nnodes : 1;
 	struct cmp_ent *e = malloc(nr * sizeof(*e));
+	size_t *key = malloc(nr * sizeof(*key)), *idx = malloc(nr * sizeof(*idx));
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
@@ -223,12 +201,27 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
 	out->nodes = a->nodes;
-	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
+	if (!e || !key || !idx || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
 		goto out;
-	for (size_t i = 0; i < a->nrows; i++) {
-		const struct pfs_row *r = &a->rows[i];
+	/* The lines in order of first row; idx holds their first rows, then
+	 * the rows grouped by line, iteration, step and node. */
+	if (pfs_row_number(a->rows, a->nrows, by_line, NULL, key, idx, &out->n))
+		goto out;
+	for (size_t k = 0; k < out->n; k++) {
+		const struct pfs_row *r = &a->rows[idx[k]];
 
-		e[i] = (struct cmp_ent){ key_of(out, r), r->iteration, r->step, r->node_index,
+		memset(&out->lines[k], 0, sizeof(out->lines[k]));
+		out->lines[k].unit = pfs_row_unit(r);
+		pfs_row_set_text(out->lines[k].test, sizeof(out->lines[k].test), r->test);
+		pfs_row_set_text(out->lines[k].op, sizeof(out->lines[k].op), r->op);
+	}
+	for (size_t i = 0; i < a->nrows; i++)
+		idx[i] = i;
+	pfs_row_sort(a->rows, idx, a->nrows, by_node);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct pfs_row *r = &a->rows[idx[i]];
+
+		e[i] = (struct cmp_ent){ (uint32_t)key[idx[i]], r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
 					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
 					 pfs_row_cpu_wait_us(r), r->cpu_us };
@@ -239,7 +232,6 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		if (!out->lines[k].node_us || !out->lines[k].node_wait_us)
 			goto out;
 	}
-	qsort(e, a->nrows, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < a->nrows;)
 		stats_key(e, a->nrows, &i, &out->lines[e[i].key], &s);
 	/* Latency beside the rate, where the run recorded it. */
@@ -256,6 +248,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	rc = 0;
 out:
 	free(e);
+	free(key);
+	free(idx);
 	free(s.iter_rates);
 	free(s.walls);
 	free(s.waits);

@@ -5,12 +5,12 @@
  * (src/analysis/slownode.c). Two runs are columns of one line; more runs are rows,
  * so that no line passes 100 columns. CSV and JSON carry the same figures
  * for programs. */
-#include "pfsbench/archive/archive.h"
-#include "pfsbench/commands/commands.h"
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/commands/export.h"
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/commands/commands.h"
+#include "pfsbench/commands/export.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
 
@@ -68,7 +68,7 @@ static bool is_short(const struct pfs_cmp_cell *c)
 
 static void rate_text(char *buf, size_t len, enum pfs_unit unit, const struct pfs_cmp_cell *c)
 {
-	snprintf(buf, len, "%.*f%s", unit == PFS_UNIT_BYTES ? 1 : 0, pfs_rate_display(unit, c->rate),
+	snprintf(buf, len, "%.*f%s", pfs_unit_is_bytes(unit) ? 1 : 0, pfs_rate_display(unit, c->rate),
 		 is_short(c) ? "!" : "");
 }
 

@@ -7,9 +7,9 @@
  * "230x slower (13x to 4100x)", "no change (could detect >= 1.4x)". */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/compare.h"
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/archive/archive.h"
 #include "pfsbench/core/topology.h"
 
 #include <math.h>

@@ -74,7 +74,7 @@ struct pfs_cmp_line {
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
 	enum pfs_unit unit;  /* of the op's rows: what rate counts */
-	double rate;         /* per second: items, or bytes for PFS_UNIT_BYTES */
+	double rate;         /* per second: items, or bytes for a unit of bytes */
 	unsigned iterations;
 	unsigned replicates; /* behind noise: the iterations with a rate */
 	double noise;        /* SD of the iterations' log rates; < 0 when fewer than 2 */
