@@ -41,7 +41,9 @@ def norm(path, na):
             lines.append(dict(test=ln["test"], op=ln["op"], ratio=b.get("ratio"), low=b.get("low"),
                               high=b.get("high"), called_out=bool(b.get("called_out")),
                               verdict=b.get("verdict") or "", text=b.get("text") or "",
-                              node=b.get("node") or ""))
+                              node=b.get("node") or "", by_node=bool(b.get("by_node")),
+                              node_ratio=b.get("node_ratio"), node_low=b.get("node_low"),
+                              node_high=b.get("node_high")))
     else:
         # The older compare: every run in one list; side 1 is runs 1..na,
         # side 2 the rest, and its first run's column (against run 1) is the
@@ -55,7 +57,8 @@ def norm(path, na):
             b = [r for r in ln["runs"] if r["run"] == na + 1][0]
             lines.append(dict(test=ln["test"], op=ln["op"], ratio=b.get("ratio"), low=b.get("low"),
                               high=b.get("high"), called_out=bool(b.get("called_out")),
-                              verdict=b.get("verdict") or "", text=b.get("change") or "", node=""))
+                              verdict=b.get("verdict") or "", text=b.get("change") or "", node="",
+                              by_node=False, node_ratio=None, node_low=None, node_high=None))
     return lines, runs
 
 
@@ -135,7 +138,7 @@ def cmd_error(out, kind, cond, iters, ident, na, js):
 
 POWER = ["scenario", "trial", "slowed", "test", "op", "node_factor", "added_us", "line_factor", "ratio", "low", "high",
          "called_out", "verdict", "right", "inside", "runs_naming", "runs_b", "wrong_named", "false_calls", "load",
-         "line_node"]
+         "line_node", "by_node", "node_ratio", "node_low", "node_high", "node_inside"]
 
 
 def cmd_trial(out, scenario, trial, na, slowed, expect, js, a_csvs, b_csvs):
@@ -164,14 +167,20 @@ def cmd_trial(out, scenario, trial, na, slowed, expect, js, a_csvs, b_csvs):
                                / line_time(r, test, op, lambda x: 1) for r in ra)
         if ln is None:
             out_rows.append([scenario, trial, slowed, test, op, fmt(nf), fmt(fb - fa), fmt(lf)] + [""] * 6
-                            + [naming, len(b_runs), " ".join(wrong), "; ".join(false), now, ""])
+                            + [naming, len(b_runs), " ".join(wrong), "; ".join(false), now, ""] + [""] * 5)
             continue
         right = int(ln["called_out"] and ln["verdict"] == "SLOWER")
         inside = int(ln["low"] is not None and ln["high"] is not None and ln["low"] <= 1 / lf <= ln["high"])
+        # The node's own factor in its own interval (the node judged is
+        # the surest one: when it is not the slowed node, this is 0).
+        ninside = int(ln["node_low"] is not None and ln["node_high"] is not None
+                      and ln["node_low"] <= 1 / nf <= ln["node_high"])
         out_rows.append([scenario, trial, slowed, test, op, fmt(nf), fmt(fb - fa), fmt(lf), fmt(ln["ratio"], ".4f"),
                          fmt(ln["low"], ".4f"), fmt(ln["high"], ".4f"), int(ln["called_out"]), ln["verdict"],
                          right, inside, naming, len(b_runs), " ".join(wrong), "; ".join(false), now,
-                         ln["node"] if ln["called_out"] else ""])
+                         ln["node"] if ln["called_out"] else "", int(ln["by_node"]),
+                         fmt(ln["node_ratio"], ".4f"), fmt(ln["node_low"], ".4f"), fmt(ln["node_high"], ".4f"),
+                         ninside if ln["node_ratio"] is not None else ""])
     append(os.path.join(out, "power.csv"), POWER, out_rows)
     for r in out_rows:
         print("  %s trial %s %s %s: node x%s (+%s us an item) line x%s, ratio %s (%s-%s) %s%s, load %s" %
@@ -274,9 +283,9 @@ def report_power(out, w):
       "unslowed (median over the runs), measured from the rows, and the time it added an item (a sleep adds "
       "the same time on a busy machine, where the node's own time is longer: the factor falls with the load); line factor: what that factor makes of the "
       "line's rate in compare's formula, the other nodes as they ran unslowed. Inside: the line factor lies in "
-      "the printed interval. Named: runs of the slowed side whose slow_nodes name the slowed node.\n")
-    w("| scenario | line | trials | called out SLOWER | inside interval | line names (called out) | verdicts | node factor (median, min-max) | added us an item (median) | line factor (median) | ratio's interval (median low-high) | slowed runs naming the node | other nodes named (any run, either side) | trials with false call-outs | load (min-max) |")
-    w("| --- | --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- |")
+      "the printed interval. By node: called out by the node's own rate (3 runs a side or more), the op's whole rate not surely beyond the margin; node inside: the node factor lies in the node's printed interval (of the surest node; 0 when that is another node). Named: runs of the slowed side whose slow_nodes name the slowed node.\n")
+    w("| scenario | line | trials | called out SLOWER | inside interval | by node | node inside | line names (called out) | verdicts | node factor (median, min-max) | added us an item (median) | line factor (median) | ratio's interval (median low-high) | slowed runs naming the node | other nodes named (any run, either side) | trials with false call-outs | load (min-max) |")
+    w("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- |")
     for sc in sorted({r["scenario"] for r in rows_}):
         srows = [r for r in rows_ if r["scenario"] == sc]
         for key in sorted({(r["test"], r["op"]) for r in srows}):
@@ -289,9 +298,10 @@ def report_power(out, w):
             names = {}
             for r in sel:
                 names[r.get("line_node") or "none"] = names.get(r.get("line_node") or "none", 0) + 1
-            w("| %s | %s %s | %d | %d | %d | %s | %s | %s (%s-%s) | %s | %s | %s-%s | %s | %s | %d | %s |" % (
+            w("| %s | %s %s | %d | %d | %d | %d | %d | %s | %s | %s (%s-%s) | %s | %s | %s-%s | %s | %s | %d | %s |" % (
                 sc, key[0], key[1], len(sel), sum(r["right"] == "1" for r in sel),
-                sum(r["inside"] == "1" for r in sel), ", ".join("%s %d" % kv for kv in sorted(names.items())),
+                sum(r["inside"] == "1" for r in sel), sum(r.get("by_node") == "1" for r in sel),
+                sum(r.get("node_inside") == "1" for r in sel), ", ".join("%s %d" % kv for kv in sorted(names.items())),
                 ", ".join("%s %d" % kv for kv in sorted(verd.items())),
                 med(nf), fmt(min(nf) if nf else None), fmt(max(nf) if nf else None), med(r["added_us"] for r in sel),
                 med(r["line_factor"] for r in sel),

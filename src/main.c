@@ -3,8 +3,8 @@
 #include "pfsbench/commands/ab.h"
 #include "pfsbench/commands/ab_run.h"
 #include "pfsbench/commands/commands.h"
-#include "pfsbench/engine/engine.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
 
 #include "config.h"
@@ -35,7 +35,7 @@ static void usage(FILE *out)
 static int ab_main(int argc, char **argv, int rank)
 {
 	struct pfs_ab ab;
-	char err[512] = "", **cargv;
+	char err[PFS_USAGE_MAX] = "", **cargv;
 	int rc = pfs_ab_parse(&ab, argc, argv, pfs_workload_find, err, sizeof(err)), cargc, status;
 
 	if (rc == PFS_PARSE_HELP && rank == 0)

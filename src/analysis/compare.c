@@ -6,9 +6,10 @@
  * lines, and the words for it. The definitions are in
  * include/pfsbench/analysis/compare.h and docs/compare.md. */
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/latency.h"
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 
@@ -18,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A row reduced to what the rates need, sortable by group. */
+/* A row reduced to what the rates need; key: its line, its (test, op) in
+ * order of first row. */
 struct cmp_ent {
 	uint32_t key, iteration, step, node;
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
@@ -32,19 +34,6 @@ struct node_iter {
 	double us, wait_us;
 };
 
-static int cmp_ents(const void *pa, const void *pb)
-{
-	const struct cmp_ent *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	if (a->iteration != b->iteration)
-		return a->iteration < b->iteration ? -1 : 1;
-	if (a->step != b->step)
-		return a->step < b->step ? -1 : 1;
-	return (a->node > b->node) - (a->node < b->node);
-}
-
 static int cmp_node_iters(const void *pa, const void *pb)
 {
 	const struct node_iter *a = pa, *b = pb;
@@ -57,21 +46,6 @@ static bool same(const struct cmp_ent *a, const struct cmp_ent *b, int depth)
 {
 	return a->key == b->key && (depth < 2 || a->iteration == b->iteration) &&
 	       (depth < 3 || a->step == b->step) && (depth < 4 || a->node == b->node);
-}
-
-static uint32_t key_of(struct pfs_cmp_run *run, const struct pfs_row *r)
-{
-	uint32_t k;
-
-	for (k = 0; k < run->n; k++)
-		if (!strcmp(run->lines[k].test, r->test) && !strcmp(run->lines[k].op, r->op))
-			return k;
-	memset(&run->lines[k], 0, sizeof(run->lines[k]));
-	run->lines[k].unit = pfs_row_unit(r);
-	pfs_row_set_text(run->lines[k].test, sizeof(run->lines[k].test), r->test);
-	pfs_row_set_text(run->lines[k].op, sizeof(run->lines[k].op), r->op);
-	run->n++;
-	return k;
 }
 
 /* Scratch for one (test, op), sized for the whole run. */
@@ -180,7 +154,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 		if (cpu > 0 && amount > 0)
-			s->cpu[ncpu++] = cpu / (line->unit == PFS_UNIT_BYTES ? amount / 1048576 : amount);
+			s->cpu[ncpu++] = cpu / (amount / pfs_unit_scale(line->unit));
 	}
 	line->iterations = (unsigned)niter;
 	line->step_us = pfs_u64_sat(pfs_median(s->walls, nwalls));
@@ -207,8 +181,12 @@ static void free_lines(struct pfs_cmp_run *run)
 
 int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 {
+	static const enum pfs_row_field by_line[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END },
+					by_node[] = { PFS_ROW_TEST,	 PFS_ROW_OP,   PFS_ROW_ITERATION,
+						      PFS_ROW_STEP,	 PFS_ROW_NODE, PFS_ROW_END };
 	size_t nr = a->nrows ? a->nrows : 1, nn = a->nnodes ? a->nnodes : 1;
 	struct cmp_ent *e = malloc(nr * sizeof(*e));
+	size_t *key = malloc(nr * sizeof(*key)), *idx = malloc(nr * sizeof(*idx));
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
@@ -223,12 +201,27 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
 	out->nodes = a->nodes;
-	if (!e || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
+	if (!e || !key || !idx || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
 		goto out;
-	for (size_t i = 0; i < a->nrows; i++) {
-		const struct pfs_row *r = &a->rows[i];
+	/* The lines in order of first row; idx holds their first rows, then
+	 * the rows grouped by line, iteration, step and node. */
+	if (pfs_row_number(a->rows, a->nrows, by_line, NULL, key, idx, &out->n))
+		goto out;
+	for (size_t k = 0; k < out->n; k++) {
+		const struct pfs_row *r = &a->rows[idx[k]];
 
-		e[i] = (struct cmp_ent){ key_of(out, r), r->iteration, r->step, r->node_index,
+		memset(&out->lines[k], 0, sizeof(out->lines[k]));
+		out->lines[k].unit = pfs_row_unit(r);
+		pfs_row_set_text(out->lines[k].test, sizeof(out->lines[k].test), r->test);
+		pfs_row_set_text(out->lines[k].op, sizeof(out->lines[k].op), r->op);
+	}
+	for (size_t i = 0; i < a->nrows; i++)
+		idx[i] = i;
+	pfs_row_sort(a->rows, idx, a->nrows, by_node);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct pfs_row *r = &a->rows[idx[i]];
+
+		e[i] = (struct cmp_ent){ (uint32_t)key[idx[i]], r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
 					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
 					 pfs_row_cpu_wait_us(r), r->cpu_us };
@@ -239,7 +232,6 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		if (!out->lines[k].node_us || !out->lines[k].node_wait_us)
 			goto out;
 	}
-	qsort(e, a->nrows, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < a->nrows;)
 		stats_key(e, a->nrows, &i, &out->lines[e[i].key], &s);
 	/* Latency beside the rate, where the run recorded it. */
@@ -256,6 +248,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	rc = 0;
 out:
 	free(e);
+	free(key);
+	free(idx);
 	free(s.iter_rates);
 	free(s.walls);
 	free(s.waits);
@@ -554,12 +548,21 @@ static double side_median(const struct pfs_cmp_run *ref, long nd, const struct p
 	return k ? pfs_median(scratch, k) : NAN;
 }
 
+/* A node's figures in one comparison: its time in the op and its waits
+ * for a CPU held by others, each side's median over its runs, b less a;
+ * NAN where a side has no run with the node. */
+struct node_move {
+	double dt_us, dw_us;
+};
+
 /* How much the change moved a node's time in the op, or the whole op's
  * time, in its own way, at most; and how much of that its longer waits for
  * a CPU held by others leave unexplained, at most. The node whose move is
- * over half of all the nodes' moves is named. */
+ * over half of all the nodes' moves is named. Each node's own move (ref's
+ * nodes) into nm. */
 static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
-		  const char *test, const char *op, bool slower, struct pfs_cmp_verdict *v)
+		  const char *test, const char *op, bool slower, struct pfs_cmp_verdict *v,
+		  struct node_move *nm)
 {
 	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, node_most = 0, all = 0;
 	const struct pfs_cmp_line *la[na ? na : 1], *lb[nb ? nb : 1];
@@ -581,6 +584,8 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 		double wb = side_median(ref, nd, b, lb, nb, true, scratch);
 		double m = slower ? tb - ta : ta - tb, w = slower ? wb - wa : wa - wb;
 
+		if (nd >= 0)
+			nm[nd] = (struct node_move){ tb - ta, wb - wa };
 		if (isnan(m))
 			continue;
 		if (nd >= 0) {
@@ -597,6 +602,39 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 	v->node = at >= 0 && ref->nnodes >= 2 && node_most > all / 2 ? ref->nodes[at].name : NULL;
 	v->moved_us = most;
 	v->waited_us = most - net;
+}
+
+/* A side's sample of node nd (ref's) in (test, op): its rate in the op, 1
+ * / its time in it (median over a run's iterations), one sample a run, as
+ * pfs_compare_cell takes a line's. Without an interval (s2 < 0) unless
+ * every run has the node and there are 2 or more. */
+static void node_cell(const struct pfs_cmp_run *ref, unsigned nd, const struct pfs_cmp_run *runs,
+		      const struct pfs_cmp_line *const *lines, size_t n, struct pfs_cmp_cell *c)
+{
+	double rates[n ? n : 1], times[n ? n : 1], var;
+	unsigned m;
+
+	memset(c, 0, sizeof(*c));
+	c->s2 = -1;
+	c->c2 = 1;
+	for (size_t r = 0; r < n; r++) {
+		long at = node_in(ref, nd, &runs[r]);
+
+		times[r] = lines[r] && at >= 0 ? lines[r]->node_us[at] : 0;
+		rates[r] = times[r] > 0 ? 1e6 / times[r] : 0;
+	}
+	log_mean_var(rates, n, &c->mlog, &var, &m);
+	if (m < 2 || m < n)
+		return;
+	c->rate = exp(c->mlog);
+	c->runs = m;
+	c->noise = sqrt(var);
+	c->s2 = var;
+	c->nrep = m;
+	c->df = m - 1;
+	/* The node's own time in the op decides whether its noise is pooled
+	 * with the long ones' (pfs_compare_moderate). */
+	c->step_us = pfs_u64_sat(pfs_median(times, n));
 }
 
 void pfs_compare_table_free(struct pfs_cmp_table *t)
@@ -649,6 +687,142 @@ static void cpu_change(const struct pfs_cmp_cell *a, const struct pfs_cmp_cell *
 			 fabs(d) >= 0.75 * fabs(log(v->ratio));
 }
 
+/* The surest node's verdict nv at level alpha, with the 10 ms rules on its
+ * own move (mv) in its own way; where it is called out and the op's change
+ * is not, the line is, by the node, which it names. */
+static void judge_node(struct pfs_cmp_verdict *v, struct pfs_cmp_verdict *nv,
+		       const struct node_move *mv, const char *name, double alpha, double margin)
+{
+	bool slower = nv->ratio < 1;
+	double dt = slower ? mv->dt_us : -mv->dt_us, dw = slower ? mv->dw_us : -mv->dw_us;
+
+	nv->moved_us = dt > 0 ? dt : 0;
+	nv->waited_us = dw > 0 ? (dw < nv->moved_us ? dw : nv->moved_us) : 0;
+	pfs_compare_decide(nv, alpha, margin);
+	v->node_low = nv->low;
+	v->node_high = nv->high;
+	v->node_level = alpha;
+	if (v->called_out || !nv->called_out)
+		return;
+	v->called_out = v->by_node = true;
+	v->busy = false; /* the op's waits may excuse it; the node's own did not */
+	v->node = name;
+}
+
+/* The nodes of side s's first run in every line, each side's cells of
+ * them (their noise drawn toward the side's other nodes'), for side 0
+ * into na, side s into nb: nlines x nnodes each. */
+static int node_cells(const struct pfs_cmp_run *runs, const size_t *first, const size_t *side_runs,
+		      size_t s, const struct pfs_cmp_table *t, struct pfs_cmp_cell *na,
+		      struct pfs_cmp_cell *nb)
+{
+	const struct pfs_cmp_run *ref = &runs[first[s]];
+	size_t nn = ref->nnodes, nmax = side_runs[0] > side_runs[s] ? side_runs[0] : side_runs[s];
+	const struct pfs_cmp_line **la = malloc((nmax ? nmax : 1) * sizeof(*la));
+	struct pfs_cmp_cell **col = malloc((t->nlines * nn > 0 ? t->nlines * nn : 1) * sizeof(*col));
+
+	if (!la || !col) {
+		free(la);
+		free(col);
+		return -ENOMEM;
+	}
+	for (size_t side = 0; side < 2; side++) {
+		size_t f = first[side ? s : 0], n = side_runs[side ? s : 0];
+		struct pfs_cmp_cell *c = side ? nb : na;
+
+		for (size_t l = 0; l < t->nlines; l++) {
+			for (size_t r = 0; r < n; r++)
+				la[r] = pfs_compare_find(&runs[f + r], t->base[l]->test, t->base[l]->op);
+			for (size_t k = 0; k < nn; k++)
+				node_cell(ref, (unsigned)k, &runs[f], la, n, &c[l * nn + k]);
+		}
+		for (size_t i = 0; i < t->nlines * nn; i++)
+			col[i] = &c[i];
+		pfs_compare_moderate(col, t->nlines * nn);
+	}
+	free(la);
+	free(col);
+	return 0;
+}
+
+/* The node of a line whose own change is the surest (the smallest p), its
+ * estimate into nv; how many nodes had an interval. */
+static unsigned surest_node(const struct pfs_cmp_cell *na, const struct pfs_cmp_cell *nb, size_t nn,
+			    double margin, size_t *best, struct pfs_cmp_verdict *nv)
+{
+	unsigned judged = 0;
+
+	for (size_t k = 0; k < nn; k++) {
+		struct pfs_cmp_verdict e;
+
+		pfs_compare_estimate(&na[k], &nb[k], margin, &e);
+		if (!e.interval)
+			continue;
+		if (!judged++ || e.p < nv->p) {
+			*nv = e;
+			*best = k;
+		}
+	}
+	return judged;
+}
+
+/* Side s against side 0: each line's estimate and moves, its nodes', the
+ * family's levels (Holm), and each line's verdict. p and level: scratch of
+ * nlines. */
+static int judge_side(const struct pfs_cmp_run *runs, const size_t *first, const size_t *side_runs,
+		      size_t s, double margin, struct pfs_cmp_table *t, double *p, double *level)
+{
+	const struct pfs_cmp_run *ref = &runs[first[s]];
+	size_t nn = ref->nnodes, cells = t->nlines * nn > 0 ? t->nlines * nn : 1, m = 0;
+	struct pfs_cmp_cell *na = calloc(cells, sizeof(*na)), *nb = calloc(cells, sizeof(*nb));
+	struct node_move *nm = calloc(cells, sizeof(*nm));
+	struct pfs_cmp_verdict *nv = calloc(t->nlines ? t->nlines : 1, sizeof(*nv));
+	size_t *best = calloc(t->nlines ? t->nlines : 1, sizeof(*best));
+	int rc = -ENOMEM;
+
+	if (!na || !nb || !nm || !nv || !best || node_cells(runs, first, side_runs, s, t, na, nb))
+		goto out;
+	for (size_t l = 0; l < t->nlines; l++) {
+		struct pfs_cmp_verdict *v = &t->v[l * t->nsides + s];
+
+		pfs_compare_estimate(&t->cells[l * t->nsides], &t->cells[l * t->nsides + s], margin,
+				     v);
+		moved(&runs[first[0]], side_runs[0], ref, side_runs[s], t->base[l]->test,
+		      t->base[l]->op, v->ratio < 1, v, &nm[l * nn]);
+		v->nodes_judged = surest_node(&na[l * nn], &nb[l * nn], nn, margin, &best[l], &nv[l]);
+		v->node_interval = v->nodes_judged > 0;
+		if (v->node_interval) {
+			/* Bonferroni's within the line, weighted: the op's share
+			 * of its error, and the nodes' equal shares of the rest. */
+			v->node_ratio = nv[l].ratio;
+			v->node_p = fmin(1, nv[l].p * v->nodes_judged / (1 - PFS_CMP_OP_SHARE));
+			p[m++] = fmin(v->interval ? fmin(1, v->p / PFS_CMP_OP_SHARE) : 1, v->node_p);
+		} else if (v->interval) {
+			p[m++] = v->p;
+		}
+	}
+	pfs_compare_holm(p, m, PFS_CMP_ALPHA, level);
+	m = 0;
+	for (size_t l = 0; l < t->nlines; l++) {
+		struct pfs_cmp_verdict *v = &t->v[l * t->nsides + s];
+		double at = v->interval || v->node_interval ? level[m++] : PFS_CMP_ALPHA;
+
+		pfs_compare_decide(v, v->node_interval ? at * PFS_CMP_OP_SHARE : at, margin);
+		if (v->node_interval)
+			judge_node(v, &nv[l], &nm[l * nn + best[l]], ref->nodes[best[l]].name,
+				   at * (1 - PFS_CMP_OP_SHARE) / v->nodes_judged, margin);
+		cpu_change(&t->cells[l * t->nsides], &t->cells[l * t->nsides + s], margin, v);
+	}
+	rc = 0;
+out:
+	free(na);
+	free(nb);
+	free(nm);
+	free(nv);
+	free(best);
+	return rc;
+}
+
 int pfs_compare_table(const struct pfs_cmp_run *runs, const size_t *side_runs, size_t nsides,
 		      double margin, struct pfs_cmp_table *t)
 {
@@ -656,6 +830,7 @@ int pfs_compare_table(const struct pfs_cmp_run *runs, const size_t *side_runs, s
 	const struct pfs_cmp_line **lines;
 	struct pfs_cmp_cell **col;
 	double *p, *level;
+	int rc = 0;
 
 	memset(t, 0, sizeof(*t));
 	for (size_t s = 0; s < nsides; s++) {
@@ -693,32 +868,15 @@ int pfs_compare_table(const struct pfs_cmp_run *runs, const size_t *side_runs, s
 		pfs_compare_moderate(col, t->nlines);
 	}
 	/* Each side after the first against the first: a family of its own. */
-	for (size_t s = 1; s < nsides; s++) {
-		size_t m = 0;
-
-		for (size_t l = 0; l < t->nlines; l++) {
-			struct pfs_cmp_verdict *v = &t->v[l * nsides + s];
-
-			pfs_compare_estimate(&t->cells[l * nsides], &t->cells[l * nsides + s], margin, v);
-			moved(&runs[first[0]], side_runs[0], &runs[first[s]], side_runs[s],
-			      t->base[l]->test, t->base[l]->op, v->ratio < 1, v);
-			if (v->interval)
-				p[m++] = v->p;
-		}
-		pfs_compare_holm(p, m, PFS_CMP_ALPHA, level);
-		m = 0;
-		for (size_t l = 0; l < t->nlines; l++) {
-			struct pfs_cmp_verdict *v = &t->v[l * nsides + s];
-
-			pfs_compare_decide(v, v->interval ? level[m++] : PFS_CMP_ALPHA, margin);
-			cpu_change(&t->cells[l * nsides], &t->cells[l * nsides + s], margin, v);
-		}
-	}
+	for (size_t s = 1; s < nsides && !rc; s++)
+		rc = judge_side(runs, first, side_runs, s, margin, t, p, level);
 	free(lines);
 	free(col);
 	free(p);
 	free(level);
-	return 0;
+	if (rc)
+		pfs_compare_table_free(t);
+	return rc;
 }
 
 /* ---- words ---------------------------------------------------------------------------- */
@@ -785,8 +943,8 @@ const char *pfs_compare_word(const struct pfs_cmp_verdict *v)
 	       : v->unresolved  ? "short"
 	       : v->busy        ? "busy"
 	       : !v->called_out ? ""
-	       : v->ratio < 1   ? "SLOWER"
-				: "FASTER";
+	       : (v->by_node ? v->node_ratio : v->ratio) < 1 ? "SLOWER"
+						   : "FASTER";
 }
 
 const char *pfs_compare_text(char *buf, size_t len, const struct pfs_cmp_verdict *v,
@@ -799,6 +957,16 @@ const char *pfs_compare_text(char *buf, size_t len, const struct pfs_cmp_verdict
 		snprintf(buf, len, "-");
 	} else if (!v->interval) {
 		snprintf(buf, len, "%s, too few runs to judge", change);
+	} else if (v->by_node) {
+		struct pfs_cmp_verdict n = { .ratio = v->node_ratio, .low = v->node_low,
+					     .high = v->node_high, .interval = true };
+		char nchange[48], niv[96];
+
+		snprintf(buf, len, "%s (%s), %s on %s (%s)%s", change,
+			 pfs_compare_interval_text(iv, sizeof(iv), v),
+			 pfs_compare_ratio_text(nchange, sizeof(nchange), v->node_ratio), v->node,
+			 pfs_compare_interval_text(niv, sizeof(niv), &n),
+			 v->cpu_changed ? ", CPU per item too" : "");
 	} else if (v->beyond) {
 		snprintf(buf, len, "%s (%s)%s%s%s", change,
 			 pfs_compare_interval_text(iv, sizeof(iv), v),

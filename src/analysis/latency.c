@@ -5,6 +5,7 @@
  * which keep one per group they draw, cap the groups. */
 #include "pfsbench/analysis/latency.h"
 #include "pfsbench/core/histogram.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/util.h"
 
 #include <errno.h>
@@ -14,38 +15,6 @@
 
 #define NO_LATENCY (-1) /* a row that recorded none */
 #define LEFT_OUT (-2)   /* a row of a group past the cap */
-
-struct sort_ctx {
-	const struct pfs_row *rows;
-	enum pfs_lat_by by;
-};
-
-static bool same_test(const struct pfs_row *a, const struct pfs_row *b, enum pfs_lat_by by)
-{
-	return by != PFS_LAT_BY_ROW && !strcmp(a->test, b->test);
-}
-
-static bool same_group(const struct pfs_row *a, const struct pfs_row *b, enum pfs_lat_by by)
-{
-	return same_test(a, b, by) && !strcmp(a->op, b->op) &&
-	       (by == PFS_LAT_BY_OP || a->iteration == b->iteration);
-}
-
-/* By test, op and iteration as far as by groups, then by row: a group's
- * rows are together, its first row leading. */
-static int by_group(const void *pa, const void *pb, void *ctx)
-{
-	const struct sort_ctx *c = ctx;
-	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	const struct pfs_row *a = &c->rows[ia], *b = &c->rows[ib];
-	int d = 0;
-
-	if (c->by != PFS_LAT_BY_ROW && !(d = strcmp(a->test, b->test)))
-		d = strcmp(a->op, b->op);
-	if (!d && c->by == PFS_LAT_BY_ITERATION)
-		d = (a->iteration > b->iteration) - (a->iteration < b->iteration);
-	return d ? d : (ia > ib) - (ia < ib);
-}
 
 /* The groups of a file's rows: each row's (NO_LATENCY, LEFT_OUT or its
  * group), each group's first row, the groups numbered in order of their
@@ -69,67 +38,52 @@ static void walk_free(struct walk *w)
 	free(w->max);
 }
 
-static int by_first(const void *pa, const void *pb, void *ctx)
+static bool has_latency(const struct pfs_row *r)
 {
-	const size_t *first = ctx;
-
-	return pfs_size_cmp(&first[*(const size_t *)pa], &first[*(const size_t *)pb]);
+	return r->lat_count != 0;
 }
 
-/* Numbers the groups in w->group and w->first. One sort finds each
- * group's first row and its test's (the earliest of its groups'); the
- * groups are then numbered in order of first row, and those past the cap
- * (the first groups_max, of the first tests_max tests) are LEFT_OUT.
- * Scratch: six arrays of nrows. */
+/* Numbers the groups in w->group and w->first: by test, op and iteration
+ * as far as by groups, each row its own group for PFS_LAT_BY_ROW, in order
+ * of first row; those past the cap (the first groups_max, of the first
+ * tests_max tests, a test's place being its first row's) are LEFT_OUT.
+ * Scratch: four arrays of nrows. */
 static int number_groups(const struct pfs_row *rows, size_t nrows, enum pfs_lat_by by,
 			 struct pfs_lat_cap *cap, struct walk *w)
 {
+	static const enum pfs_row_field by_row[] = { PFS_ROW_ITSELF, PFS_ROW_END },
+					by_test[] = { PFS_ROW_TEST, PFS_ROW_END },
+					by_op[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END },
+					by_iteration[] = { PFS_ROW_TEST, PFS_ROW_OP,
+							   PFS_ROW_ITERATION, PFS_ROW_END };
+	const enum pfs_row_field *key = by == PFS_LAT_BY_ROW ? by_row
+				      : by == PFS_LAT_BY_OP  ? by_op
+							     : by_iteration;
 	size_t len = (nrows ? nrows : 1) * sizeof(size_t);
-	size_t *idx = malloc(len), *first = malloc(len), *test = malloc(len), *tests = malloc(len);
-	size_t *order = malloc(len), *sorted = malloc(len), n = 0, ng = 0, nt = 0, kept = 0;
+	size_t *group = malloc(len), *test = malloc(len), *test_first = malloc(len);
+	size_t *number = malloc(len), ng = 0, nt = 0, kept = 0;
 	int rc = -ENOMEM;
 
 	w->first = malloc(len);
-	if (!idx || !first || !test || !tests || !order || !sorted || !w->first)
+	if (!group || !test || !test_first || !number || !w->first)
 		goto out;
-	for (size_t i = 0; i < nrows; i++) {
-		w->group[i] = NO_LATENCY;
-		if (rows[i].lat_count)
-			idx[n++] = i;
-	}
-	if (by != PFS_LAT_BY_ROW)
-		qsort_r(idx, n, sizeof(*idx), by_group, &(struct sort_ctx){ rows, by });
-	/* p: a group's place in that sort, t its test's; rows in row order */
-	for (size_t i = 0; i < n; i++) {
-		const struct pfs_row *r = &rows[idx[i]];
-
-		if (!i || !same_test(&rows[idx[i - 1]], r, by))
-			tests[nt++] = idx[i];
-		if (!i || !same_group(&rows[idx[i - 1]], r, by)) {
-			first[ng] = idx[i];
-			order[ng] = ng;
-			test[ng++] = nt - 1;
-			tests[nt - 1] = idx[i] < tests[nt - 1] ? idx[i] : tests[nt - 1];
-		}
-		w->group[idx[i]] = (long)ng - 1;
-	}
-	qsort_r(order, ng, sizeof(*order), by_first, first);
-	memcpy(sorted, tests, nt * sizeof(*sorted));
-	qsort(sorted, nt, sizeof(*sorted), pfs_size_cmp);
+	if (pfs_row_number(rows, nrows, key, has_latency, group, w->first, &ng) ||
+	    pfs_row_number(rows, nrows, by == PFS_LAT_BY_ROW ? by_row : by_test, has_latency, test,
+			   test_first, &nt))
+		goto out;
 	for (size_t g = 0; g < ng; g++) {
-		size_t p = order[g];
-
-		idx[p] = SIZE_MAX; /* idx now: each group's number, or none */
+		number[g] = SIZE_MAX; /* none: past the cap */
 		if (cap && cap->groups_max && g >= cap->groups_max)
 			continue;
-		if (cap && cap->tests_max && pfs_size_rank(sorted, nt, tests[test[p]]) >= cap->tests_max)
+		if (cap && cap->tests_max && test[w->first[g]] >= cap->tests_max)
 			continue;
-		w->first[kept] = first[p];
-		idx[p] = kept++;
+		w->first[kept] = w->first[g];
+		number[g] = kept++;
 	}
 	for (size_t i = 0; i < nrows; i++)
-		if (w->group[i] >= 0)
-			w->group[i] = idx[w->group[i]] == SIZE_MAX ? LEFT_OUT : (long)idx[w->group[i]];
+		w->group[i] = group[i] == PFS_ROW_NONE ? NO_LATENCY
+			      : number[group[i]] == SIZE_MAX ? LEFT_OUT
+							     : (long)number[group[i]];
 	w->ngroups = kept;
 	if (cap) {
 		cap->groups = ng;
@@ -137,12 +91,10 @@ static int number_groups(const struct pfs_row *rows, size_t nrows, enum pfs_lat_
 	}
 	rc = 0;
 out:
-	free(idx);
-	free(first);
+	free(group);
 	free(test);
-	free(tests);
-	free(order);
-	free(sorted);
+	free(test_first);
+	free(number);
 	return rc;
 }
 

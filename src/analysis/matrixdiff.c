@@ -6,10 +6,10 @@
  * beyond the noise marked. Every file may be hostile. */
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/archive/archive.h"
-#include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <math.h>
@@ -163,7 +163,7 @@ int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result 
 static int reduce_run(struct side *s, const struct pfs_archive *a)
 {
 	struct pfs_matrix_result *res = malloc(sizeof(*res));
-	char err[256] = "";
+	char err[PFS_REFUSAL_MAX] = "";
 	int rc = res ? pfs_matrixdiff_reduce(a, res, err, sizeof(err)) : -ENOMEM;
 
 	if (!rc) {

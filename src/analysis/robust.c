@@ -1,27 +1,14 @@
-/* robust.c: median, median absolute deviation, sample standard deviation,
- * and Student's t distribution. The t CDF is the regularized incomplete
+/* robust.c: median absolute deviation (about pfs_median, which is in
+ * src/core/util.c), sample standard deviation, and Student's t
+ * distribution. The t CDF is the regularized incomplete
  * beta function, evaluated by its continued fraction (modified Lentz);
  * the quantile inverts the CDF by bisection, which is slow only by the
  * standards of a hot loop and exact to the last few bits. */
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/core/util.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-double pfs_median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 double pfs_mad(double *v, size_t n, double center)
 {

@@ -3,10 +3,12 @@
  * Rows are copied into small records and sorted twice: by (test,
  * iteration, step, rank) for the ranks' starts, ends and delays, and by
  * (test, op, iteration, step, node, rank) for the nodes' rates and the
- * ranks' imbalance. Test and op names are numbered by sorting, not by
- * searching, so a file with many names costs n log n. */
+ * ranks' imbalance. Test and op names are numbered by the row index
+ * (core/rowindex.h), by sorting, not by searching, so a file with many
+ * names costs n log n. */
 #include "pfsbench/analysis/slownode.h"
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 
@@ -44,87 +46,6 @@ struct node_value {
 	double v;
 };
 
-/* ---- numbering names ------------------------------------------------------- */
-
-struct name_ctx {
-	const struct pfs_row *rows;
-	bool with_op;
-};
-
-static bool same_names(const struct pfs_row *a, const struct pfs_row *b, bool with_op)
-{
-	return !strncmp(a->test, b->test, PFS_TEST_NAME_MAX) &&
-	       (!with_op || !strncmp(a->op, b->op, PFS_OP_NAME_MAX));
-}
-
-/* By names, then by row index. */
-static int cmp_names(const void *pa, const void *pb, void *arg)
-{
-	const struct name_ctx *c = arg;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int d = strncmp(c->rows[a].test, c->rows[b].test, PFS_TEST_NAME_MAX);
-
-	if (!d && c->with_op)
-		d = strncmp(c->rows[a].op, c->rows[b].op, PFS_OP_NAME_MAX);
-	return d ? d : (a > b) - (a < b);
-}
-
-/* Group numbers by their first rows. */
-static int cmp_first(const void *pa, const void *pb, void *arg)
-{
-	const size_t *first = arg;
-	size_t a = first[*(const uint32_t *)pa], b = first[*(const uint32_t *)pb];
-
-	return (a > b) - (a < b);
-}
-
-/* Numbers the rows' tests (or (test, op) pairs) 0, 1, ... in order of their
- * first rows: id[i] for row i, first[g] the first row of group g (first has
- * room for n). */
-static int number_names(const struct pfs_row *rows, size_t n, bool with_op, uint32_t *id,
-			size_t *first, size_t *ngroups)
-{
-	struct name_ctx ctx = { rows, with_op };
-	size_t *idx = malloc((n ? n : 1) * sizeof(*idx)), *sorted_first = NULL, g = 0;
-	uint32_t *order = NULL, *renum = NULL;
-	int rc = -ENOMEM;
-
-	if (!idx)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), cmp_names, &ctx);
-	/* Equal names are adjacent now, each run led by its smallest index. */
-	for (size_t i = 0; i < n; i++) {
-		if (!i || !same_names(&rows[idx[i - 1]], &rows[idx[i]], with_op))
-			first[g++] = idx[i];
-		id[idx[i]] = (uint32_t)(g - 1);
-	}
-	sorted_first = malloc((g ? g : 1) * sizeof(*sorted_first));
-	order = malloc((g ? g : 1) * sizeof(*order));
-	renum = malloc((g ? g : 1) * sizeof(*renum));
-	if (!sorted_first || !order || !renum)
-		goto out;
-	for (size_t k = 0; k < g; k++)
-		order[k] = (uint32_t)k;
-	qsort_r(order, g, sizeof(*order), cmp_first, first);
-	for (size_t k = 0; k < g; k++) {
-		renum[order[k]] = (uint32_t)k;
-		sorted_first[k] = first[order[k]];
-	}
-	memcpy(first, sorted_first, g * sizeof(*first));
-	for (size_t i = 0; i < n; i++)
-		id[i] = renum[id[i]];
-	*ngroups = g;
-	rc = 0;
-out:
-	free(idx);
-	free(sorted_first);
-	free(order);
-	free(renum);
-	return rc;
-}
-
 /* ---- the other nodes ------------------------------------------------------------ */
 
 static int cmp_cell(const void *pa, const void *pb)
@@ -132,13 +53,6 @@ static int cmp_cell(const void *pa, const void *pb)
 	const struct cell *a = pa, *b = pb;
 
 	return (a->v > b->v) - (a->v < b->v);
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
 }
 
 /* The median of sorted v[0..n] without its element at index skip. */
@@ -179,7 +93,7 @@ static void leave_one_out(struct cell *c, size_t n, double *dev, double *mad, do
 				refs[nrefs++] = ref;
 			for (size_t j = 0; j < n; j++)
 				d[j] = fabs(vals[j] - ref);
-			qsort(d, n, sizeof(*d), cmp_double);
+			qsort(d, n, sizeof(*d), pfs_double_cmp);
 		}
 		/* Its own deviation is in d (the same expression): find it. */
 		while (lo < hi) {
@@ -687,19 +601,21 @@ static int cmp_slow_op(const void *pa, const void *pb)
 	return (a->factor < b->factor) - (a->factor > b->factor);
 }
 
-/* The entries of the rows, with their tests and (test, op)s numbered and
- * named in a. */
+/* The entries of the rows, with their tests and (test, op)s numbered in
+ * order of first row and named in a. */
 static int build_entries(const struct pfs_row *rows, size_t nrows, struct pfs_analysis *a,
 			 struct ent *e)
 {
-	uint32_t *pair = malloc((nrows ? nrows : 1) * sizeof(*pair));
-	uint32_t *test = malloc((nrows ? nrows : 1) * sizeof(*test));
+	static const enum pfs_row_field by_pair[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END },
+					by_test[] = { PFS_ROW_TEST, PFS_ROW_END };
+	size_t *pair = malloc((nrows ? nrows : 1) * sizeof(*pair));
+	size_t *test = malloc((nrows ? nrows : 1) * sizeof(*test));
 	size_t *first = malloc((nrows ? nrows : 1) * sizeof(*first));
 	int rc = -ENOMEM;
 
 	if (!pair || !test || !first)
 		goto out;
-	if (number_names(rows, nrows, true, pair, first, &a->nops))
+	if (pfs_row_number(rows, nrows, by_pair, NULL, pair, first, &a->nops))
 		goto out;
 	a->ops = calloc(a->nops ? a->nops : 1, sizeof(*a->ops));
 	if (!a->ops)
@@ -708,7 +624,7 @@ static int build_entries(const struct pfs_row *rows, size_t nrows, struct pfs_an
 		pfs_row_set_text(a->ops[k].test, sizeof(a->ops[k].test), rows[first[k]].test);
 		pfs_row_set_text(a->ops[k].op, sizeof(a->ops[k].op), rows[first[k]].op);
 	}
-	if (number_names(rows, nrows, false, test, first, &a->ntests))
+	if (pfs_row_number(rows, nrows, by_test, NULL, test, first, &a->ntests))
 		goto out;
 	a->tests = calloc(a->ntests ? a->ntests : 1, sizeof(*a->tests));
 	if (!a->tests)
@@ -720,7 +636,7 @@ static int build_entries(const struct pfs_row *rows, size_t nrows, struct pfs_an
 
 		uint64_t waited = pfs_row_cpu_wait_us(r);
 
-		e[i] = (struct ent){ pair[i], test[i], r->iteration, r->step, r->node_index, r->rank,
+		e[i] = (struct ent){ (uint32_t)pair[i], (uint32_t)test[i], r->iteration, r->step, r->node_index, r->rank,
 				     r->start_us, r->elapsed_us,
 				     pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes), waited, 0 };
 		if (r->node_index < a->nnodes) {

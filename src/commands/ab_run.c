@@ -6,13 +6,13 @@
  * src/commands/ab.c's; src/main.c compares the runs afterwards. */
 #include "pfsbench/commands/ab.h"
 #include "pfsbench/commands/ab_run.h"
-#include "pfsbench/engine/engine.h"
-#include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/resultpath.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -5,12 +5,12 @@
  * (src/analysis/slownode.c). Two runs are columns of one line; more runs are rows,
  * so that no line passes 100 columns. CSV and JSON carry the same figures
  * for programs. */
-#include "pfsbench/archive/archive.h"
-#include "pfsbench/commands/commands.h"
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/commands/export.h"
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/commands/commands.h"
+#include "pfsbench/commands/export.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
@@ -69,7 +69,7 @@ static bool is_short(const struct pfs_cmp_cell *c)
 
 static void rate_text(char *buf, size_t len, enum pfs_unit unit, const struct pfs_cmp_cell *c)
 {
-	snprintf(buf, len, "%.*f%s", unit == PFS_UNIT_BYTES ? 1 : 0, pfs_rate_display(unit, c->rate),
+	snprintf(buf, len, "%.*f%s", pfs_unit_is_bytes(unit) ? 1 : 0, pfs_rate_display(unit, c->rate),
 		 is_short(c) ? "!" : "");
 }
 
@@ -91,8 +91,7 @@ static void print_word(const struct report *rp, const struct pfs_cmp_verdict *v)
 static void print_change(const struct report *rp, size_t l, size_t s)
 {
 	const struct pfs_cmp_verdict *v = verdict(rp, l, s);
-	char text[160];
-
+	char text[PFS_CMP_TEXT_MAX];
 	char safe[PFS_PRINTABLE_SIZE(sizeof(text))];
 
 	fputs("  ", rp->out);
@@ -332,7 +331,7 @@ static const struct {
 static void text_notes(const struct report *rp)
 {
 	FILE *out = rp->out;
-	size_t count[4] = { 0 }; /* short, busy, few, cpu */
+	size_t count[4] = { 0 }, by_node = 0; /* short, busy, few, cpu */
 	bool any_short = false, one_run = false;
 	double m = 100 * rp->t.margin;
 
@@ -347,6 +346,7 @@ static void text_notes(const struct report *rp)
 				count[1] += v->busy;
 				count[2] += v->ratio > 0 && !v->interval;
 				count[3] += v->cpu_changed;
+				by_node += v->by_node;
 			}
 		}
 	if (rp->t.unshared)
@@ -371,6 +371,12 @@ static void text_notes(const struct report *rp)
 			     "(the floor); for more,\ngive each side 3 runs or more "
 			     "(compare A1 A2 A3 -- B1 B2 B3, or pfsbench ab).\n",
 			100 * PFS_CMP_RUN_FLOOR);
+	if (by_node)
+		fprintf(out, "on NODE: %zu line%s called out by one node's own rate in the op "
+			     "(1 / its time in it,\na sample a run), beyond %.0f %% where the "
+			     "op's whole rate was not surely so; its\ninterval at the node's share "
+			     "of the line's confidence.\n",
+			by_node, by_node == 1 ? "" : "s", m);
 	for (size_t k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
 		if (count[k])
 			fprintf(out, "%s: %zu line%s beyond %.0f %% %s\n", notes[k].word, count[k],
@@ -420,7 +426,8 @@ static void csv_report(const struct report *rp)
 
 	fputs("test,op,unit,run,label,rate,iterations,replicates,replicates_of,noise,step_us,"
 	      "short,p99_ns,ratio,ratio_low,ratio_high,change,called_out,verdict,runs,confidence,"
-	      "detectable,cpu_ratio,cpu_changed,text,noise_drawn,noise_df,se,df,node\r\n",
+	      "detectable,cpu_ratio,cpu_changed,text,noise_drawn,noise_df,se,df,node,node_ratio,"
+	      "node_low,node_high,by_node\r\n",
 	      out);
 	for (size_t l = 0; l < rp->t.nlines; l++) {
 		const struct pfs_cmp_line *a = rp->t.base[l];
@@ -428,7 +435,7 @@ static void csv_report(const struct report *rp)
 		for (size_t s = 0; s < rp->nsides; s++) {
 			const struct pfs_cmp_cell *c = cell(rp, l, s);
 			const struct pfs_cmp_verdict *v = verdict(rp, l, s);
-			char change[48] = "", text[160] = "";
+			char change[48] = "", text[PFS_CMP_TEXT_MAX] = "";
 			const char *of;
 			unsigned reps;
 
@@ -465,7 +472,10 @@ static void csv_report(const struct report *rp)
 			csv_num(out, v->df, s && v->interval);
 			fputc(',', out);
 			pfs_csv_field(out, s && v->node ? v->node : "");
-			fputs("\r\n", out);
+			csv_num(out, v->node_ratio, s && v->node_interval);
+			csv_num(out, v->node_low, s && v->node_interval);
+			csv_num(out, v->node_high, s && v->node_interval);
+			fprintf(out, ",%s\r\n", v->by_node ? "true" : "false");
 		}
 	}
 }
@@ -541,7 +551,7 @@ static void json_side_line(const struct report *rp, size_t l, size_t s)
 	const struct pfs_cmp_line *a = rp->t.base[l];
 	const struct pfs_cmp_cell *c = cell(rp, l, s);
 	const struct pfs_cmp_verdict *v = verdict(rp, l, s);
-	char text[160];
+	char text[PFS_CMP_TEXT_MAX];
 	const char *of;
 	unsigned reps;
 
@@ -585,6 +595,13 @@ static void json_side_line(const struct report *rp, size_t l, size_t s)
 			pfs_json_string(out, v->node);
 		else
 			fputs("null", out);
+		fputs(", \"node_ratio\": ", out);
+		json_num(out, v->node_interval ? v->node_ratio : NAN);
+		fputs(", \"node_low\": ", out);
+		json_num(out, v->node_interval ? v->node_low : NAN);
+		fputs(", \"node_high\": ", out);
+		json_num(out, v->node_interval ? v->node_high : NAN);
+		fprintf(out, ", \"by_node\": %s", v->by_node ? "true" : "false");
 		fputs(", \"change\": ", out);
 		pfs_json_string(out, pfs_compare_ratio_text(text, sizeof(text), v->ratio));
 		fprintf(out, ", \"called_out\": %s, \"verdict\": \"%s\", \"text\": ",

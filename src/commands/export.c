@@ -3,10 +3,10 @@
  * comma, quote, CR or LF) or as one JSON document. The row columns and keys
  * come from pfs_row_fields; provenance keys from the file itself, so neither
  * needs code when the schema grows. */
+#include "pfsbench/analysis/latency.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
 #include "pfsbench/commands/export.h"
-#include "pfsbench/analysis/latency.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/results.h"
 #include "pfsbench/core/topology.h"
@@ -216,7 +216,7 @@ void pfs_json_string(FILE *out, const char *str)
 			fprintf(out, "\\%c", *s);
 		else if (*s < 0x20 || *s == 0x7f)
 			fprintf(out, "\\u%04x", *s);
-		else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) /* C1 controls */
+		else if (pfs_utf8_is_c1((const char *)s, n))
 			fprintf(out, "\\u%04x", s[1]);
 		else if (pfs_utf8_moves_text((const char *)s, n)) /* the same character, escaped */
 			fprintf(out, "\\u%04x",

@@ -7,19 +7,19 @@
  * drawn as heatmaps) and run gnuplot as a child process on a script of
  * numbers and sanitised names (src/pictures/plotscript.c); neither uses MPI. See
  * docs/plot.md. */
+#include "pfsbench/analysis/compare.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
 #include "pfsbench/core/options.h"
-#include "pfsbench/analysis/compare.h"
-#include "pfsbench/pictures/gnuplot.h"
-#include "pfsbench/pictures/html.h"
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/core/outdir.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/pictures/pictures.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/pictures/gnuplot.h"
+#include "pfsbench/pictures/html.h"
+#include "pfsbench/pictures/pictures.h"
 
 #include "config.h"
 
@@ -122,15 +122,16 @@ static int load_inputs(const struct args *args, struct input **out)
 static int build_script(struct input *in, size_t n, unsigned formats, struct pfs_plot_script *s,
 			char **script, size_t *len)
 {
-	FILE *fp = open_memstream(script, len);
+	struct pfs_membuf m = { 0 };
 	const char **labels = calloc(n, sizeof(*labels));
 	struct pfs_archive *runs = calloc(n, sizeof(*runs));
 	size_t nruns = 0;
 	int rc = -ENOMEM;
 
-	if (!fp || !labels || !runs)
+	*script = NULL;
+	if (pfs_membuf_open(&m) || !labels || !runs)
 		goto out;
-	rc = pfs_plot_script_begin(s, fp, formats);
+	rc = pfs_plot_script_begin(s, m.fp, formats);
 	for (size_t i = 0; i < n && !rc; i++) {
 		char prefix[32] = "";
 
@@ -153,8 +154,10 @@ static int build_script(struct input *in, size_t n, unsigned formats, struct pfs
 	else if (rc && rc != -EINVAL)
 		pfs_error("cannot write the pictures' script: %s", strerror(-rc));
 out:
-	if (fp && fclose(fp) && !rc)
+	if (m.fp && pfs_membuf_close(&m) && !rc)
 		rc = pfs_error("out of memory");
+	*script = m.buf;
+	*len = m.len;
 	free(labels);
 	free(runs);
 	return rc ? -1 : 0;
@@ -314,25 +317,19 @@ out:
 
 /* ---- the report command ---------------------------------------------------------- */
 
-/* What a command wrote to a FILE *, as a string (free() it); NULL when out
- * of memory or when it failed. */
-struct capture {
-	char *buf;
-	size_t len;
-	FILE *fp;
-};
-
-static int capture_open(struct capture *c)
+/* A capture of what a command writes to a FILE *. */
+static int capture_open(struct pfs_membuf *c)
 {
-	c->buf = NULL;
-	c->len = 0;
-	c->fp = open_memstream(&c->buf, &c->len);
-	return c->fp ? 0 : pfs_error("out of memory");
+	return pfs_membuf_open(c) ? pfs_error("out of memory") : 0;
 }
 
-static char *capture_close(struct capture *c, int rc)
+/* What it wrote, as a string (free() it); NULL when out of memory or when
+ * it failed (rc). */
+static char *capture_close(struct pfs_membuf *c, int rc)
 {
-	if (fclose(c->fp) || rc) {
+	if (pfs_membuf_close(c))
+		return NULL;
+	if (rc) {
 		free(c->buf);
 		return NULL;
 	}
@@ -439,7 +436,7 @@ static int run_section(FILE *out, struct input *in, size_t i, size_t n, struct p
 	const struct pfs_archive *a = &in->a;
 	char prefix[32] = "", *report = NULL, *analysis = NULL, cut[PATH_MAX + 128];
 	struct pfs_row_budget rows = { .lines_max = PFS_SHOW_ROWS_MAX, .path = in->path };
-	struct capture c;
+	struct pfs_membuf c;
 	int rc = -1;
 
 	if (n > 1)
@@ -508,7 +505,7 @@ static int compare_section(FILE *out, struct input *in, size_t n, struct pfs_out
 	struct pfs_archive *runs = calloc(n, sizeof(*runs));
 	const char **paths = calloc(n, sizeof(*paths));
 	size_t nruns = 0;
-	struct capture c;
+	struct pfs_membuf c;
 	char *text = NULL;
 	int rc = -1;
 

@@ -11,15 +11,16 @@
  * after a blank line, the slow nodes, the imbalance and the waiting
  * (src/analysis/slownode.c). Every name and text from the file is printed through
  * pfs_printable: the file may come from anywhere. */
+#include "pfsbench/analysis/latency.h"
+#include "pfsbench/analysis/slownode.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/commands.h"
-#include "pfsbench/analysis/latency.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/analysis/slownode.h"
 #include "pfsbench/core/options.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -88,36 +89,11 @@ static int print_latency(FILE *out, const struct pfs_archive *a)
 }
 
 /* The rows of a results file sorted by (test, iteration, step, op, node), so
- * that each step's rows are found by bsearch. */
-static int step_key_cmp(const struct pfs_row *a, const struct pfs_row *b)
-{
-	int c = strcmp(a->test, b->test);
-
-	if (c)
-		return c;
-	if (a->iteration != b->iteration)
-		return a->iteration < b->iteration ? -1 : 1;
-	if (a->step != b->step)
-		return a->step < b->step ? -1 : 1;
-	return 0;
-}
-
-static int step_row_cmp(const void *pa, const void *pb)
-{
-	const struct pfs_row *a = *(const struct pfs_row *const *)pa, *b = *(const struct pfs_row *const *)pb;
-	int c = step_key_cmp(a, b);
-
-	if (c)
-		return c;
-	if ((c = strcmp(a->op, b->op)))
-		return c;
-	return a->node_index < b->node_index ? -1 : a->node_index > b->node_index;
-}
-
-static int step_key_cmp_ptr(const void *pa, const void *pb)
-{
-	return step_key_cmp(*(const struct pfs_row *const *)pa, *(const struct pfs_row *const *)pb);
-}
+ * that each step's rows are found by binary search, each op's together. */
+static const enum pfs_row_field by_step_key[] = { PFS_ROW_TEST, PFS_ROW_ITERATION, PFS_ROW_STEP,
+						  PFS_ROW_END },
+				by_step_row[] = { PFS_ROW_TEST, PFS_ROW_ITERATION, PFS_ROW_STEP,
+						  PFS_ROW_OP,	PFS_ROW_NODE,	   PFS_ROW_END };
 
 /* Appends before and s to buf; false once they no longer fit. */
 static bool append(char *buf, size_t len, size_t *used, const char *before, const char *s)
@@ -132,41 +108,36 @@ static bool append(char *buf, size_t len, size_t *used, const char *before, cons
 
 /* What ran in a step, for the reader of its counters: "Create on n1",
  * "Unlink on n1 n2", "Create on 16 nodes". Empty where no row has the step
- * (a failed run) or the label does not fit. by_step is sorted by
- * step_row_cmp, so each op's rows are together, in node order. */
+ * (a failed run) or the label does not fit. by_step indexes rows sorted by
+ * by_step_row, so each op's rows are together, in node order. */
 #define LABEL_NODES_MAX 4
-static void step_label(char *buf, size_t len, const struct pfs_row *const *by_step, size_t n,
-		       const struct pfs_fsstat *f)
+static void step_label(char *buf, size_t len, const struct pfs_row *rows, const size_t *by_step,
+		       size_t n, const struct pfs_fsstat *f)
 {
 	struct pfs_row key = { .iteration = f->iteration, .step = f->step };
-	const struct pfs_row *k = &key, *const *hit;
 	size_t lo, hi, used = 0;
 	bool ok = true;
 
 	buf[0] = 0;
 	snprintf(key.test, sizeof(key.test), "%s", f->test);
-	hit = bsearch(&k, by_step, n, sizeof(*by_step), step_key_cmp_ptr);
-	if (!hit)
-		return;
-	for (lo = (size_t)(hit - by_step); lo && !step_key_cmp(by_step[lo - 1], k); lo--)
-		;
-	for (hi = (size_t)(hit - by_step); hi < n && !step_key_cmp(by_step[hi], k); hi++)
-		;
+	pfs_row_range(rows, by_step, n, by_step_key, &key, &lo, &hi);
 	for (size_t i = lo, j; ok && i < hi; i = j) {
+		const struct pfs_row *r = &rows[by_step[i]];
 		size_t nodes = 0;
 		char count[32];
 
-		for (j = i; j < hi && !strcmp(by_step[j]->op, by_step[i]->op); j++)
-			nodes += j == i || by_step[j]->node_index != by_step[j - 1]->node_index;
-		ok = append(buf, len, &used, i == lo ? "" : "; ", by_step[i]->op) &&
+		for (j = i; j < hi && !strcmp(rows[by_step[j]].op, r->op); j++)
+			nodes += j == i || rows[by_step[j]].node_index != rows[by_step[j - 1]].node_index;
+		ok = append(buf, len, &used, i == lo ? "" : "; ", r->op) &&
 		     append(buf, len, &used, " on", "");
 		if (nodes > LABEL_NODES_MAX) {
 			snprintf(count, sizeof(count), "%zu nodes", nodes);
 			ok = ok && append(buf, len, &used, " ", count);
 		} else {
 			for (size_t m = i; ok && m < j; m++)
-				if (m == i || by_step[m]->node_index != by_step[m - 1]->node_index)
-					ok = append(buf, len, &used, " ", by_step[m]->node);
+				if (m == i ||
+				    rows[by_step[m]].node_index != rows[by_step[m - 1]].node_index)
+					ok = append(buf, len, &used, " ", rows[by_step[m]].node);
 		}
 	}
 	if (!ok)
@@ -178,15 +149,15 @@ static void step_label(char *buf, size_t len, const struct pfs_row *const *by_st
  * ran in the step. */
 static int print_fsstats(FILE *out, const struct pfs_archive *a)
 {
-	const struct pfs_row **by_step = calloc(a->nrows ? a->nrows : 1, sizeof(*by_step));
+	size_t *by_step = malloc((a->nrows ? a->nrows : 1) * sizeof(*by_step));
 	char label[256], text[PFS_PRINTABLE_SIZE(sizeof(label))];
 	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
 
 	if (!by_step)
 		return -1;
 	for (size_t i = 0; i < a->nrows; i++)
-		by_step[i] = &a->rows[i];
-	qsort(by_step, a->nrows, sizeof(*by_step), step_row_cmp);
+		by_step[i] = i;
+	pfs_row_sort(a->rows, by_step, a->nrows, by_step_row);
 	fprintf(out, "\nFilesystem counters, per step and node:\n");
 	for (unsigned n = 0; n < a->nnodes; n++) {
 		fprintf(out, " %s: ", pfs_printable(name, sizeof(name), a->nodes[n].name));
@@ -200,7 +171,7 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 			    f->step != f[-1].step || f->node_index != f[-1].node_index;
 
 		if (head) {
-			step_label(label, sizeof(label), by_step, a->nrows, f);
+			step_label(label, sizeof(label), a->rows, by_step, a->nrows, f);
 			pfs_printable(test, sizeof(test), f->test);
 			fprintf(out, "%*s%-3s %2" PRIu32 " step %2" PRIu32 "%s%s%s, %s's counters:\n",
 				strlen(test) > 3 ? 0 : 1, "", test, f->iteration, f->step,

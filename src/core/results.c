@@ -85,13 +85,17 @@ const struct pfs_field pfs_fsstat_fields[] = {
 };
 const size_t pfs_fsstat_nfields = sizeof(pfs_fsstat_fields) / sizeof(pfs_fsstat_fields[0]);
 
+/* Each unit's name, its rate's label, whether it counts bytes (a rate of
+ * bytes, not of items) and what one unit of its display holds. */
 static const struct {
 	const char *name, *rate;
+	bool bytes;
+	double scale;
 } units[PFS_UNIT_COUNT] = {
-	[PFS_UNIT_FILES] = { "files", "files/s" },
-	[PFS_UNIT_DIRS] = { "dirs", "dirs/s" },
-	[PFS_UNIT_BYTES] = { "bytes", "MiB/s" },
-	[PFS_UNIT_OPS] = { "ops", "ops/s" },
+	[PFS_UNIT_FILES] = { "files", "files/s", false, 1 },
+	[PFS_UNIT_DIRS] = { "dirs", "dirs/s", false, 1 },
+	[PFS_UNIT_BYTES] = { "bytes", "MiB/s", true, 1024.0 * 1024.0 },
+	[PFS_UNIT_OPS] = { "ops", "ops/s", false, 1 },
 };
 
 const char *pfs_unit_name(enum pfs_unit u)
@@ -102,6 +106,16 @@ const char *pfs_unit_name(enum pfs_unit u)
 const char *pfs_unit_rate_label(enum pfs_unit u)
 {
 	return u < PFS_UNIT_COUNT ? units[u].rate : "";
+}
+
+bool pfs_unit_is_bytes(enum pfs_unit u)
+{
+	return u < PFS_UNIT_COUNT && units[u].bytes;
+}
+
+double pfs_unit_scale(enum pfs_unit u)
+{
+	return u < PFS_UNIT_COUNT ? units[u].scale : 1;
 }
 
 int pfs_unit_parse(const char *name, enum pfs_unit *u)
@@ -135,7 +149,7 @@ uint64_t pfs_row_cpu_wait_us(const struct pfs_row *r)
 
 uint64_t pfs_unit_amount(enum pfs_unit u, uint64_t items, uint64_t bytes)
 {
-	return u == PFS_UNIT_BYTES ? bytes : items;
+	return pfs_unit_is_bytes(u) ? bytes : items;
 }
 
 double pfs_rate_per_s(uint64_t amount, uint64_t elapsed_us)
@@ -145,7 +159,7 @@ double pfs_rate_per_s(uint64_t amount, uint64_t elapsed_us)
 
 double pfs_rate_display(enum pfs_unit u, double per_s)
 {
-	return u == PFS_UNIT_BYTES ? per_s / (1024.0 * 1024.0) : per_s;
+	return per_s / pfs_unit_scale(u);
 }
 
 void pfs_span_init(struct pfs_span *s)

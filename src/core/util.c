@@ -1,8 +1,10 @@
-/* util.c: the error printer, number parsing, the clock, reading a text file. */
+/* util.c: the error printer, number parsing, sorting and the median, the
+ * clock, reading a text file. */
 #include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -43,6 +45,41 @@ size_t pfs_size_rank(const size_t *vals, size_t n, size_t v)
 	const size_t *hit = n ? bsearch(&v, vals, n, sizeof(*vals), pfs_size_cmp) : NULL;
 
 	return hit ? (size_t)(hit - vals) : n;
+}
+
+int pfs_double_cmp(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+int pfs_membuf_open(struct pfs_membuf *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->fp = open_memstream(&m->buf, &m->len);
+	return m->fp ? 0 : -ENOMEM;
+}
+
+int pfs_membuf_close(struct pfs_membuf *m)
+{
+	int bad = ferror(m->fp);
+
+	if (fclose(m->fp) || bad) {
+		free(m->buf);
+		m->buf = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+double pfs_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), pfs_double_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 size_t pfs_utf8_len(const char *str)
@@ -92,6 +129,13 @@ bool pfs_utf8_moves_text(const char *str, size_t n)
 	return s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9;
 }
 
+bool pfs_utf8_is_c1(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+}
+
 const char *pfs_printable(char *buf, size_t len, const char *str)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -107,7 +151,7 @@ const char *pfs_printable(char *buf, size_t len, const char *str)
 		 * the bytes of a character that moves text. */
 		size_t esc = *s < 0x20 || *s == 0x7f || *s == '\\' ? 1
 			     : !n				     ? 1
-			     : n == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 2
+			     : pfs_utf8_is_c1((const char *)s, n) ? 2
 			     : pfs_utf8_moves_text((const char *)s, n) ? n
 								     : 0;
 		size_t out = esc ? 4 * esc : n;

@@ -18,13 +18,13 @@
 #include <mpi.h>
 
 #include "pfsbench/core/cgroup.h"
-#include "pfsbench/target/fsprobe.h"
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/resultpath.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/target/fsprobe.h"
 
 #define PFS_MAX_OUTPUTS 8
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
@@ -41,6 +41,10 @@ enum pfs_mpi_tag {
 	TAG_TO_READER,     /* a ledger for the rank whose peer the sender is (peer.c) */
 	TAG_TO_PEER,       /* a ledger for the sender's peer (peer.c) */
 };
+
+/* The message a rank sends rank 0 (TAG_PROGRESS) at a tick, and when its
+ * op of a step begins and ends (MSG_STATE): MSG_LEN uint64_t. */
+enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_STATE, MSG_LEN };
 
 struct pfs_progress_view; /* rank 0's picture of every rank's progress (progress.c) */
 
@@ -116,7 +120,7 @@ struct pfs_engine {
 
 	/* progress.c */
 	uint64_t last_clock_us, next_tick_us;
-	uint64_t prog_msg[7];  /* the message in flight to rank 0 (progress.c: MSG_LEN) */
+	uint64_t prog_msg[MSG_LEN]; /* the message in flight to rank 0 (progress.c) */
 	MPI_Request prog_req;
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
@@ -227,6 +231,6 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 
 /* step.c */
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it);
-void pfs_probe_open(struct pfs_engine *e, char desc[256]);
+void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX]);
 
 #endif

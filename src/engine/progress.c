@@ -20,9 +20,7 @@
 #define DRAW_EVERY_TTY_US 500000u
 #define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
 
-/* The message a rank sends rank 0 at a tick, and when its op of a step
- * begins and ends (MSG_STATE); DONE_SEQ ends its messages. */
-enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_STATE, MSG_LEN };
+/* DONE_SEQ ends a rank's progress messages (internal.h: MSG_*). */
 #define DONE_SEQ UINT64_MAX
 enum { OP_WORKING, OP_DONE };
 
@@ -284,7 +282,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		open_ended |= rv->target == UINT64_MAX;
 		items += rv->items;
 		target += rv->target;
-		amount += v->unit == PFS_UNIT_BYTES ? rv->bytes : rv->items;
+		amount += pfs_unit_amount(v->unit, rv->items, rv->bytes);
 		v->node_items[n] += rv->items;
 		v->node_target[n] += rv->target;
 	}

@@ -7,11 +7,11 @@
  * (internal.h lists them). */
 #include "internal.h"
 
-#include "pfsbench/engine/engine.h"
-#include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/resultpath.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/engine/engine.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include "config.h"
 
@@ -63,7 +63,7 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 static int parse_on_root(struct pfs_engine *e, int argc, char **argv)
 {
 	const struct pfs_workload *wl = e->wl;
-	char err[512] = "";
+	char err[PFS_USAGE_MAX] = "";
 	int rc = pfs_engine_parse(wl, e->opts, argc, argv, err, sizeof(err));
 
 	if (rc == PFS_PARSE_HELP)
@@ -121,7 +121,9 @@ static void gather_node_facts(struct pfs_engine *e)
  * counters, and what it reads, for the results file. */
 static void open_probes(struct pfs_engine *e)
 {
-	char probe[256], *probes = malloc((size_t)e->nranks * sizeof(probe));
+	_Static_assert(PFS_FSPROBE_DESC_MAX == PFS_NODE_FSSTATS_MAX,
+		       "a probe's description is its node's fsstats, copied whole");
+	char probe[PFS_FSPROBE_DESC_MAX], *probes = malloc((size_t)e->nranks * sizeof(probe));
 
 	if (!probes) {
 		pfs_error("out of memory");
@@ -532,7 +534,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	/* Options that depend on the nodes (--shift) are checked now, still
 	 * before anything is created. */
 	{
-		char err[512] = "";
+		char err[PFS_USAGE_MAX] = "";
 
 		if (pfs_peer_plan(e, err, sizeof(err))) {
 			if (e->rank == 0)

@@ -303,7 +303,7 @@ static int mark_run_dir(struct pfs_engine *e)
 {
 	struct pfs_runmark m = { .format = PFS_RUNMARK_FORMAT };
 	time_t now = time(NULL);
-	char err[256], job[64];
+	char err[PFS_REFUSAL_MAX], job[64];
 	int fd = -ENOENT;
 	struct tm tm;
 

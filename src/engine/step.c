@@ -5,9 +5,9 @@
  * rows go to rank 0 and its outputs. */
 #include "internal.h"
 
-#include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -129,7 +129,7 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 /* On each node's lowest rank: the filesystem counters it can read, and
  * what they are (or why there are none) into desc, for the results file.
  * A cluster-wide source is probed from node 0 only. */
-void pfs_probe_open(struct pfs_engine *e, char desc[256])
+void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX])
 {
 	struct pfs_fsinfo fs;
 	bool leader = e->topo.nodes[e->w.node].leader_rank == e->rank;

@@ -54,7 +54,7 @@ static size_t describe_laggards(struct pfs_engine *e, uint64_t now_us, char *buf
 					 " %s, last heard %.1f s ago",
 					 e->topo.nodes[node].name, worker, l->rank, name ? name : "its op",
 					 dir, l->items, l->target,
-					 l->unit == PFS_UNIT_BYTES ? "requests" : pfs_unit_name(l->unit),
+					 pfs_unit_is_bytes(l->unit) ? "requests" : pfs_unit_name(l->unit),
 					 (double)(now_us - l->heard_us) / 1e6);
 		if (used + strlen(what) + 2 < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", what);

@@ -16,10 +16,10 @@
  *          / time x 100, cut to an integer, so 2 busy ranks show 200;
  *   latency = the slowest item of any row (its histogram's exact max);
  * and "+++++ +++" when the time is under bonnie++'s 0.5 s. */
-#include "pfsbench/plans/bonnie_plan.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/bonnie_plan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -104,7 +104,7 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct
 	FILE *tfp = o->quiet ? stderr : fp;
 	struct pfs_bonnie_result *res = calloc(ri->nnodes + 1, sizeof(*res));
 	struct pfs_bonnie_plan p;
-	char name[PFS_BONNIE_NAME_MAX], err[256];
+	char name[PFS_BONNIE_NAME_MAX], err[PFS_REFUSAL_MAX];
 	int rc = -1;
 
 	if (!res || pfs_bonnie_resolve(o, &p, err, sizeof(err)))

@@ -8,9 +8,9 @@
  * start and OUT the latest end of its rows, in seconds since the run's start
  * barrier, with microseconds, so a fast phase is not 0; rate = items of all
  * ranks / (OUT - IN), the span of the rows (pfs_span). */
+#include "pfsbench/core/util.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/tree_plan.h"
-#include "pfsbench/core/util.h"
 
 #include "config.h"
 

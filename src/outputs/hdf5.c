@@ -8,10 +8,10 @@
 #include "pfsbench/core/h5common.h"
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/options.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/resultpath.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/outputs/output.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -10,11 +10,11 @@
  * A run that stopped ends with "Aborted: REASON". The arithmetic (each
  * repetition's rate, the outlier rule's marks, a cell's value) is
  * src/plans/matrix_plan.c's; this file only prints. */
-#include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/formats/matrixfmt.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -115,7 +115,7 @@ static int print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct
 	const struct pfs_matrix_opts *o = ri->opts;
 	struct pfs_matrix_result *res = malloc(sizeof(*res));
 	struct pfs_matrix_plan plan;
-	char err[256] = "";
+	char err[PFS_REFUSAL_MAX] = "";
 	int rc = res ? 0 : -ENOMEM;
 
 	if (!rc)

@@ -16,10 +16,10 @@
  * the span of the iteration's rows (pfs_span). dm's progress marks are the
  * workload's (rank 0 prints them as it goes), so `pfsbench show` prints the
  * report without them. */
+#include "pfsbench/core/util.h"
 #include "pfsbench/formats/ddfmt.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/stream_opts.h"
-#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

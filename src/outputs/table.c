@@ -6,9 +6,9 @@
  * Names and paths come from the environment (PFSBENCH_NODENAME) or, for
  * `pfsbench show`, from a file: each goes through pfs_printable, so none
  * ends a line or talks to the terminal, and ordinary ones print as they are. */
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/outputs/output.h"
 
 #include <errno.h>
 #include <inttypes.h>

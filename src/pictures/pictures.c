@@ -3,16 +3,16 @@
  * drawing plotscript.c's; this file chooses what to draw and brings in
  * other modules' answers, never recomputed (the end of the file). */
 #include "pfsbench/pictures/pictures.h"
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/compare.h"
-#include "pfsbench/core/histogram.h"
 #include "pfsbench/analysis/latency.h"
-#include "pfsbench/plans/matrix_plan.h"
 #include "pfsbench/analysis/matrixdiff.h"
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/analysis/slownode.h"
+#include "pfsbench/archive/archive.h"
+#include "pfsbench/core/histogram.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -249,7 +249,7 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 	struct pfs_archive d = *a;
 	struct pfs_plot_thin thin;
 	struct pfs_matrix m;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	int rc;
 
 	run_words(words, sizeof(words), a, label);

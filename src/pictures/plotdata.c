@@ -4,6 +4,7 @@
  * never a crash or a negative rate. */
 #include "pfsbench/pictures/plotdata.h"
 #include "pfsbench/core/histogram.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/util.h"
 
 #include <errno.h>
@@ -28,17 +29,6 @@ static uint64_t row_end(const struct pfs_row *r)
 	return r->start_us + r->elapsed_us < r->start_us ? UINT64_MAX : r->start_us + r->elapsed_us;
 }
 
-static int by_test_op(const void *pa, const void *pb, void *ctx)
-{
-	const struct pfs_row *rows = ctx;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int c = strcmp(rows[a].test, rows[b].test);
-
-	if (!c)
-		c = strcmp(rows[a].op, rows[b].op);
-	return c ? c : (a > b) - (a < b);
-}
-
 static bool same_node_step(const struct thin_key *a, const struct thin_key *b)
 {
 	return a->group == b->group && a->iteration == b->iteration && a->step == b->step &&
@@ -61,41 +51,32 @@ static int by_step_node(const void *pa, const void *pb)
 }
 
 /* Step 1: each row's (test, op) and test as their first rows' indexes;
- * the number of distinct tests and groups. */
+ * the first rows of the distinct tests and groups, in order. */
 static int thin_number(const struct pfs_row *rows, size_t nrows, struct thin_key *k,
 		       size_t **tests, size_t *ntests, size_t **groups, size_t *ngroups)
 {
-	size_t *idx = malloc((nrows ? nrows : 1) * sizeof(*idx));
+	static const enum pfs_row_field by_test[] = { PFS_ROW_TEST, PFS_ROW_END },
+					by_test_op[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END };
+	size_t *number = malloc((nrows ? nrows : 1) * sizeof(*number));
+	int rc = -ENOMEM;
 
 	*tests = malloc((nrows ? nrows : 1) * sizeof(**tests));
 	*groups = malloc((nrows ? nrows : 1) * sizeof(**groups));
 	*ntests = *ngroups = 0;
-	if (!idx || !*tests || !*groups) {
-		free(idx);
-		return -ENOMEM;
-	}
+	if (!number || !*tests || !*groups)
+		goto out;
+	if (pfs_row_number(rows, nrows, by_test, NULL, number, *tests, ntests))
+		goto out;
 	for (size_t i = 0; i < nrows; i++)
-		idx[i] = i;
-	qsort_r(idx, nrows, sizeof(*idx), by_test_op, (void *)rows);
-	for (size_t i = 0, j; i < nrows; i = j) {
-		size_t first = nrows;
-
-		/* a test's run, then each (test, op)'s run inside it */
-		for (j = i; j < nrows && !strcmp(rows[idx[j]].test, rows[idx[i]].test); j++)
-			first = idx[j] < first ? idx[j] : first;
-		(*tests)[(*ntests)++] = first;
-		for (size_t g = i, h; g < j; g = h) {
-			for (h = g; h < j && !strcmp(rows[idx[h]].op, rows[idx[g]].op); h++) {
-				k[idx[h]].group = idx[g];
-				k[idx[h]].test = first;
-			}
-			(*groups)[(*ngroups)++] = idx[g];
-		}
-	}
-	free(idx);
-	qsort(*tests, *ntests, sizeof(**tests), pfs_size_cmp);
-	qsort(*groups, *ngroups, sizeof(**groups), pfs_size_cmp);
-	return 0;
+		k[i].test = (*tests)[number[i]];
+	if (pfs_row_number(rows, nrows, by_test_op, NULL, number, *groups, ngroups))
+		goto out;
+	for (size_t i = 0; i < nrows; i++)
+		k[i].group = (*groups)[number[i]];
+	rc = 0;
+out:
+	free(number);
+	return rc;
 }
 
 /* Step 2: the kept rows k[0..n) aggregated per (test, op, iteration,
@@ -246,18 +227,6 @@ size_t pfs_plot_lane_of(const struct pfs_plot_lane *lanes, size_t nlanes, uint32
 
 /* ---- a rank's rows in one step ----------------------------------------------- */
 
-/* The order of tests is the order of their first rows, so pictures follow
- * the report. firsts[0..*n) holds the first rows of the tests seen so far
- * (few: pfs_plot_thin keeps PFS_PLOT_TESTS_MAX). */
-static size_t test_order(const struct pfs_row *rows, size_t i, size_t *firsts, size_t *n)
-{
-	for (size_t j = 0; j < *n; j++)
-		if (!strcmp(rows[firsts[j]].test, rows[i].test))
-			return firsts[j];
-	firsts[(*n)++] = i;
-	return i;
-}
-
 struct rs {
 	size_t test;        /* index of the test's first row */
 	uint32_t iteration, step, rank, node_index, worker;
@@ -308,27 +277,34 @@ static void add_op(char *ops, size_t len, const char *op)
  * the same items), its unit its first row's. */
 static int rank_steps(const struct pfs_row *rows, size_t nrows, struct rs **out, size_t *nout)
 {
+	static const enum pfs_row_field by_test[] = { PFS_ROW_TEST, PFS_ROW_END };
 	struct rs *e = malloc((nrows ? nrows : 1) * sizeof(*e));
+	size_t *test = malloc((nrows ? nrows : 1) * sizeof(*test));
 	size_t *firsts = malloc((nrows ? nrows : 1) * sizeof(*firsts));
 	size_t n = 0, ntests = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (!e || !firsts) {
+	/* The order of tests is the order of their first rows, so pictures
+	 * follow the report. */
+	if (!e || !test || !firsts ||
+	    pfs_row_number(rows, nrows, by_test, NULL, test, firsts, &ntests)) {
 		free(e);
+		free(test);
 		free(firsts);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nrows; i++) {
 		const struct pfs_row *r = &rows[i];
 
-		e[i] = (struct rs){ .test = test_order(rows, i, firsts, &ntests), .iteration = r->iteration,
+		e[i] = (struct rs){ .test = firsts[test[i]], .iteration = r->iteration,
 				    .step = r->step, .rank = r->rank, .node_index = r->node_index,
 				    .worker = r->worker, .start_us = r->start_us, .end_us = row_end(r),
 				    .busy_end_us = row_end(r), .unit = pfs_row_unit(r), .first = i };
 		e[i].amount = pfs_unit_amount(e[i].unit, r->items, r->bytes);
 		pfs_row_set_text(e[i].op, sizeof(e[i].op), r->op);
 	}
+	free(test);
 	free(firsts);
 	qsort(e, nrows, sizeof(*e), rs_cmp);
 	for (size_t i = 0; i < nrows; i++) {
@@ -412,28 +388,11 @@ uint64_t pfs_plot_wait_us(const struct pfs_plot_bar *b)
 
 /* ---- rates per node and worker -------------------------------------------- */
 
-/* The rows' (test, op) groups in order of first row: group[i] of each row. */
-static size_t number_groups(const struct pfs_row *rows, size_t nrows, size_t *group, size_t *first)
-{
-	size_t ngroups = 0;
-
-	for (size_t i = 0; i < nrows; i++) {
-		size_t g = 0;
-
-		while (g < ngroups && (strcmp(rows[first[g]].test, rows[i].test) ||
-				       strcmp(rows[first[g]].op, rows[i].op)))
-			g++;
-		if (g == ngroups)
-			first[ngroups++] = i;
-		group[i] = g;
-	}
-	return ngroups;
-}
-
 int pfs_plot_rates(const struct pfs_row *rows, size_t nrows, const struct pfs_plot_lane *lanes,
 		   size_t nlanes, const struct pfs_plot_flag *flags, size_t nflags,
 		   struct pfs_plot_rate **out, size_t *nout)
 {
+	static const enum pfs_row_field by_test_op[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END };
 	size_t *group = malloc((nrows ? nrows : 1) * sizeof(*group));
 	size_t *first = malloc((nrows ? nrows : 1) * sizeof(*first));
 	double *amount = NULL, *us = NULL;
@@ -444,9 +403,8 @@ int pfs_plot_rates(const struct pfs_row *rows, size_t nrows, const struct pfs_pl
 
 	*out = NULL;
 	*nout = 0;
-	if (!group || !first)
+	if (!group || !first || pfs_row_number(rows, nrows, by_test_op, NULL, group, first, &ngroups))
 		goto out;
-	ngroups = number_groups(rows, nrows, group, first);
 	cells = ngroups * (nlanes ? nlanes : 1);
 	amount = calloc(cells ? cells : 1, sizeof(*amount));
 	us = calloc(cells ? cells : 1, sizeof(*us));

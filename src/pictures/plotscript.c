@@ -4,6 +4,7 @@
  * after the terminal and the output file are set. Names from a results
  * file pass through pfs_plot_safe before they are quoted. */
 #include "pfsbench/pictures/plotscript.h"
+#include "pfsbench/core/util.h"
 #include "pfsbench/formats/matrixfmt.h"
 
 #include <errno.h>
@@ -115,36 +116,15 @@ static int picture(struct pfs_plot_script *s, const char *name, const char *capt
 	return ferror(s->fp) ? -EIO : 0;
 }
 
-/* A body is built in memory, then written once per format. */
-struct body {
-	char *buf;
-	size_t len;
-	FILE *fp;
-};
-
-static int body_open(struct body *b)
+/* A body is built in memory (pfs_membuf), then written once per format. */
+static int body_open(struct pfs_membuf *b)
 {
-	b->buf = NULL;
-	b->len = 0;
-	b->fp = open_memstream(&b->buf, &b->len);
-	if (!b->fp)
+	if (pfs_membuf_open(b))
 		return -ENOMEM;
 	/* Each picture starts from gnuplot's defaults, whatever came before.
 	 * A NaN in a block is a gap: "($2)" makes it undefined, which breaks
 	 * a line, where "2" would join its neighbours. */
 	fputs("reset\n", b->fp);
-	return 0;
-}
-
-static int body_close(struct body *b)
-{
-	int bad = ferror(b->fp);
-
-	if (fclose(b->fp) || bad) {
-		free(b->buf);
-		b->buf = NULL;
-		return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -210,7 +190,7 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	const char **ops = malloc((nbars ? nbars : 1) * sizeof(*ops));
 	size_t nops = 0, npanels = 0;
 	char blk[32], label[PFS_PLOT_LABEL_MAX];
-	struct body b;
+	struct pfs_membuf b;
 	double lm;
 	int rc;
 
@@ -288,7 +268,7 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 		fputc('\n', b.fp);
 	}
 	fputs("unset multiplot\n", b.fp);
-	rc = body_close(&b);
+	rc = pfs_membuf_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, 1000,
 			     (unsigned)(npanels * (110 + 22 * (nlanes < 60 ? nlanes : 60))), b.buf);
@@ -305,7 +285,7 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 {
 	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX];
 	size_t ngroups = 0, cols, rows, pw;
-	struct body b;
+	struct pfs_membuf b;
 	int rc;
 
 	if (!name_ok(name) || !nrates || !nlanes)
@@ -355,7 +335,7 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 		fputc('\n', b.fp);
 	}
 	fputs("unset multiplot\n", b.fp);
-	rc = body_close(&b);
+	rc = pfs_membuf_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, (unsigned)(cols * pw), (unsigned)(rows * 300), b.buf);
 	free(b.buf);
@@ -370,7 +350,7 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 {
 	char blk[32], label[PFS_PLOT_LABEL_MAX];
 	unsigned nnodes = npanels ? panels[0].p->nnodes : 0;
-	struct body b;
+	struct pfs_membuf b;
 	int rc;
 
 	if (!name_ok(name) || !npanels || !nnodes)
@@ -421,7 +401,7 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 		fputc('\n', b.fp);
 	}
 	fputs("unset multiplot\n", b.fp);
-	rc = body_close(&b);
+	rc = pfs_membuf_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, 1000, (unsigned)(npanels * 260), b.buf);
 	free(b.buf);
@@ -437,7 +417,7 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 	char blk[32], label[PFS_PLOT_LABEL_MAX];
 	double lo = INFINITY, hi = 0;
 	size_t npanels = 0, nops = 0;
-	struct body b;
+	struct pfs_membuf b;
 	int rc;
 
 	if (!ops)
@@ -485,7 +465,7 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 		fputc('\n', b.fp);
 	}
 	fputs("unset multiplot\n", b.fp);
-	rc = body_close(&b);
+	rc = pfs_membuf_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, 1000, (unsigned)(npanels * 280), b.buf);
 	free(b.buf);
@@ -515,7 +495,7 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX];
 	double w, lo = INFINITY, hi = 0;
 	bool one_unit;
-	struct body b;
+	struct pfs_membuf b;
 	int rc;
 
 	if (!name_ok(name) || !c->nlines || c->nruns < 2)
@@ -595,7 +575,7 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 			s->npics, r, s->npics, r, s->npics, r, s->npics, r);
 	}
 	fputc('\n', b.fp);
-	rc = body_close(&b);
+	rc = pfs_membuf_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, (unsigned)(160 + 22 * c->nruns * c->nlines < 500 ? 500 : 160 + 22 * c->nruns * c->nlines), 460,
 			     b.buf);
@@ -621,7 +601,7 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 			    const struct pfs_matrix *m)
 {
 	char blk[32], size[32];
-	struct body b;
+	struct pfs_membuf b;
 	int rc;
 
 	if (!name_ok(name) || !m->rows || !m->cols || m->rows > PFS_MATRIXFMT_MAX ||
@@ -663,7 +643,7 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 		")\nplot %s using 1:2:3 with image notitle, "
 		"%s using 1:2:(valid(3) ? sprintf('%%.0f',$3) : '') with labels font ',8' notitle\n",
 		blk, blk);
-	rc = body_close(&b);
+	rc = pfs_membuf_close(&b);
 	if (!rc)
 		rc = picture(s, name, caption, 120 + 64 * m->cols, 120 + 34 * m->rows, b.buf);
 	free(b.buf);

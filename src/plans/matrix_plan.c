@@ -4,8 +4,9 @@
  * come from a hostile file (compare reads any): each is checked against
  * the plan before it counts. */
 #include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/plans/request.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/plans/request.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -150,22 +151,14 @@ bool pfs_matrix_plan_cell(const struct pfs_matrix_plan *p, uint64_t step, unsign
 
 /* ---- rows to the matrix ---------------------------------------------------------------- */
 
-/* A row's place, to sort rows by step, node and rank without moving them. */
+/* A row's place, in the order of step, node and rank (by_place). */
 struct place {
 	uint32_t step, node, rank;
 	size_t row;
 };
 
-static int cmp_place(const void *pa, const void *pb)
-{
-	const struct place *a = pa, *b = pb;
-
-	if (a->step != b->step)
-		return a->step < b->step ? -1 : 1;
-	if (a->node != b->node)
-		return a->node < b->node ? -1 : 1;
-	return (a->rank > b->rank) - (a->rank < b->rank);
-}
+static const enum pfs_row_field by_place[] = { PFS_ROW_STEP, PFS_ROW_NODE, PFS_ROW_RANK,
+					       PFS_ROW_END };
 
 /* What a step's rows say, once checked. */
 struct step_stat {
@@ -237,25 +230,35 @@ static int measure(const struct pfs_matrix_plan *p, const char *op, const struct
 		   size_t n, unsigned nranks, unsigned nnodes, struct measured *m, char *err,
 		   size_t errlen)
 {
+	size_t *order;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
 	m->nsteps = pfs_matrix_plan_steps(p);
 	m->places = malloc((n ? n : 1) * sizeof(*m->places));
 	m->steps = calloc(m->nsteps, sizeof(*m->steps));
-	if (!m->places || !m->steps) {
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (!m->places || !m->steps || !order) {
+		free(order);
 		measured_free(m);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		rc = check_row(p, op, &rows[i], i, &rows[0], nranks, nnodes, err, errlen);
 		if (rc) {
+			free(order);
 			measured_free(m);
 			return rc;
 		}
-		m->places[i] = (struct place){rows[i].step, rows[i].node_index, rows[i].rank, i};
+		order[i] = i;
 	}
-	qsort(m->places, n, sizeof(*m->places), cmp_place);
+	pfs_row_sort(rows, order, n, by_place);
+	for (size_t i = 0; i < n; i++) {
+		const struct pfs_row *r = &rows[order[i]];
+
+		m->places[i] = (struct place){ r->step, r->node_index, r->rank, order[i] };
+	}
+	free(order);
 	for (size_t i = 0; i < n;) {
 		struct step_stat *st = &m->steps[m->places[i].step];
 		struct pfs_span span;
@@ -334,13 +337,6 @@ out:
 	return rc;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* The node rates of one cell's kept repetitions (sum and count per node in
  * node_sum, node_n), and the slowest node against the median one. */
 static void node_ratio(const struct pfs_matrix_plan *p, const struct measured *m,
@@ -349,6 +345,7 @@ static void node_ratio(const struct pfs_matrix_plan *p, const struct measured *m
 		       struct pfs_matrix_cell *c)
 {
 	unsigned used = 0, slow = 0;
+	double median;
 
 	memset(node_sum, 0, nnodes * sizeof(*node_sum));
 	memset(node_n, 0, nnodes * sizeof(*node_n));
@@ -380,14 +377,9 @@ static void node_ratio(const struct pfs_matrix_plan *p, const struct measured *m
 	}
 	if (used < 2)
 		return;
-	qsort(sorted, used, sizeof(*sorted), cmp_double);
-	{
-		double median =
-			used % 2 ? sorted[used / 2] : (sorted[used / 2 - 1] + sorted[used / 2]) / 2;
-
-		c->slow_node = slow;
-		c->slow_ratio = median > 0 ? node_sum[slow] / median : -1;
-	}
+	median = pfs_median(sorted, used);
+	c->slow_node = slow;
+	c->slow_ratio = median > 0 ? node_sum[slow] / median : -1;
 }
 
 int pfs_matrix_reduce(const struct pfs_matrix_plan *p, const char *op, const struct pfs_row *rows,

@@ -1,8 +1,8 @@
 /* fsprobe.c: the filesystem's own counters around each step: GFS2's sbstats
  * deltas, GlusterFS's incremental profile. See include/pfsbench/target/fsprobe.h. */
 #include "pfsbench/target/fsprobe.h"
-#include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/util.h"
+#include "pfsbench/target/fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -29,13 +29,14 @@
  * CFileOp::Close; opening the file and choosing names are outside it.
  * Only files and directories this rank made are ever removed: a name
  * found by readdir is checked against the names made. */
-#include "pfsbench/plans/bonnie_plan.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/bonnie_plan.h"
+#include "pfsbench/workloads/bonnie_threads.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,8 +64,6 @@
 #define HEX_CHARS "0123456789abcdef"
 #define NAME_SLOT (DIR_PREFIX + PFS_BONNIE_NAME_BYTES)
 #define RAND_CHARS_MAX 12       /* random characters in a name, 0 to 12 */
-#define HELPER_POLL_NS 20000000 /* the main thread's look at the tests' threads */
-#define HELPER_STACK (256u * 1024)
 
 /* Its names, for `pfsbench clean`: the I/O file; the file tests'
  * directory, its subdirectories (-n's DIRS > 1) and in either the files,
@@ -243,403 +242,23 @@ static void shuffle(struct bonnie_state *st)
 	}
 }
 
-/* ---- the I/O tests --------------------------------------------------------- */
-
-/* Reads one whole block; 0, or the failing read's return (0 at the end of
- * the file) with errno. */
-static ssize_t read_block(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = pfs_read(fd, buf + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n;
-		got += (size_t)n;
-	}
-	return 0;
-}
-
-/* ---- the tests' threads: the I/O tests' one, the seekers --------------------- */
-
-/* The I/O tests and the seeks run in threads of their own, each with IO_FILE
- * open, while the main thread alone speaks MPI: it starts the op's clock
- * once all have the file open, then looks at the engine every 20 ms
- * (progress, stop notices, which stop the threads at their next item).
- *
- * Why the I/O tests need a thread: bonnie++ runs them in a process of one
- * thread, pfsbench in a process where MPI has started two more. In a
- * process whose threads share one descriptor table, the kernel takes a
- * reference on the file and, for a regular file, its position lock, in
- * every read(2), write(2) and lseek(2) (fdget_pos); in one whose table
- * and file have a single user, neither. That was 30 ns of CPU time per
- * 1-byte call here, a sixth of the call (docs/bonnie.md). The I/O test's
- * thread unshares its table (unshare(CLONE_FILES)) and then opens the
- * file, so its calls take bonnie++'s path. The seekers share theirs, as
- * bonnie++'s threads do. */
-enum io_kind { IO_PUTC, IO_PUT_BLOCK, IO_REWRITE, IO_GETC, IO_GET_BLOCK, IO_SEEKS };
-
-struct helper;
-
-/* What the threads of one test share. */
-struct helper_run {
-	int dirfd;
-	enum io_kind kind;
-	int oflags;      /* O_CREAT | O_EXCL: the test makes IO_FILE anew */
-	bool own_fds;    /* a descriptor table of its own */
-	bool made;       /* IO_FILE was created */
-	uint64_t items;  /* bytes of a per-char test, blocks of a block test */
-	const uint64_t *tickets; /* the seeks' */
-	uint64_t nseeks, chunks;
-	uint32_t chunk;
-	bool sync;
-	/* The seeks' next ticket; the items done (written by the one I/O
-	 * thread, or added to by every seeker). */
-	atomic_uint_fast64_t next, done;
-	atomic_bool stop;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned ready, finished;
-	bool go;
-};
-
-struct helper {
-	struct helper_run *run;
-	pthread_t tid;
-	struct pfs_hist *lat;
-	char *buf;
-	uint64_t start_us, end_us, bytes;
-	uint64_t wait_ns; /* its waits for a CPU over its test (pfs_wait_meter) */
-	int err;         /* the first failure's errno, 0 for none */
-	const char *op;  /* and what failed */
-};
-
-static void run_signal(struct helper_run *r, unsigned *counter)
-{
-	pthread_mutex_lock(&r->mu);
-	(*counter)++;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* A test's thread: says it is ready, and waits for the start. */
-static void run_ready_wait(struct helper_run *r)
-{
-	pthread_mutex_lock(&r->mu);
-	r->ready++;
-	pthread_cond_broadcast(&r->cv);
-	while (!r->go)
-		pthread_cond_wait(&r->cv, &r->mu);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* The main thread: waits until n threads are ready. */
-static void run_await_ready(struct helper_run *r, unsigned n)
-{
-	pthread_mutex_lock(&r->mu);
-	while (r->ready < n)
-		pthread_cond_wait(&r->cv, &r->mu);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* The main thread: starts them. */
-static void run_go(struct helper_run *r)
-{
-	pthread_mutex_lock(&r->mu);
-	r->go = true;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-}
-
-static int helper_fail(struct helper *s, const char *op, ssize_t n, int err)
-{
-	s->op = op;
-	s->err = n < 0 ? err : EIO;
-	atomic_store(&s->run->stop, true);
-	return -1;
-}
-
-static bool run_stopped(struct helper_run *r)
-{
-	return atomic_load_explicit(&r->stop, memory_order_relaxed);
-}
-
-/* putc and getc: 1-byte write(2)s or read(2)s, a block's worth between
- * looks at the clock and at the stop flag (bonnie++ times them a block at
- * a time too). Inline, called with a constant: each test's loop has no
- * branch of the other's. */
-static inline __attribute__((always_inline)) int io_chars(struct helper *s, int fd, bool wr)
-{
-	struct helper_run *r = s->run;
-	uint64_t done = 0;
-
-	while (done < r->items && !run_stopped(r)) {
-		/* --char-size need not be a whole number of blocks */
-		uint32_t chunk = r->items - done < r->chunk ? (uint32_t)(r->items - done) : r->chunk;
-		uint64_t t = pfs_now_ns();
-
-		for (uint32_t i = 0; i < chunk; i++) {
-			char c = (char)(i & 0x7f);
-			ssize_t n;
-
-			do
-				n = wr ? pfs_write(fd, &c, 1) : pfs_read(fd, &c, 1);
-			while (n < 0 && errno == EINTR);
-			if (n != 1)
-				return helper_fail(s, wr ? "write" : "read", n, errno);
-		}
-		pfs_hist_add(s->lat, pfs_now_ns() - t);
-		done += chunk;
-		s->bytes = done;
-		atomic_store_explicit(&r->done, done, memory_order_relaxed);
-	}
-	return 0;
-}
-
-/* put_block, rewrite, get_block: the file in blocks, each block one item. */
-static int io_blocks(struct helper *s, int fd, enum io_kind kind)
-{
-	struct helper_run *r = s->run;
-	uint32_t chunk = r->chunk;
-	int rc;
-
-	if (kind == IO_PUT_BLOCK)
-		memset(s->buf, 0, chunk);
-	for (uint64_t b = 0; b < r->items && !run_stopped(r); b++) {
-		uint64_t t = pfs_now_ns();
-		ssize_t n;
-
-		if (kind != IO_PUT_BLOCK && (n = read_block(fd, s->buf, chunk)))
-			return helper_fail(s, "read", n, errno);
-		if (kind != IO_GET_BLOCK) {
-			/* Each block differs from the last: one byte changed. */
-			s->buf[b % chunk]++;
-			if (kind == IO_REWRITE && lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
-				return helper_fail(s, "seek in", -1, errno);
-			if ((rc = pfs_write_all(fd, s->buf, chunk, chunk)))
-				return helper_fail(s, "write", -1, -rc);
-		}
-		pfs_hist_add(s->lat, pfs_now_ns() - t);
-		s->bytes += chunk;
-		atomic_store_explicit(&r->done, b + 1, memory_order_relaxed);
-	}
-	return 0;
-}
-
-/* bonnie++'s doseek: the ticket's block is read; every 10th is changed by
- * a byte and written back, and with -b fsync'ed. */
-static int seek_one(struct helper *s, int fd, uint64_t ticket)
-{
-	const struct helper_run *r = s->run;
-	uint64_t block = ticket % r->chunks;
-	off_t where = (off_t)(block * r->chunk);
-	ssize_t n;
-	int rc;
-
-	if (lseek(fd, where, SEEK_SET) < 0)
-		return helper_fail(s, "seek in", -1, errno);
-	if ((n = read_block(fd, s->buf, r->chunk)))
-		return helper_fail(s, "read", n, errno);
-	s->bytes += r->chunk;
-	if ((ticket >> 40) % PFS_BONNIE_UPDATE_EVERY)
-		return 0;
-	s->buf[block % r->chunk]--;
-	if (lseek(fd, where, SEEK_SET) < 0)
-		return helper_fail(s, "seek in", -1, errno);
-	if ((rc = pfs_write_all(fd, s->buf, r->chunk, r->chunk)))
-		return helper_fail(s, "write", -1, -rc);
-	if (r->sync && pfs_fsync(fd))
-		return helper_fail(s, "fsync", -1, errno);
-	s->bytes += r->chunk;
-	return 0;
-}
-
-/* A seeker takes tickets until none is left. */
-static void seeks(struct helper *s, int fd)
-{
-	struct helper_run *r = s->run;
-
-	while (!run_stopped(r)) {
-		uint64_t i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed), t;
-
-		if (i >= r->nseeks)
-			break;
-		t = pfs_now_ns();
-		if (seek_one(s, fd, r->tickets[i]))
-			break;
-		pfs_hist_add(s->lat, pfs_now_ns() - t);
-		atomic_fetch_add_explicit(&r->done, 1, memory_order_relaxed);
-	}
-}
-
-/* A thread opens the file, waits for the start, does its test, then fsyncs
- * and closes inside its time (bonnie++'s CFileOp::Close; its seekers
- * report their first start and last stop). It touches no engine state. */
-static void *helper_main(void *arg)
-{
-	struct helper *s = arg;
-	struct helper_run *r = s->run;
-	int fd = -1, meter = -1;
-	uint64_t wait0 = 0;
-
-	if (r->own_fds && unshare(CLONE_FILES)) {
-		helper_fail(s, "unshare the descriptor table to open", -1, errno);
-	} else {
-		/* the meter after the unsharing: in this thread's table alone */
-		meter = pfs_wait_meter_open();
-		fd = pfs_openat(r->dirfd, IO_FILE, O_RDWR | O_CLOEXEC | r->oflags, 0600);
-		if (fd < 0)
-			helper_fail(s, r->oflags & O_CREAT ? "create" : "open", -1, errno);
-	}
-	pthread_mutex_lock(&r->mu);
-	r->made |= fd >= 0 && (r->oflags & O_CREAT);
-	pthread_mutex_unlock(&r->mu);
-	run_ready_wait(r);
-	if (fd < 0)
-		goto out;
-	/* the waits over the row's time (start_us to end_us) alone: the meter
-	 * is read inside the clock, so a wait can never exceed the time */
-	s->start_us = pfs_now_us();
-	wait0 = pfs_wait_meter_ns(meter);
-	if (r->kind == IO_PUTC)
-		io_chars(s, fd, true);
-	else if (r->kind == IO_GETC)
-		io_chars(s, fd, false);
-	else if (r->kind == IO_SEEKS)
-		seeks(s, fd);
-	else
-		io_blocks(s, fd, r->kind);
-	if (!s->err && pfs_fsync(fd))
-		helper_fail(s, "fsync", -1, errno);
-	if (pfs_close(fd) && !s->err)
-		helper_fail(s, "close", -1, errno);
-	s->wait_ns = pfs_wait_meter_since(meter, wait0);
-	s->end_us = pfs_now_us();
-out:
-	pfs_wait_meter_close(meter);
-	run_signal(r, &r->finished);
-	return NULL;
-}
-
-/* Waits for the threads to finish, looking at the engine every 20 ms:
- * progress, and stop notices, which stop the threads at their next item. */
-static void helpers_wait(struct pfs_worker *w, struct helper_run *r, unsigned n)
-{
-	struct timespec until;
-
-	pthread_mutex_lock(&r->mu);
-	while (r->finished < n) {
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += HELPER_POLL_NS;
-		if (until.tv_nsec >= 1000000000) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&r->cv, &r->mu, &until);
-		pthread_mutex_unlock(&r->mu);
-		w->items = atomic_load(&r->done);
-		if (w->tick(w) && w->stopped)
-			atomic_store(&r->stop, true);
-		pthread_mutex_lock(&r->mu);
-	}
-	pthread_mutex_unlock(&r->mu);
-}
-
-static int run_init(struct helper_run *r)
-{
-	pthread_condattr_t ca;
-	int rc;
-
-	if ((rc = pthread_mutex_init(&r->mu, NULL)))
-		return rc;
-	if ((rc = pthread_condattr_init(&ca)))
-		goto mutex;
-	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (!rc)
-		rc = pthread_cond_init(&r->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	if (!rc)
-		return 0;
-mutex:
-	pthread_mutex_destroy(&r->mu);
-	return rc;
-}
-
-/* Runs the test on n threads (hs, each with its lat) and hands the engine
- * its row, timed as bonnie++ times it: from the first thread's start to the
- * last one's end, fsync and close included. who names the threads in a
- * failure to start them. */
-static int helpers_run(struct pfs_worker *w, struct helper_run *r, struct helper *hs, unsigned n,
-		       enum pfs_bonnie_test test, enum pfs_unit unit, const char *who)
-{
-	const char *op = pfs_bonnie_test_names[test];
-	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
-	struct helper *failed = NULL;
-	unsigned created = 0;
-	pthread_attr_t attr;
-	int rc;
-
-	if ((rc = run_init(r)))
-		return pfs_fail(w, "start", who, rc);
-	if (!(rc = pthread_attr_init(&attr))) {
-		rc = pthread_attr_setstacksize(&attr, HELPER_STACK);
-		for (; !rc && created < n; created += !rc)
-			rc = pthread_create(&hs[created].tid, &attr, helper_main, &hs[created]);
-		pthread_attr_destroy(&attr);
-	}
-	/* Every thread has its file open; then the clock starts. */
-	run_await_ready(r, created);
-	if (rc)
-		atomic_store(&r->stop, true);
-	pfs_op_start(w, op, unit, r->kind == IO_SEEKS ? r->nseeks : r->items, 0);
-	run_go(r);
-	helpers_wait(w, r, created);
-	for (unsigned i = 0; i < created; i++) {
-		pthread_join(hs[i].tid, NULL);
-		if (hs[i].err && !failed)
-			failed = &hs[i];
-		if (hs[i].start_us && hs[i].start_us < first)
-			first = hs[i].start_us;
-		if (hs[i].end_us > last)
-			last = hs[i].end_us;
-		bytes += hs[i].bytes;
-		if (hs[i].wait_ns > w->thread_wait_ns)
-			w->thread_wait_ns = hs[i].wait_ns;
-		if (w->lat)
-			pfs_hist_merge(w->lat, hs[i].lat);
-	}
-	w->thread_waited = created > 0;
-	w->items = atomic_load(&r->done);
-	w->bytes = bytes;
-	pthread_cond_destroy(&r->cv);
-	pthread_mutex_destroy(&r->mu);
-	if (rc)
-		return pfs_fail(w, "start", who, rc);
-	if (failed)
-		return pfs_fail(w, failed->op, IO_FILE, failed->err);
-	if (w->stopped)
-		return -ECANCELED;
-	return pfs_emit(w, &(struct pfs_sample){ op, unit, w->items, w->bytes,
-						 last > first ? last - first : 0, w->lat });
-}
+/* ---- the I/O tests: their threads are in bonnie_threads.c ------------------ */
 
 /* An I/O test: its thread, with the state's buffer. Creating the file
  * removes the last test's first, outside the time. */
-static int op_io(struct pfs_worker *w, struct bonnie_state *st, enum io_kind kind)
+static int op_io(struct pfs_worker *w, struct bonnie_state *st, enum pfs_bonnie_io kind)
 {
 	static const enum pfs_bonnie_test test[] = { PFS_BONNIE_PUTC, PFS_BONNIE_PUT_BLOCK,
 						     PFS_BONNIE_REWRITE, PFS_BONNIE_GETC,
 						     PFS_BONNIE_GET_BLOCK };
-	bool chars = kind == IO_PUTC || kind == IO_GETC, create = kind == IO_PUTC || kind == IO_PUT_BLOCK;
-	struct helper_run r = {
-		.dirfd = w->dirfd, .kind = kind, .oflags = create ? O_CREAT | O_EXCL : 0,
+	bool chars = kind == PFS_BONNIE_IO_PUTC || kind == PFS_BONNIE_IO_GETC;
+	bool create = kind == PFS_BONNIE_IO_PUTC || kind == PFS_BONNIE_IO_PUT_BLOCK;
+	struct pfs_bonnie_run r = {
+		.dirfd = w->dirfd, .file = IO_FILE, .kind = kind, .oflags = create ? O_CREAT | O_EXCL : 0,
 		.own_fds = true, .chunk = st->p.io_chunk,
 		.items = chars ? st->p.char_bytes : pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk,
 	};
-	struct helper h = { .run = &r, .buf = st->buf, .lat = malloc(sizeof(*h.lat)) };
+	struct pfs_bonnie_thread h = { .run = &r, .buf = st->buf, .lat = malloc(sizeof(*h.lat)) };
 	int rc;
 
 	if (!h.lat)
@@ -652,13 +271,13 @@ static int op_io(struct pfs_worker *w, struct bonnie_state *st, enum io_kind kin
 		}
 		st->io_made = false;
 	}
-	rc = helpers_run(w, &r, &h, 1, test[kind], PFS_UNIT_BYTES, "the I/O test's thread");
+	rc = pfs_bonnie_threads_run(w, &r, &h, 1, test[kind], PFS_UNIT_BYTES, "the I/O test's thread");
 	st->io_made |= r.made;
 	free(h.lat);
 	return rc;
 }
 
-static void seekers_free(struct helper *sk, unsigned n)
+static void seekers_free(struct pfs_bonnie_thread *sk, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		free(sk[i].lat);
@@ -670,12 +289,13 @@ static void seekers_free(struct helper *sk, unsigned n)
 static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struct bonnie_state *st)
 {
 	unsigned procs = st->p.seek_procs;
-	struct helper_run r = {
-		.dirfd = w->dirfd, .kind = IO_SEEKS, .tickets = st->tickets, .nseeks = st->p.seeks,
+	struct pfs_bonnie_run r = {
+		.dirfd = w->dirfd, .file = IO_FILE, .kind = PFS_BONNIE_IO_SEEKS, .tickets = st->tickets,
+		.nseeks = st->p.seeks,
 		.chunks = pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk, .chunk = st->p.io_chunk,
 		.sync = o->sync,
 	};
-	struct helper *sk = calloc(procs, sizeof(*sk));
+	struct pfs_bonnie_thread *sk = calloc(procs, sizeof(*sk));
 	int rc;
 
 	for (uint64_t i = 0; i < st->p.seeks; i++)
@@ -692,7 +312,7 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
 	}
 	if (!sk)
 		return pfs_fail(w, "allocate", "the seekers", ENOMEM);
-	rc = helpers_run(w, &r, sk, procs, PFS_BONNIE_SEEKS, PFS_UNIT_OPS, "the seekers");
+	rc = pfs_bonnie_threads_run(w, &r, sk, procs, PFS_BONNIE_SEEKS, PFS_UNIT_OPS, "the seekers");
 	seekers_free(sk, procs);
 	return rc;
 }
@@ -711,13 +331,13 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
  * no descriptor of the file tests is ever in the main thread's table. It
  * inherits the -u/-g identity the main thread has taken. The main thread
  * starts and ends the op's clock and speaks to the engine, as for the I/O
- * tests (helpers_wait). */
+ * tests (pfs_bonnie_run_wait). */
 struct ftest {
 	struct pfs_worker *w; /* the thread reads dirfd, and names for messages */
 	const struct pfs_bonnie_opts *o;
 	struct bonnie_state *st;
 	enum pfs_bonnie_test test;
-	struct helper_run run; /* its lock, start, stop, and count of items */
+	struct pfs_bonnie_run run; /* its lock, start, stop, and count of items */
 	struct pfs_hist *lat;  /* NULL: latency is not recorded */
 	uint64_t items, bytes;
 	uint64_t wait_ns; /* its waits for a CPU over the test (pfs_wait_meter) */
@@ -750,7 +370,7 @@ static int ft_fail(struct ftest *f, const char *op, unsigned d, const char *name
 static bool ft_stopped(struct ftest *f)
 {
 	atomic_store_explicit(&f->run.done, f->items, memory_order_relaxed);
-	return run_stopped(&f->run);
+	return pfs_bonnie_run_stopped(&f->run);
 }
 
 static uint64_t ft_lat_start(const struct ftest *f)
@@ -1035,7 +655,7 @@ static int files_random(struct ftest *f, bool del)
 static void *ftest_main(void *arg)
 {
 	struct ftest *f = arg;
-	struct helper_run *r = &f->run;
+	struct pfs_bonnie_run *r = &f->run;
 	enum pfs_bonnie_test t = f->test;
 	bool create = t == PFS_BONNIE_SEQ_CREATE || t == PFS_BONNIE_RAN_CREATE;
 	bool del = t == PFS_BONNIE_SEQ_DEL || t == PFS_BONNIE_RAN_DEL;
@@ -1044,14 +664,14 @@ static void *ftest_main(void *arg)
 	int meter = pfs_wait_meter_open();
 	uint64_t wait0;
 
-	run_ready_wait(r);
+	pfs_bonnie_run_ready_wait(r);
 	/* The row's clock is the main thread's op, started before go: the
 	 * meter read from here to before finished lies inside it, so a wait
 	 * can never exceed the row's time (read before the ready wait, a
 	 * wake-up throttled by a CPU quota made a row's wait 2.1x its time,
 	 * issue 24). */
 	wait0 = pfs_wait_meter_ns(meter);
-	if (!rc && !run_stopped(r)) {
+	if (!rc && !pfs_bonnie_run_stopped(r)) {
 		if (create)
 			files_create(f);
 		else if (t == PFS_BONNIE_SEQ_STAT || t == PFS_BONNIE_SEQ_DEL)
@@ -1063,7 +683,7 @@ static void *ftest_main(void *arg)
 	f->wait_ns = pfs_wait_meter_since(meter, wait0);
 	pfs_wait_meter_close(meter);
 	dirs_close(f->st);
-	run_signal(r, &r->finished);
+	pfs_bonnie_run_signal(r, &r->finished);
 	return NULL;
 }
 
@@ -1093,12 +713,12 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	if (!(hist = malloc(sizeof(*hist))))
 		return pfs_fail(w, "allocate", "the file test's thread", ENOMEM);
 	pfs_hist_init(hist);
-	if ((rc = run_init(&f.run))) {
+	if ((rc = pfs_bonnie_run_init(&f.run))) {
 		free(hist);
 		return pfs_fail(w, "start", "the file test's thread", rc);
 	}
 	if (!(rc = pthread_attr_init(&attr))) {
-		rc = pthread_attr_setstacksize(&attr, HELPER_STACK);
+		rc = pthread_attr_setstacksize(&attr, PFS_BONNIE_THREAD_STACK);
 		if (!rc)
 			rc = pthread_create(&tid, &attr, ftest_main, &f);
 		pthread_attr_destroy(&attr);
@@ -1106,7 +726,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	if (!rc) {
 		bool ready;
 
-		run_await_ready(&f.run, 1);
+		pfs_bonnie_run_await_ready(&f.run, 1);
 		/* read before go: after it, the thread may write f.err */
 		ready = !f.err;
 		/* its directories are open: the clock starts, and says whether
@@ -1116,9 +736,9 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 				     create ? st->nfiles : st->made, 0);
 			f.lat = w->lat ? hist : NULL;
 		}
-		run_go(&f.run);
+		pfs_bonnie_run_go(&f.run);
 		if (ready)
-			helpers_wait(w, &f.run, 1);
+			pfs_bonnie_run_wait(w, &f.run, 1);
 		pthread_join(tid, NULL);
 		w->items = f.items;
 		w->bytes = f.bytes;
@@ -1127,8 +747,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		if (w->lat && f.lat)
 			pfs_hist_merge(w->lat, f.lat);
 	}
-	pthread_cond_destroy(&f.run.cv);
-	pthread_mutex_destroy(&f.run.mu);
+	pfs_bonnie_run_destroy(&f.run);
 	free(hist);
 	if (rc)
 		return pfs_fail(w, "start", "the file test's thread", rc);
@@ -1175,19 +794,19 @@ static int bonnie_run_op(struct pfs_worker *w, unsigned op)
 		return rc;
 	switch ((enum pfs_bonnie_test)op) {
 	case PFS_BONNIE_PUTC:
-		rc = op_io(w, st, IO_PUTC);
+		rc = op_io(w, st, PFS_BONNIE_IO_PUTC);
 		break;
 	case PFS_BONNIE_PUT_BLOCK:
-		rc = op_io(w, st, IO_PUT_BLOCK);
+		rc = op_io(w, st, PFS_BONNIE_IO_PUT_BLOCK);
 		break;
 	case PFS_BONNIE_REWRITE:
-		rc = op_io(w, st, IO_REWRITE);
+		rc = op_io(w, st, PFS_BONNIE_IO_REWRITE);
 		break;
 	case PFS_BONNIE_GETC:
-		rc = op_io(w, st, IO_GETC);
+		rc = op_io(w, st, PFS_BONNIE_IO_GETC);
 		break;
 	case PFS_BONNIE_GET_BLOCK:
-		rc = op_io(w, st, IO_GET_BLOCK);
+		rc = op_io(w, st, PFS_BONNIE_IO_GET_BLOCK);
 		break;
 	case PFS_BONNIE_SEEKS:
 		rc = op_seeks(w, o, st);
@@ -1206,7 +825,7 @@ static int bonnie_setup(struct pfs_worker *w)
 {
 	const struct pfs_bonnie_opts *o = w->opts;
 	struct bonnie_state *st = w->state;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 
 	st->tdfd = -1;
 	/* validate() resolved the same strings on rank 0. */
@@ -1287,7 +906,7 @@ static int bonnie_cleanup(struct pfs_worker *w)
 static size_t bonnie_plan(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	struct pfs_bonnie_plan p;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	size_t n = 0;
 
 	(void)nnodes;
@@ -1462,7 +1081,7 @@ static int bonnie_validate(void *opts, char *err, size_t errlen)
 static void bonnie_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
 {
 	struct pfs_bonnie_plan p;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	uint64_t files, dirs, bytes;
 
 	needs->bytes = needs->inodes = 0;

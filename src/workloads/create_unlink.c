@@ -17,12 +17,12 @@
  * that exist, the reader how far it has removed them; the owner's cleanup
  * removes only what its reader has not, so every file is removed exactly
  * once, also after a failure in the middle of a shifted Unlink. */
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

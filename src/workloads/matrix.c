@@ -16,13 +16,13 @@
  * device (or a file to read) that does not hold every rank's part, and
  * never writes past it. O_DIRECT by default on a block device only
  * (--direct). See docs/matrix.md. */
-#include "pfsbench/plans/matrix_plan.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/workloads/seqio.h"
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/matrix_plan.h"
+#include "pfsbench/workloads/seqio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -236,7 +236,7 @@ static int matrix_setup(struct pfs_worker *w)
 {
 	const struct pfs_matrix_opts *o = w->opts;
 	struct matrix_state *st = w->state;
-	char err[256];
+	char err[PFS_REFUSAL_MAX];
 	int rc, fd;
 
 	st->o = o;
@@ -525,7 +525,7 @@ static void matrix_review(const void *opts, unsigned nranks, struct pfs_row *row
 {
 	const struct pfs_matrix_opts *o = opts;
 	struct pfs_matrix_plan p;
-	char err[256] = "";
+	char err[PFS_REFUSAL_MAX] = "";
 	int rc = pfs_matrix_plan_init(&p, o, err, sizeof(err));
 
 	if (!rc)

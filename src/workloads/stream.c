@@ -18,14 +18,14 @@
  * every byte read back after a cache drop, untimed). Rank 0 prints dm's
  * progress marks (-m) and percentages (-d) as its stream goes; the report
  * (src/outputs/stream.c) prints the rest. See docs/stream.md. */
-#include "pfsbench/formats/ddfmt.h"
-#include "pfsbench/outputs/output.h"
-#include "pfsbench/workloads/seqio.h"
-#include "pfsbench/plans/stream_opts.h"
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/formats/ddfmt.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/stream_opts.h"
+#include "pfsbench/workloads/seqio.h"
 
 #include <errno.h>
 #include <fcntl.h>

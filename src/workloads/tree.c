@@ -13,12 +13,12 @@
  * record a level and one path buffer, whatever the size of the tree, and the
  * kernel looks up one name per call. Only names of the plan are ever
  * touched, and only inside the worker's directory. */
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/sys.h"
-#include "pfsbench/plans/tree_plan.h"
 #include "pfsbench/core/util.h"
-#include "pfsbench/engine/workload.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/tree_plan.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,9 +4,9 @@
 
 #include "../synth.h"
 
+#include "pfsbench/analysis/compare.h"
 #include "pfsbench/archive/archive.h"
 #include "pfsbench/core/resultpath.h"
-#include "pfsbench/analysis/compare.h"
 
 #include <errno.h>
 #include <fcntl.h>

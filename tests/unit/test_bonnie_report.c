@@ -6,9 +6,9 @@
  * CSV lines only. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/plans/bonnie_plan.h"
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
+#include "pfsbench/outputs/output.h"
+#include "pfsbench/plans/bonnie_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,9 +7,9 @@
  * "230x slower (13x to 4100x)", "no change (could detect >= 1.4x)". */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/analysis/compare.h"
 #include "pfsbench/analysis/robust.h"
+#include "pfsbench/archive/archive.h"
 #include "pfsbench/core/topology.h"
 
 #include <math.h>
@@ -263,6 +263,95 @@ static void test_table_nodes_by_name(void **state)
 	pfs_compare_table_free(&t);
 }
 
+/* Runs of 4 nodes in se, 3 a side; node n3's own time in the op, per run,
+ * is f times its others' (20 ms), with 1-3 % of noise, in side b; each
+ * line's op time is the sum of the nodes' turns, its rate noisier. */
+static void se_runs(struct pfs_cmp_run *runs, struct pfs_cmp_line *l, double (*us)[4],
+		    double (*w)[4], struct pfs_node *nodes, double f)
+{
+	static const double jitter[6] = { 1.00, 1.02, 0.98, 1.01, 0.99, 1.03 };
+	/* The op's rate, of every rank's files over the steps' spans, moves
+	 * with more than the nodes' own times (the waits between turns). */
+	static const double op_jitter[6] = { 1.00, 1.12, 0.90, 1.10, 0.88, 1.00 };
+
+	memset(nodes, 0, 4 * sizeof(*nodes));
+	for (unsigned k = 0; k < 4; k++)
+		snprintf(nodes[k].name, sizeof(nodes[k].name), "n%u", k + 1);
+	for (unsigned r = 0; r < 6; r++) {
+		double sum = 0;
+
+		for (unsigned k = 0; k < 4; k++) {
+			us[r][k] = 20000 * jitter[(r + k) % 6] * (r >= 3 && k == 2 ? f : 1);
+			w[r][k] = 0;
+			sum += us[r][k];
+		}
+		l[r] = line(4 * 12000 / (sum / 1e6) * op_jitter[r], 0.01, 1);
+		strcpy(l[r].test, "se");
+		strcpy(l[r].op, "Unlink");
+		l[r].step_us = 20000;
+		l[r].op_us = sum;
+		l[r].node_us = us[r];
+		l[r].node_wait_us = w[r];
+		runs[r] = (struct pfs_cmp_run){ &l[r], 1, 4, nodes };
+	}
+}
+
+/* One node 2x slower in se moves the op's rate by 1.25x among 4 nodes,
+ * which its interval may not put beyond 10 %; the node's own rate moved
+ * 2x, and that calls the line out, by the node, named, the true factor
+ * inside the node's interval. The same runs with no slow node: nothing. */
+static void test_node_called_out(void **state)
+{
+	struct pfs_cmp_run runs[6];
+	struct pfs_cmp_line l[6];
+	struct pfs_node nodes[4];
+	double us[6][4], w[6][4];
+	const size_t sides[2] = { 3, 3 };
+	struct pfs_cmp_table t;
+	const struct pfs_cmp_verdict *v;
+	char text[200];
+
+	(void)state;
+	se_runs(runs, l, us, w, nodes, 2);
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	v = &t.v[1];
+	assert_true(v->node_interval && v->nodes_judged == 4);
+	assert_true(v->called_out && v->node && !strcmp(v->node, "n3"));
+	assert_true(v->node_ratio < 0.55 && v->node_ratio > 0.45);
+	assert_true(v->node_low <= 0.5 && v->node_high >= 0.5);
+	/* The op's interval is taken at its share of the line's level. */
+	assert_true(near(v->level, v->node_level * 4 * PFS_CMP_OP_SHARE / (1 - PFS_CMP_OP_SHARE)));
+	assert_string_equal(pfs_compare_word(v), "SLOWER");
+	/* The op's 1.25x is not surely over 10 %: the node calls it out. */
+	assert_true(v->by_node && !v->beyond && v->ratio < 1 / 1.1 && v->high > 1 / 1.1);
+	pfs_compare_text(text, sizeof(text), v, PFS_CMP_MARGIN);
+	assert_non_null(strstr(text, "slower on n3 ("));
+	assert_non_null(strstr(text, "2.0"));
+	pfs_compare_table_free(&t);
+
+	/* A node whose own move is under 10 ms is short, however sure. */
+	se_runs(runs, l, us, w, nodes, 1.4);
+	for (unsigned r = 0; r < 6; r++)
+		for (unsigned k = 0; k < 4; k++)
+			us[r][k] /= 4;
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].node_interval && !t.v[1].called_out);
+	pfs_compare_table_free(&t);
+
+	se_runs(runs, l, us, w, nodes, 1);
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].node_interval && !t.v[1].called_out && !t.v[1].by_node);
+	pfs_compare_table_free(&t);
+
+	/* One run a side: no node is judged (one run shows no run's spread). */
+	se_runs(runs, l, us, w, nodes, 2);
+	runs[1] = runs[3];
+	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t),
+			 0);
+	assert_true(!t.v[1].node_interval && !t.v[1].by_node);
+	pfs_compare_table_free(&t);
+}
+
 /* A run's stats from its rows: two nodes, one iteration of one pa step;
  * node 2's rank waited 30 ms for a CPU, 25 ms of it its cgroup's quota:
  * 5 ms of waiting for a CPU held by others. Each node's time is its span. */
@@ -390,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_moderate),
 		cmocka_unit_test(test_short_and_busy),
 		cmocka_unit_test(test_table_nodes_by_name),
+		cmocka_unit_test(test_node_called_out),
 		cmocka_unit_test(test_stats_waits_less_throttling),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),

@@ -5,9 +5,9 @@
  * neither saying so. */
 #include "cmocka_prelude.h"
 
+#include "pfsbench/core/util.h"
 #include "pfsbench/target/fsinfo.h"
 #include "pfsbench/target/fsprobe.h"
-#include "pfsbench/core/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * that contradict the rows are a damaged file. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/core/histogram.h"
 #include "pfsbench/analysis/latency.h"
+#include "pfsbench/core/histogram.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  * slowest node against the median; rows that do not fit the plan. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/plans/matrix_plan.h"
 #include "pfsbench/formats/matrixfmt.h"
+#include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
 #include <math.h>

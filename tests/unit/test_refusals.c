@@ -11,8 +11,8 @@
 #include "cmocka_prelude.h"
 
 #include "pfsbench/commands/ab.h"
-#include "pfsbench/engine/engine.h"
 #include "pfsbench/core/options.h"
+#include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
 
 #include <stdio.h>

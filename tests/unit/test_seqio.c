@@ -8,9 +8,9 @@
  * cap; stop notices between slices of one big request; each callback. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/workloads/seqio.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/worker.h"
+#include "pfsbench/workloads/seqio.h"
 
 #include <errno.h>
 #include <fcntl.h>

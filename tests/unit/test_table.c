@@ -4,8 +4,8 @@
  * for byte, header, derived columns and all. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/outputs/output.h"
 #include "pfsbench/core/topology.h"
+#include "pfsbench/outputs/output.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * persistence key and needs, through its public table. */
 #include "cmocka_prelude.h"
 
-#include "pfsbench/plans/tree_plan.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/plans/tree_plan.h"
 
 #include <errno.h>
 #include <string.h>

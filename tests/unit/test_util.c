@@ -1,14 +1,34 @@
-/* test_util.c: number and size parsing, checked formatting, overflow,
+/* test_util.c: the median, number and size parsing, checked formatting, overflow,
  * reading a text file. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/core/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static void test_median(void **state)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+	double dups[] = { 2, -1, 2, 0.5 }, by[] = { 0.5, -0.25, 0.25 };
+
+	(void)state;
+	assert_true(pfs_median(odd, 3) == 3);
+	assert_true(odd[0] == 1 && odd[2] == 5); /* sorted in place */
+	assert_true(pfs_median(even, 4) == 2.5);
+	assert_true(pfs_median(one, 1) == 7);
+	assert_true(isnan(pfs_median(one, 0)));
+	assert_true(pfs_median(dups, 4) == 1.25);
+	/* the order pfs_double_cmp gives, equal values equal */
+	pfs_sort(by, 3, sizeof(*by), pfs_double_cmp);
+	assert_true(by[0] == -0.25 && by[1] == 0.25 && by[2] == 0.5);
+	assert_int_equal(pfs_double_cmp(&by[1], &by[1]), 0);
+	assert_true(pfs_double_cmp(&by[0], &by[1]) < 0 && pfs_double_cmp(&by[2], &by[1]) > 0);
+}
 
 static void test_parse_u64_accepts_whole_numbers(void **state)
 {
@@ -314,6 +334,7 @@ static void test_utf8_len(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_parse_u64_accepts_whole_numbers),
 		cmocka_unit_test(test_parse_u64_rejects_garbage),
 		cmocka_unit_test(test_parse_size_suffixes),

@@ -28,7 +28,15 @@
  *     ranks (or the op's) waited for a CPU held by others (rows' wait_us
  *     less throttled_us: a cgroup's quota makes a node slow, not busy).
  *     Else such a change is 'short' or 'busy'. A node whose move is over
- *     half of all the nodes' moves together is named on the line.
+ *     half of all the nodes' moves together is named on the line;
+ *   with 2 runs a side or more, each node's own rate in the op (1 / its
+ *     time in it, per run) is judged as a line is, its variance drawn
+ *     toward the side's other nodes' and lines'; the line's p is the
+ *     smaller of the op's / PFS_CMP_OP_SHARE and the surest node's x the
+ *     nodes judged / (1 - PFS_CMP_OP_SHARE), and the line is called out
+ *     when the op's interval, or that node's at its share of the level,
+ *     lies beyond the margin (with the 10 ms rules on the node's own
+ *     move).
  * No MPI, no HDF5. */
 #ifndef PFSBENCH_COMPARE_H
 #define PFSBENCH_COMPARE_H
@@ -58,13 +66,19 @@ struct pfs_node;
  * called out, however steady the runs were: it is no more measurable than
  * a step that short (PFS_SHORT_STEP_US). */
 #define PFS_CMP_RESOLVE_US PFS_SHORT_STEP_US
+/* Where a line's nodes are judged too (2 runs a side or more), the share of
+ * its error given to the op's change; the rest is shared equally by its
+ * nodes (a weighted Bonferroni within the line, before Holm's across
+ * lines), so the op's interval widens a little and the line's error stays
+ * its level. */
+#define PFS_CMP_OP_SHARE 0.8
 
 /* One (test, op) of one run. */
 struct pfs_cmp_line {
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
 	enum pfs_unit unit;  /* of the op's rows: what rate counts */
-	double rate;         /* per second: items, or bytes for PFS_UNIT_BYTES */
+	double rate;         /* per second: items, or bytes for a unit of bytes */
 	unsigned iterations;
 	unsigned replicates; /* behind noise: the iterations with a rate */
 	double noise;        /* SD of the iterations' log rates; < 0 when fewer than 2 */
@@ -151,6 +165,15 @@ struct pfs_cmp_verdict {
 	double cpu_ratio;    /* CPU per item, b / a; 0 where unrecorded */
 	bool cpu_changed;    /* beyond the margin too (its interval at level), the way of
 			      * the change and 3/4 of it or more on a log scale */
+	/* One node's own change, where each side has 2 runs or more: its rate
+	 * in the op (1 / its time in the op, per run) b / a, for the node whose
+	 * change is the surest (the smallest p); its interval at node_level. A
+	 * slow node in se, where the op's rate moves by a quarter of the node's
+	 * move among 4 nodes, is called out by its own. */
+	bool node_interval;  /* false: fewer than 2 runs a side, or no node in every run */
+	double node_ratio, node_low, node_high, node_p, node_level;
+	unsigned nodes_judged; /* the nodes with an interval: node_p is Bonferroni's over them */
+	bool by_node;        /* called out by the node's change alone (node names it) */
 };
 
 /* The lines every side has, and the verdicts on each side after the first
@@ -178,7 +201,7 @@ void pfs_compare_cell(const struct pfs_cmp_line *const *lines, size_t n, struct 
 void pfs_compare_estimate(const struct pfs_cmp_cell *a, const struct pfs_cmp_cell *b,
 			  double margin, struct pfs_cmp_verdict *v);
 /* ... and the interval and call-out at level alpha, once moved_us and
- * waited_us are set. */
+ * waited_us are set (the op's alone: pfs_compare_table adds the node's). */
 void pfs_compare_decide(struct pfs_cmp_verdict *v, double alpha, double margin);
 /* Holm's levels for n p-values: level[i] is the error p[i] is judged at. */
 void pfs_compare_holm(const double *p, size_t n, double alpha, double *level);
@@ -201,6 +224,10 @@ const char *pfs_compare_interval_text(char *buf, size_t len, const struct pfs_cm
 /* The verdict's one word: SLOWER, FASTER, short, busy, few (too few runs
  * and iterations to judge), or "". */
 const char *pfs_compare_word(const struct pfs_cmp_verdict *v);
+
+/* Room for what a line says, its longest: two changes, two intervals, a
+ * node's name (PFS_NODE_NAME_MAX) and a note. */
+#define PFS_CMP_TEXT_MAX 400
 
 /* What the line says, as a sentence: "230x slower (13x to 4100x)", "no
  * change (could detect >= 1.4x)", "5.17x slower, within the noise (could

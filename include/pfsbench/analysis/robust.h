@@ -1,15 +1,12 @@
 /* robust.h: the few statistics compare and the slow-node analysis share
- * (src/analysis/robust.c): the median, the median absolute deviation, and Student's
- * t distribution for confidence intervals from a handful of iterations.
+ * (src/analysis/robust.c): the median absolute deviation (the median
+ * itself, pfs_median, is in core/util.h), the sample standard deviation
+ * and Student's t distribution for confidence intervals from a handful of iterations.
  * Pure: no MPI, no HDF5, no I/O. */
 #ifndef PFSBENCH_ROBUST_H
 #define PFSBENCH_ROBUST_H
 
 #include <stddef.h>
-
-/* The median of v[0..n-1]: the middle value, or the mean of the two middle
- * values when n is even. Sorts v in place. NAN when n is 0. */
-double pfs_median(double *v, size_t n);
 
 /* The median absolute deviation from center: the median of |v[i] - center|.
  * Overwrites v with those deviations. NAN when n is 0. Unscaled: for

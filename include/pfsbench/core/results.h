@@ -29,6 +29,12 @@ const char *pfs_unit_name(enum pfs_unit u);
 int pfs_unit_parse(const char *name, enum pfs_unit *u);
 /* "files/s", "dirs/s", "MiB/s", "ops/s". */
 const char *pfs_unit_rate_label(enum pfs_unit u);
+/* Whether a unit counts bytes, so that its rates are of the rows' bytes,
+ * not of their items (requests): ask this, never compare with a unit. */
+bool pfs_unit_is_bytes(enum pfs_unit u);
+/* What one unit of its display holds: 2^20 bytes (MiB) for bytes, one
+ * item for the others. */
+double pfs_unit_scale(enum pfs_unit u);
 
 /* One measurement: one worker doing one op in one step of one test. Every
  * time is in microseconds; start_us counts from the run's start barrier, so
@@ -157,14 +163,14 @@ void pfs_rows_order(const struct pfs_row *rows, size_t n, enum pfs_order order, 
  * compare mark such steps, and compare calls out no change smaller. */
 #define PFS_SHORT_STEP_US 10000u
 
-/* What a rate counts in a unit: bytes for PFS_UNIT_BYTES, items else. */
+/* What a rate counts in a unit: bytes for a unit of bytes, items else. */
 uint64_t pfs_unit_amount(enum pfs_unit u, uint64_t items, uint64_t bytes);
 
 /* amount / elapsed_us, per second; a zero time counts as one microsecond. */
 double pfs_rate_per_s(uint64_t amount, uint64_t elapsed_us);
 
-/* A rate per second in the unit's display scale: MiB/s for bytes (2^20),
- * as it is for the others. */
+/* A rate per second in the unit's display scale (pfs_unit_scale): MiB/s
+ * for bytes, as it is for the others. */
 double pfs_rate_display(enum pfs_unit u, double per_s);
 
 /* The time a set of rows covers: earliest start to latest end, and what

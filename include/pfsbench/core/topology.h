@@ -12,6 +12,7 @@
 
 #define PFS_ADDR_MAX 48
 #define PFS_KERNEL_MAX 65 /* struct utsname's release */
+#define PFS_NODE_FSSTATS_MAX 256 /* a probe's description (target/fsprobe.h's desc) */
 
 struct pfs_node {
 	char name[PFS_NODE_NAME_MAX];
@@ -20,7 +21,7 @@ struct pfs_node {
 	int leader_rank;          /* lowest rank on the node */
 	uint64_t mem_bytes;       /* physical memory of the node */
 	char kernel[PFS_KERNEL_MAX]; /* the node's kernel release (uname -r) */
-	char fsstats[256];        /* what the node's probe of the filesystem reads, or
+	char fsstats[PFS_NODE_FSSTATS_MAX]; /* what the node's probe of the filesystem reads, or
 				   * "none: <why>" (include/pfsbench/target/fsprobe.h) */
 };
 

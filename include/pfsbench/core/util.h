@@ -36,6 +36,16 @@ void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 int pfs_size_cmp(const void *a, const void *b);
 size_t pfs_size_rank(const size_t *vals, size_t n, size_t v);
 
+/* The order of doubles, for pfs_sort (NaN, which no reader sorts, equals
+ * everything). */
+int pfs_double_cmp(const void *a, const void *b);
+
+/* The median of v[0..n-1]: the middle value, or the mean of the two middle
+ * values when n is even. Sorts v in place. NAN when n is 0. Here, not
+ * with the other statistics (analysis/robust.h), so that the plans'
+ * judges can reach it. */
+double pfs_median(double *v, size_t n);
+
 /* A double as uint64_t, saturated: UINT64_MAX from 2^64 on, 0 for
  * negatives and NaN. A median of a damaged file's times reaches 2^64,
  * which a plain cast may not take (UBSan says so). */
@@ -50,6 +60,11 @@ int pfs_format(char *buf, size_t len, const char *fmt, ...)
  * `return pfs_refuse(err, errlen, -EINVAL, "...", ...)`. */
 int pfs_refuse(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Room for a refusal's reason (a plan's, a file's: one line), and for a
+ * command line's, which quotes the option and its value. */
+#define PFS_REFUSAL_MAX 256
+#define PFS_USAGE_MAX 512
 
 /* The directory part of path into dir, as dirname(3) says it but without
  * touching path: "a" is ".", "/a" is "/", "a/b/c" is "a/b". 0, or
@@ -78,6 +93,11 @@ size_t pfs_utf8_len(const char *s);
  * overrides and isolates (U+061C, U+200E-200F, U+202A-202E, U+2066-2069)
  * that reorder the rest of a line (CVE-2021-42574, "Trojan Source"). */
 bool pfs_utf8_moves_text(const char *str, size_t n);
+
+/* Whether the valid UTF-8 sequence str of n bytes is a C1 control
+ * (U+0080 to U+009F): a control as much as its raw byte, which some
+ * terminals obey. */
+bool pfs_utf8_is_c1(const char *str, size_t n);
 
 /* Text that came from a file or the environment (a node name, a path, a
  * label), rendered into buf for a terminal, a message or a spreadsheet
@@ -134,6 +154,21 @@ FILE *pfs_fopen_regular(const char *path, off_t *size);
 
 /* strerror(err), but "not a regular file" for pfs_fopen_regular's EINVAL. */
 const char *pfs_strerror_regular(int err);
+
+/* What is written through fp, kept in memory (open_memstream): the
+ * scripts, pictures and texts built before they are placed. */
+struct pfs_membuf {
+	char *buf; /* the text, NUL-terminated, once pfs_membuf_close succeeded */
+	size_t len;
+	FILE *fp;
+};
+
+/* Opens m->fp. 0, or -ENOMEM. */
+int pfs_membuf_open(struct pfs_membuf *m);
+
+/* Closes m->fp: 0 with the text in m->buf (free() it), or -ENOMEM when a
+ * write or the close failed, m->buf then freed and NULL. */
+int pfs_membuf_close(struct pfs_membuf *m);
 
 /* A buffer of len bytes (at least 1) of a fixed pattern for writing files:
  * not zeros, which some storage compresses or skips. NULL when out of

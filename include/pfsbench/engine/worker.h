@@ -32,7 +32,7 @@ struct pfs_worker {
 	int dirfd;            /* this worker's own directory in the run directory */
 	char dir[PATH_MAX];   /* its path, for messages */
 	int run_dirfd;        /* the run directory, for items all workers share; -1 for none */
-	void *state;          /* workload_size bytes, zeroed before setup */
+	void *state;          /* the workload's state_size bytes, zeroed before setup */
 	unsigned step;        /* the step of the test's plan being run, from 0: for
 			       * workloads whose steps differ by more than their
 			       * op (matrix's cells) */

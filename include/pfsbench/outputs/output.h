@@ -1,7 +1,9 @@
-/* output.h: what every output (text report, HDF5, CSV, JSON) is told about
- * a run (its provenance, include/pfsbench/core/provenance.h, and its
- * blocks of rows), and the registry of outputs (src/outputs/output.c). Outputs run on rank 0 only and never
- * see MPI. */
+/* output.h: what every output of a run (its workload's text report, the
+ * HDF5 results file) is told about the run (its provenance,
+ * include/pfsbench/core/provenance.h, and its blocks of rows), and the
+ * registry of outputs (src/outputs/output.c). Outputs run on rank 0 only
+ * and never see MPI. CSV and JSON are no outputs of a run: `pfsbench
+ * export` writes them from a results file (src/commands/export.c). */
 #ifndef PFSBENCH_OUTPUT_H
 #define PFSBENCH_OUTPUT_H
 

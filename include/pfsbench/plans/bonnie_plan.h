@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pfsbench/formats/bonniefmt.h"
 #include "pfsbench/core/options.h"
+#include "pfsbench/formats/bonniefmt.h"
 
 /* The rows' test. Their ops are bonnie++'s CSV names of the tests
  * (pfs_bonnie_test_name: "putc", ..., "ran_del"), in enum pfs_bonnie_test

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pfsbench/formats/matrixfmt.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/results.h"
+#include "pfsbench/formats/matrixfmt.h"
 
 #define PFS_MATRIX_TEST "matrix"  /* the one test, as rows name it */
 #define PFS_MATRIX_OP_READ "Read" /* a cell's op, as rows name it */

@@ -22,7 +22,8 @@ struct pfs_fsinfo;
 
 #define PFS_FSCOUNTER_NAME_MAX 48
 #define PFS_FSPROBE_MAX 128 /* counters one step of one node keeps */
-#define PFS_FSPROBE_DESC_MAX 256
+#define PFS_FSPROBE_DESC_MAX 256 /* kept as a node's fsstats (core/topology.h) */
+#define PFS_FSPROBE_WHERE_MAX 256
 
 struct pfs_fscounter {
 	char name[PFS_FSCOUNTER_NAME_MAX]; /* "inode.dlm_requests", "b1.WRITE.calls" */
@@ -33,7 +34,7 @@ enum pfs_fsprobe_kind { PFS_FSPROBE_NONE, PFS_FSPROBE_GFS2, PFS_FSPROBE_GLUSTER 
 
 struct pfs_fsprobe {
 	enum pfs_fsprobe_kind kind;
-	char where[256];                   /* GFS2's debugfs table directory, or the volume */
+	char where[PFS_FSPROBE_WHERE_MAX]; /* GFS2's debugfs table directory, or the volume */
 	char desc[PFS_FSPROBE_DESC_MAX];   /* what it reads, or "none: <why>" */
 	struct pfs_fsstats before;         /* gfs2: the snapshot at begin */
 };

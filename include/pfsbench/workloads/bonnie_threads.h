@@ -1,0 +1,103 @@
+/* bonnie_threads.h: the threads bonnie's tests run in (src/workloads/bonnie_threads.c):
+ * the I/O tests' one and the seekers, which do their test here, and the
+ * start, stop and count of items that the file tests' thread
+ * (src/workloads/bonnie.c) shares with them. The main thread alone speaks
+ * to the engine: it starts the op's clock once every thread is ready,
+ * looks at the engine every 20 ms while they run (progress, stop notices,
+ * which stop the threads at their next item), and records a thread's
+ * failure with pfs_fail, agreed at the step's end like every other. */
+#ifndef PFSBENCH_BONNIE_THREADS_H
+#define PFSBENCH_BONNIE_THREADS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pfsbench/core/results.h"
+#include "pfsbench/plans/bonnie_plan.h"
+
+struct pfs_hist;
+struct pfs_worker;
+
+/* The stack of each test's thread. */
+#define PFS_BONNIE_THREAD_STACK (256u * 1024)
+
+/* The test a run's threads do. */
+enum pfs_bonnie_io {
+	PFS_BONNIE_IO_PUTC,
+	PFS_BONNIE_IO_PUT_BLOCK,
+	PFS_BONNIE_IO_REWRITE,
+	PFS_BONNIE_IO_GETC,
+	PFS_BONNIE_IO_GET_BLOCK,
+	PFS_BONNIE_IO_SEEKS,
+};
+
+/* What the threads of one test share. The file tests' thread uses the
+ * lock, start, stop and count of items alone (from stop on). */
+struct pfs_bonnie_run {
+	int dirfd;
+	const char *file; /* the I/O tests' file, in dirfd */
+	enum pfs_bonnie_io kind;
+	int oflags;      /* O_CREAT | O_EXCL: the test makes the file anew */
+	bool own_fds;    /* a descriptor table of its own */
+	bool made;       /* the file was created */
+	uint64_t items;  /* bytes of a per-char test, blocks of a block test */
+	const uint64_t *tickets; /* the seeks' */
+	uint64_t nseeks, chunks;
+	uint32_t chunk;
+	bool sync;
+	/* The seeks' next ticket; the items done (written by the one I/O
+	 * thread, or added to by every seeker). */
+	atomic_uint_fast64_t next, done;
+	atomic_bool stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned ready, finished;
+	bool go;
+};
+
+struct pfs_bonnie_thread {
+	struct pfs_bonnie_run *run;
+	pthread_t tid;
+	struct pfs_hist *lat;
+	char *buf;
+	uint64_t start_us, end_us, bytes;
+	uint64_t wait_ns; /* its waits for a CPU over its test (pfs_wait_meter) */
+	int err;         /* the first failure's errno, 0 for none */
+	const char *op;  /* and what failed */
+};
+
+/* 0, or an errno value from pthread. */
+int pfs_bonnie_run_init(struct pfs_bonnie_run *r);
+void pfs_bonnie_run_destroy(struct pfs_bonnie_run *r);
+
+/* A test's thread: counter (ready or finished) one more. */
+void pfs_bonnie_run_signal(struct pfs_bonnie_run *r, unsigned *counter);
+/* A test's thread: says it is ready, and waits for the start. */
+void pfs_bonnie_run_ready_wait(struct pfs_bonnie_run *r);
+/* The main thread: waits until n threads are ready, then starts them. */
+void pfs_bonnie_run_await_ready(struct pfs_bonnie_run *r, unsigned n);
+void pfs_bonnie_run_go(struct pfs_bonnie_run *r);
+/* The main thread: waits for n threads to finish, looking at the engine
+ * every 20 ms. */
+void pfs_bonnie_run_wait(struct pfs_worker *w, struct pfs_bonnie_run *r, unsigned n);
+
+/* Whether the test was asked to stop: a thread's failure or the engine's
+ * notice. Inline: the loops ask before every item. */
+static inline bool pfs_bonnie_run_stopped(struct pfs_bonnie_run *r)
+{
+	return atomic_load_explicit(&r->stop, memory_order_relaxed);
+}
+
+/* Runs an I/O test or the seeks on n threads (hs, each with its run, lat
+ * and buffer) and hands the engine its row as test's, timed as bonnie++
+ * times it: from the first thread's start to the last one's end, fsync and
+ * close included. who names the threads in a failure to start them.
+ * Returns 0, -ECANCELED when the engine stopped it, or the failure
+ * recorded with pfs_fail. */
+int pfs_bonnie_threads_run(struct pfs_worker *w, struct pfs_bonnie_run *r,
+			   struct pfs_bonnie_thread *hs, unsigned n, enum pfs_bonnie_test test,
+			   enum pfs_unit unit, const char *who);
+
+#endif

@@ -1,0 +1,362 @@
+/* bonnie_threads.c: the threads of bonnie's I/O tests and seeks, and the
+ * start, stop and count of items every bonnie test thread shares
+ * (include/pfsbench/workloads/bonnie_threads.h). Moved out of bonnie.c,
+ * which keeps what each test is and the file tests' work.
+ *
+ * The I/O tests and the seeks run in threads of their own, each with the
+ * file open, while the main thread alone speaks MPI: it starts the op's clock
+ * once all have the file open, then looks at the engine every 20 ms
+ * (progress, stop notices, which stop the threads at their next item).
+ *
+ * Why the I/O tests need a thread: bonnie++ runs them in a process of one
+ * thread, pfsbench in a process where MPI has started two more. In a
+ * process whose threads share one descriptor table, the kernel takes a
+ * reference on the file and, for a regular file, its position lock, in
+ * every read(2), write(2) and lseek(2) (fdget_pos); in one whose table
+ * and file have a single user, neither. That was 30 ns of CPU time per
+ * 1-byte call here, a sixth of the call (docs/bonnie.md). The I/O test's
+ * thread unshares its table (unshare(CLONE_FILES)) and then opens the
+ * file, so its calls take bonnie++'s path. The seekers share theirs, as
+ * bonnie++'s threads do. */
+#include "pfsbench/workloads/bonnie_threads.h"
+#include "pfsbench/core/histogram.h"
+#include "pfsbench/core/sys.h"
+#include "pfsbench/core/util.h"
+#include "pfsbench/engine/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HELPER_POLL_NS 20000000 /* the main thread's look at the tests' threads */
+
+/* Reads one whole block; 0, or the failing read's return (0 at the end of
+ * the file) with errno. */
+static ssize_t read_block(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pfs_read(fd, buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+void pfs_bonnie_run_signal(struct pfs_bonnie_run *r, unsigned *counter)
+{
+	pthread_mutex_lock(&r->mu);
+	(*counter)++;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* A test's thread: says it is ready, and waits for the start. */
+void pfs_bonnie_run_ready_wait(struct pfs_bonnie_run *r)
+{
+	pthread_mutex_lock(&r->mu);
+	r->ready++;
+	pthread_cond_broadcast(&r->cv);
+	while (!r->go)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* The main thread: waits until n threads are ready. */
+void pfs_bonnie_run_await_ready(struct pfs_bonnie_run *r, unsigned n)
+{
+	pthread_mutex_lock(&r->mu);
+	while (r->ready < n)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* The main thread: starts them. */
+void pfs_bonnie_run_go(struct pfs_bonnie_run *r)
+{
+	pthread_mutex_lock(&r->mu);
+	r->go = true;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+static int helper_fail(struct pfs_bonnie_thread *s, const char *op, ssize_t n, int err)
+{
+	s->op = op;
+	s->err = n < 0 ? err : EIO;
+	atomic_store(&s->run->stop, true);
+	return -1;
+}
+
+/* putc and getc: 1-byte write(2)s or read(2)s, a block's worth between
+ * looks at the clock and at the stop flag (bonnie++ times them a block at
+ * a time too). Inline, called with a constant: each test's loop has no
+ * branch of the other's. */
+static inline __attribute__((always_inline)) int io_chars(struct pfs_bonnie_thread *s, int fd, bool wr)
+{
+	struct pfs_bonnie_run *r = s->run;
+	uint64_t done = 0;
+
+	while (done < r->items && !pfs_bonnie_run_stopped(r)) {
+		/* --char-size need not be a whole number of blocks */
+		uint32_t chunk = r->items - done < r->chunk ? (uint32_t)(r->items - done) : r->chunk;
+		uint64_t t = pfs_now_ns();
+
+		for (uint32_t i = 0; i < chunk; i++) {
+			char c = (char)(i & 0x7f);
+			ssize_t n;
+
+			do
+				n = wr ? pfs_write(fd, &c, 1) : pfs_read(fd, &c, 1);
+			while (n < 0 && errno == EINTR);
+			if (n != 1)
+				return helper_fail(s, wr ? "write" : "read", n, errno);
+		}
+		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		done += chunk;
+		s->bytes = done;
+		atomic_store_explicit(&r->done, done, memory_order_relaxed);
+	}
+	return 0;
+}
+
+/* put_block, rewrite, get_block: the file in blocks, each block one item. */
+static int io_blocks(struct pfs_bonnie_thread *s, int fd, enum pfs_bonnie_io kind)
+{
+	struct pfs_bonnie_run *r = s->run;
+	uint32_t chunk = r->chunk;
+	int rc;
+
+	if (kind == PFS_BONNIE_IO_PUT_BLOCK)
+		memset(s->buf, 0, chunk);
+	for (uint64_t b = 0; b < r->items && !pfs_bonnie_run_stopped(r); b++) {
+		uint64_t t = pfs_now_ns();
+		ssize_t n;
+
+		if (kind != PFS_BONNIE_IO_PUT_BLOCK && (n = read_block(fd, s->buf, chunk)))
+			return helper_fail(s, "read", n, errno);
+		if (kind != PFS_BONNIE_IO_GET_BLOCK) {
+			/* Each block differs from the last: one byte changed. */
+			s->buf[b % chunk]++;
+			if (kind == PFS_BONNIE_IO_REWRITE && lseek(fd, -(off_t)chunk, SEEK_CUR) < 0)
+				return helper_fail(s, "seek in", -1, errno);
+			if ((rc = pfs_write_all(fd, s->buf, chunk, chunk)))
+				return helper_fail(s, "write", -1, -rc);
+		}
+		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		s->bytes += chunk;
+		atomic_store_explicit(&r->done, b + 1, memory_order_relaxed);
+	}
+	return 0;
+}
+
+/* bonnie++'s doseek: the ticket's block is read; every 10th is changed by
+ * a byte and written back, and with -b fsync'ed. */
+static int seek_one(struct pfs_bonnie_thread *s, int fd, uint64_t ticket)
+{
+	const struct pfs_bonnie_run *r = s->run;
+	uint64_t block = ticket % r->chunks;
+	off_t where = (off_t)(block * r->chunk);
+	ssize_t n;
+	int rc;
+
+	if (lseek(fd, where, SEEK_SET) < 0)
+		return helper_fail(s, "seek in", -1, errno);
+	if ((n = read_block(fd, s->buf, r->chunk)))
+		return helper_fail(s, "read", n, errno);
+	s->bytes += r->chunk;
+	if ((ticket >> 40) % PFS_BONNIE_UPDATE_EVERY)
+		return 0;
+	s->buf[block % r->chunk]--;
+	if (lseek(fd, where, SEEK_SET) < 0)
+		return helper_fail(s, "seek in", -1, errno);
+	if ((rc = pfs_write_all(fd, s->buf, r->chunk, r->chunk)))
+		return helper_fail(s, "write", -1, -rc);
+	if (r->sync && pfs_fsync(fd))
+		return helper_fail(s, "fsync", -1, errno);
+	s->bytes += r->chunk;
+	return 0;
+}
+
+/* A seeker takes tickets until none is left. */
+static void seeks(struct pfs_bonnie_thread *s, int fd)
+{
+	struct pfs_bonnie_run *r = s->run;
+
+	while (!pfs_bonnie_run_stopped(r)) {
+		uint64_t i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed), t;
+
+		if (i >= r->nseeks)
+			break;
+		t = pfs_now_ns();
+		if (seek_one(s, fd, r->tickets[i]))
+			break;
+		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		atomic_fetch_add_explicit(&r->done, 1, memory_order_relaxed);
+	}
+}
+
+/* A thread opens the file, waits for the start, does its test, then fsyncs
+ * and closes inside its time (bonnie++'s CFileOp::Close; its seekers
+ * report their first start and last stop). It touches no engine state. */
+static void *helper_main(void *arg)
+{
+	struct pfs_bonnie_thread *s = arg;
+	struct pfs_bonnie_run *r = s->run;
+	int fd = -1, meter = -1;
+	uint64_t wait0 = 0;
+
+	if (r->own_fds && unshare(CLONE_FILES)) {
+		helper_fail(s, "unshare the descriptor table to open", -1, errno);
+	} else {
+		/* the meter after the unsharing: in this thread's table alone */
+		meter = pfs_wait_meter_open();
+		fd = pfs_openat(r->dirfd, r->file, O_RDWR | O_CLOEXEC | r->oflags, 0600);
+		if (fd < 0)
+			helper_fail(s, r->oflags & O_CREAT ? "create" : "open", -1, errno);
+	}
+	pthread_mutex_lock(&r->mu);
+	r->made |= fd >= 0 && (r->oflags & O_CREAT);
+	pthread_mutex_unlock(&r->mu);
+	pfs_bonnie_run_ready_wait(r);
+	if (fd < 0)
+		goto out;
+	/* the waits over the row's time (start_us to end_us) alone: the meter
+	 * is read inside the clock, so a wait can never exceed the time */
+	s->start_us = pfs_now_us();
+	wait0 = pfs_wait_meter_ns(meter);
+	if (r->kind == PFS_BONNIE_IO_PUTC)
+		io_chars(s, fd, true);
+	else if (r->kind == PFS_BONNIE_IO_GETC)
+		io_chars(s, fd, false);
+	else if (r->kind == PFS_BONNIE_IO_SEEKS)
+		seeks(s, fd);
+	else
+		io_blocks(s, fd, r->kind);
+	if (!s->err && pfs_fsync(fd))
+		helper_fail(s, "fsync", -1, errno);
+	if (pfs_close(fd) && !s->err)
+		helper_fail(s, "close", -1, errno);
+	s->wait_ns = pfs_wait_meter_since(meter, wait0);
+	s->end_us = pfs_now_us();
+out:
+	pfs_wait_meter_close(meter);
+	pfs_bonnie_run_signal(r, &r->finished);
+	return NULL;
+}
+
+/* Waits for the threads to finish, looking at the engine every 20 ms:
+ * progress, and stop notices, which stop the threads at their next item. */
+void pfs_bonnie_run_wait(struct pfs_worker *w, struct pfs_bonnie_run *r, unsigned n)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&r->mu);
+	while (r->finished < n) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += HELPER_POLL_NS;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&r->cv, &r->mu, &until);
+		pthread_mutex_unlock(&r->mu);
+		w->items = atomic_load(&r->done);
+		if (w->tick(w) && w->stopped)
+			atomic_store(&r->stop, true);
+		pthread_mutex_lock(&r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
+}
+
+int pfs_bonnie_run_init(struct pfs_bonnie_run *r)
+{
+	pthread_condattr_t ca;
+	int rc;
+
+	if ((rc = pthread_mutex_init(&r->mu, NULL)))
+		return rc;
+	if ((rc = pthread_condattr_init(&ca)))
+		goto mutex;
+	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (!rc)
+		rc = pthread_cond_init(&r->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (!rc)
+		return 0;
+mutex:
+	pthread_mutex_destroy(&r->mu);
+	return rc;
+}
+
+void pfs_bonnie_run_destroy(struct pfs_bonnie_run *r)
+{
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+}
+
+/* Runs the test on n threads (hs, each with its lat) and hands the engine
+ * its row, timed as bonnie++ times it: from the first thread's start to the
+ * last one's end, fsync and close included. who names the threads in a
+ * failure to start them. */
+int pfs_bonnie_threads_run(struct pfs_worker *w, struct pfs_bonnie_run *r, struct pfs_bonnie_thread *hs, unsigned n,
+		       enum pfs_bonnie_test test, enum pfs_unit unit, const char *who)
+{
+	const char *op = pfs_bonnie_test_names[test];
+	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
+	struct pfs_bonnie_thread *failed = NULL;
+	unsigned created = 0;
+	pthread_attr_t attr;
+	int rc;
+
+	if ((rc = pfs_bonnie_run_init(r)))
+		return pfs_fail(w, "start", who, rc);
+	if (!(rc = pthread_attr_init(&attr))) {
+		rc = pthread_attr_setstacksize(&attr, PFS_BONNIE_THREAD_STACK);
+		for (; !rc && created < n; created += !rc)
+			rc = pthread_create(&hs[created].tid, &attr, helper_main, &hs[created]);
+		pthread_attr_destroy(&attr);
+	}
+	/* Every thread has its file open; then the clock starts. */
+	pfs_bonnie_run_await_ready(r, created);
+	if (rc)
+		atomic_store(&r->stop, true);
+	pfs_op_start(w, op, unit, r->kind == PFS_BONNIE_IO_SEEKS ? r->nseeks : r->items, 0);
+	pfs_bonnie_run_go(r);
+	pfs_bonnie_run_wait(w, r, created);
+	for (unsigned i = 0; i < created; i++) {
+		pthread_join(hs[i].tid, NULL);
+		if (hs[i].err && !failed)
+			failed = &hs[i];
+		if (hs[i].start_us && hs[i].start_us < first)
+			first = hs[i].start_us;
+		if (hs[i].end_us > last)
+			last = hs[i].end_us;
+		bytes += hs[i].bytes;
+		if (hs[i].wait_ns > w->thread_wait_ns)
+			w->thread_wait_ns = hs[i].wait_ns;
+		if (w->lat)
+			pfs_hist_merge(w->lat, hs[i].lat);
+	}
+	w->thread_waited = created > 0;
+	w->items = atomic_load(&r->done);
+	w->bytes = bytes;
+	pfs_bonnie_run_destroy(r);
+	if (rc)
+		return pfs_fail(w, "start", who, rc);
+	if (failed)
+		return pfs_fail(w, failed->op, r->file, failed->err);
+	if (w->stopped)
+		return -ECANCELED;
+	return pfs_emit(w, &(struct pfs_sample){ op, unit, w->items, w->bytes,
+						 last > first ? last - first : 0, w->lat });
+}
