@@ -42,6 +42,22 @@ bad "cannot read '$SCRATCH/none': No such file or directory" -i "$SCRATCH/none"
 bad "--results and -o name the same file '$SCRATCH/./new'" -o "$SCRATCH/./new" --force \
 	--results "$SCRATCH/new"
 check "the named file is as it was" test "$(cat "$SCRATCH/file")" = data
+# A new file needs no --force (dm's own lines), but never through a link:
+# a link to nothing would create its target; a link to a file writes it.
+ln -s "$SCRATCH/target-of-link" "$SCRATCH/dangling"
+ln -s "$SCRATCH/file" "$SCRATCH/to-file"
+bad "'$SCRATCH/dangling' is a symbolic link to nothing: pfsbench does not create a file through a link" \
+	-o "$SCRATCH/dangling" -s 1M
+bad "'$SCRATCH/dangling' is a symbolic link to nothing: pfsbench does not create a file through a link" \
+	-o "$SCRATCH/dangling" -s 1M --force
+bad "'$SCRATCH/to-file' is not a directory: pfsbench writes a file or device only with --force" \
+	-o "$SCRATCH/to-file" -s 1M
+check "a link at the name: no file made through it" test ! -e "$SCRATCH/target-of-link"
+check "a link at the name: the links and the file they lead to are as they were" \
+	test "$(readlink "$SCRATCH/dangling"):$(readlink "$SCRATCH/to-file"):$(cat "$SCRATCH/file")" = \
+	"$SCRATCH/target-of-link:$SCRATCH/file:data"
+bad "cannot write '$D/no-such-dir/new': '$D/no-such-dir' is no directory" \
+	-o "$D/no-such-dir/new" -s 1M
 pfs_single stream -i "$D" -s 1M
 check "a read with nothing kept to read: exit 2" test "$RC" -eq 2
 check "a read with nothing kept names what it looked for" grep -q \
