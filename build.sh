@@ -20,10 +20,13 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # machines are the test systems; gnuplot-nox draws plot's and report's
 # pictures (pfsbench builds and runs without it) and chromium opens the
 # report in the browser test; clang-14 and its runtimes (libFuzzer and the
-# sanitizers, which clang-14 only recommends) build the fuzz target.
+# sanitizers, which clang-14 only recommends) build the fuzz target;
+# shellcheck checks the job scripts and launchers users run, and man-db
+# reads the installed man pages (tests/launcher/shellcheck.sh,
+# tests/install/install.sh; each skips, saying so, without).
 # The tests install them too when missing; installing them here does it in
 # one apt run.
-TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
+TEST_PACKAGES=(shellcheck man-db python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
 	gnuplot-nox chromium clang-14 libclang-rt-14-dev)
