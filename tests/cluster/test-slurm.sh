@@ -68,4 +68,18 @@ check "the report: iterations 1 and 2" test "$(rows | awk '{print $2}' | sort -u
 check "nothing left in the target" test -z "$(ls -A "$PFSBENCH_DIR")"
 check "the results file is next to them and gives the same report" \
     diff -q <("$PFSBENCH" show "$base.h5" 2>&1) "$OUT"
+
+# The same script, another workload: stream, every rank its own file.
+RC=0
+job=$(cd "$SCRATCH" && PFSBENCH_WORKLOAD=stream PFSBENCH_ITERATIONS= PFSBENCH_OPTS="-b 64k -s 256k" \
+    pfs_slurm_run timeout 180 sbatch --parsable --wait -N "$nodes" --ntasks-per-node=2 \
+    -o "$SCRATCH/jobs/pfsbench.%j.out" "$here/../../jobs/slurm/pfsbench.sbatch") || RC=$?
+base=$SCRATCH/jobs/pfsbench-stream.$job
+OUT=$base.txt ERR=$SCRATCH/jobs/pfsbench.$job.out
+if [ "$RC" -eq 0 ]; then ok "stream job: exited 0"; else not_ok "stream job: status $RC"; show_run || true; fi
+check "stream job: a Write row per worker, $((2 * nodes))" \
+    test "$(grep -cE '^ seq +1 .* Write +[0-9]+ +4 +262144 ' "$OUT")" -eq $((2 * nodes))
+check "stream job: nothing left in the target" test -z "$(ls -A "$PFSBENCH_DIR")"
+check "stream job: its results file gives the same report" \
+    diff -q <("$PFSBENCH" show "$base.h5" 2>&1) "$OUT"
 finish
