@@ -65,6 +65,31 @@ check "a read with nothing kept names what it looked for" grep -q \
 check "nothing was created by a refused run" dir_unchanged "$D"
 check "no results file either" test -z "$(ls "$SCRATCH"/pfsbench-stream-*.h5 2>/dev/null)"
 
+# ---- a link put at a new file's name after the checks --------------------------
+# The name was free when rank 0 checked; a link to a file of someone else's
+# appears before the file is made (openat held back 2 s by the fault
+# injector). The create is exclusive and does not follow links: the run
+# fails, the link and the file it leads to are as they were.
+if [ -n "${PFSFAULT:-}" ] && [ -f "$PFSFAULT" ]; then
+	mkdir "$SCRATCH/race"
+	echo theirs >"$SCRATCH/race/victim"
+	(PFSBENCH=$(faulty "delay openat 2s path=raced-name") pfs 1 stream -o "$SCRATCH/race/raced-name" \
+		-b 64k -s 256k --results "$SCRATCH/race.h5"
+	echo "$RC" >"$SCRATCH/race.rc") &
+	sleep 1
+	ln -s "$SCRATCH/race/victim" "$SCRATCH/race/raced-name"
+	wait
+	check "a link put at the new file's name meanwhile: the run fails (exit 1)" \
+		test "$(cat "$SCRATCH/race.rc")" -eq 1
+	check "... saying it cannot create the name" grep -q \
+		"cannot create '$SCRATCH/race/raced-name': File exists" "$SCRATCH/err.$$"
+	check "... the link and the file it leads to are as they were" \
+		test "$(readlink "$SCRATCH/race/raced-name"):$(cat "$SCRATCH/race/victim")" = \
+		"$SCRATCH/race/victim:theirs"
+else
+	echo "# no fault injector (PFSFAULT): the race of a link at a new file's name is not run"
+fi
+
 # ---- a corrupted byte -----------------------------------------------------------
 for layout in file shared; do
 	opt=()
