@@ -476,8 +476,8 @@ static const char *const stream_formats[] = { "dm", "dd", "lmdd", NULL };
 
 static const struct pfs_option stream_options[] = {
 	PFS_OPT_STR(O, output, "output-file", 'o', "PATH",
-		    "write to PATH: a directory (each rank's file in a new directory in it), or a "
-		    "file or device (--force)", 0),
+		    "write to PATH: a directory (each rank's file in a new directory in it), a new "
+		    "file (made exclusively), or an existing file or device (--force)", 0),
 	PFS_OPT_STR(O, input, "input-file", 'i', "PATH",
 		    "read from PATH: a directory a --keep write run used (or any with --prepare), "
 		    "or a file or device (--force)", 0),
