@@ -1,6 +1,8 @@
 #!/bin/bash
 # build.sh: the two commands of README's Quick start, and what CI runs.
-#   ./build.sh run    install what is missing, build, run a small create-unlink
+#   ./build.sh run    install what is missing, build, make install (as root
+#                     into /usr/local, else into ~/.local), run a small
+#                     create-unlink with the installed pfsbench
 #   ./build.sh check  install what is missing, build, run the whole test suite
 #                     (make check of the sanitizer build, check-fuzz's gate
 #                     and a 120 s search, check-cluster, check-fs,
@@ -13,17 +15,20 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# man-db: `man pfsbench` after the quick start (and the install test).
 PACKAGES=(build-essential autoconf automake libtool pkg-config
-	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev)
+	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev man-db)
 # What only the tests use: h5py reads results files as a foreign client;
 # namespaces, Slurm, loop filesystems, GlusterFS and GFS2 in virtual
 # machines are the test systems; gnuplot-nox draws plot's and report's
 # pictures (pfsbench builds and runs without it) and chromium opens the
 # report in the browser test; clang-14 and its runtimes (libFuzzer and the
-# sanitizers, which clang-14 only recommends) build the fuzz target.
+# sanitizers, which clang-14 only recommends) build the fuzz target; the
+# job scripts and launchers users run are checked by shellcheck
+# (tests/launcher/shellcheck.sh skips, saying so, without it).
 # The tests install them too when missing; installing them here does it in
 # one apt run.
-TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
+TEST_PACKAGES=(shellcheck python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
 	gnuplot-nox chromium clang-14 libclang-rt-14-dev)
@@ -32,7 +37,7 @@ TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprog
 # essential to the system).
 # clang-14 is there as what clang-tidy depends on (through clang-tools-14):
 # purging it would take clang-tidy away.
-IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs openssh-client clang-14)
+IMAGE_PACKAGES=(build-essential valgrind iproute2 util-linux mount e2fsprogs openssh-client clang-14 man-db)
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -49,9 +54,18 @@ install_missing() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# Where run installs: what root installs by hand goes to /usr/local (on
+# every PATH and man's path); a user without root gets ~/.local, which
+# Debian's ~/.profile puts on the PATH (and man follows the PATH to
+# ~/.local/share/man). A tree configured for another prefix is configured
+# again, so that the launchers and man pages name the paths installed.
+if [ "$(id -u)" -eq 0 ]; then PREFIX=/usr/local; else PREFIX=$HOME/.local; fi
+
 build() {
 	[ -x configure ] || autoreconf -fi
-	[ -f Makefile ] || ./configure --enable-werror
+	if [ ! -f Makefile ] || [ "$(sed -n 's/^prefix = //p' Makefile)" != "$PREFIX" ]; then
+		./configure --enable-werror --prefix="$PREFIX"
+	fi
 	make -j"$(nproc)"
 }
 
@@ -218,13 +232,23 @@ case "${1:-}" in
 run)
 	install_missing "${PACKAGES[@]}"
 	build
+	# Installed, so that the command pfsbench's last line prints, man
+	# pfsbench and the launchers work as typed (README.md, Quick start).
+	make install >/dev/null
+	echo "build.sh: installed pfsbench, create_unlink_perf, dm, perf_matrix into $PREFIX/bin," \
+		"their man pages and docs into $PREFIX/share (make uninstall removes them)" >&2
+	case ":$PATH:" in
+	*":$PREFIX/bin:"*) ;;
+	*) echo "build.sh: $PREFIX/bin is not on this shell's PATH: run export PATH=\"$PREFIX/bin:\$PATH\"" \
+		"(Debian's ~/.profile adds ~/.local/bin at your next login)" >&2 ;;
+	esac
 	allow_root_mpi
 	scratch=$(mktemp -d /tmp/pfsbench-quickstart.XXXXXX)
 	trap 'rm -rf "$scratch"' EXIT
 	# The results file goes to results/, which git ignores, never into the
 	# source tree; pfsbench's last line on stderr says where it is.
 	mkdir -p results
-	mpirun --oversubscribe -np 2 src/pfsbench create-unlink -m "$scratch" -f 2000 -F 20 -s 1m \
+	mpirun --oversubscribe -np 2 "$PREFIX/bin/pfsbench" create-unlink -m "$scratch" -f 2000 -F 20 -s 1m \
 		--results "results/quickstart-$(date -u +%Y%m%dT%H%M%SZ)-$$.h5"
 	;;
 packages)

@@ -6,7 +6,10 @@
  * Where: by default each rank has its own file, <node>.<worker>/stream in
  * the run directory; with --shared all ranks use <run>/stream.shared, rank
  * r at offset r x -s; a file or device named by -o/-i (with --force) is
- * used as a shared file and is never removed. A write run with --keep
+ * used as a shared file and is never removed. A file named by -o that is
+ * not there yet (dm's own use) needs no --force: rank 0 creates it
+ * exclusively in its directory, opened once, and keeps that descriptor
+ * (see setup_fresh); the file stays, as dm leaves it. A write run with --keep
  * leaves its files in DIR/pfsbench.stream.<key> for a read run with the
  * same -i DIR and layout, which removes them; --prepare writes them untimed
  * first instead.
@@ -63,6 +66,8 @@ struct stream_state {
 	 * a named file by its path, as given */
 	int at, nofollow;
 	const char *name;
+	int dirfd;           /* a fresh named file's directory (st->at), or -1 */
+	int hold;            /* rank 0: the fresh file it created, or -1 */
 	bool one_file;       /* shared by all ranks: rank r at r x -s */
 	bool own;            /* this rank removes path at the end */
 	bool prepared;
@@ -118,6 +123,39 @@ static uint64_t size_from_seek(int fd, uint64_t seek)
 
 /* ---- ops ------------------------------------------------------------------------- */
 
+/* The file rank 0 created (setup_fresh), never reopened by its name: a
+ * duplicate of the descriptor it created, O_DIRECT set or cleared on it
+ * (EINVAL where the filesystem refuses O_DIRECT, as open's). */
+static int open_held(struct pfs_worker *w, struct stream_state *st, bool wr, bool direct,
+		     int *fdp, bool *directp)
+{
+	int fd = fcntl(st->hold, F_DUPFD_CLOEXEC, 0), fl;
+
+	if (fd < 0)
+		return pfs_fail_path(w, "duplicate the descriptor of", st->path, errno);
+	fl = fcntl(fd, F_GETFL);
+	*directp = direct && fl >= 0 && !fcntl(fd, F_SETFL, fl | O_DIRECT);
+	if (direct && !*directp && errno != EINVAL) {
+		int err = errno;
+
+		pfs_close(fd);
+		return pfs_fail_path(w, "set O_DIRECT on", st->path, err);
+	}
+	if (!*directp && fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_DIRECT)) {
+		int err = errno;
+
+		pfs_close(fd);
+		return pfs_fail_path(w, "clear O_DIRECT on", st->path, err);
+	}
+	if (direct && !*directp) {
+		fprintf(stderr, "NOT using O_DIRECT for %s file %s\n", wr ? "output" : "input",
+			st->path);
+		fflush(stderr);
+	}
+	*fdp = fd;
+	return 0;
+}
+
 /* Opens path for this rank's stream, with O_DIRECT under -x; where the
  * filesystem refuses O_DIRECT (EINVAL), again without it and dm's words on
  * stderr, once per file. */
@@ -127,9 +165,8 @@ static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, b
 	int flags = (wr ? O_WRONLY : O_RDONLY) | O_CLOEXEC;
 	int fd;
 
-	/* A named file that is not there yet is made, as dm makes it. */
-	if (wr && st->o->named)
-		flags |= O_CREAT;
+	if (st->hold >= 0)
+		return open_held(w, st, wr, direct, fdp, directp);
 	fd = direct ? pfs_openat(st->at, st->name, flags | st->nofollow | O_DIRECT, 0644) : -1;
 	*directp = fd >= 0;
 	if (fd < 0 && direct && errno != EINVAL)
@@ -306,6 +343,31 @@ static bool resumes(const struct pfs_stream_opts *o)
 	return pfs_stream_reading(o) && !o->prepare && !o->named;
 }
 
+/* A file named by -o that was not there at validation: its directory
+ * opened once; rank 0 creates the name in it with O_EXCL and O_NOFOLLOW
+ * (a file or link put there since fails the run, and nothing of another's
+ * is written) and keeps the descriptor (open_held). The other ranks open
+ * the name in that directory, without following a link, after setup's
+ * agreement: rank 0's file is there by then. */
+static int setup_fresh(struct pfs_worker *w, struct stream_state *st)
+{
+	const char *slash = strrchr(st->path, '/');
+
+	st->dirfd = open(st->o->common.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (st->dirfd < 0)
+		return pfs_fail_path(w, "open the directory", st->o->common.dir, errno);
+	st->at = st->dirfd;
+	st->name = slash ? slash + 1 : st->path;
+	st->nofollow = O_NOFOLLOW;
+	if (w->rank != 0)
+		return 0;
+	st->hold = pfs_openat(st->at, st->name,
+			      O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (st->hold < 0)
+		return pfs_fail_path(w, "create", st->path, errno);
+	return 0;
+}
+
 static int stream_setup(struct pfs_worker *w)
 {
 	const struct pfs_stream_opts *o = w->opts;
@@ -315,6 +377,8 @@ static int stream_setup(struct pfs_worker *w)
 
 	st->o = o;
 	st->fd = -1;
+	st->dirfd = -1;
+	st->hold = -1;
 	st->one_file = o->shared || o->named;
 	/* offset + -s must fit the file offsets the kernel takes */
 	if (pfs_mul_u64(st->one_file ? (uint64_t)w->rank : 0, o->size, &span) ||
@@ -337,6 +401,8 @@ static int stream_setup(struct pfs_worker *w)
 	st->at = o->named ? AT_FDCWD : o->shared ? w->run_dirfd : w->dirfd;
 	st->name = o->named ? st->path : o->shared ? SHARED_NAME : FILE_NAME;
 	st->nofollow = o->named ? 0 : O_NOFOLLOW;
+	if (o->fresh)
+		return setup_fresh(w, st);
 	if (o->named)
 		return 0;
 	/* What this run makes, it removes; what a --keep run left, a reading
@@ -363,6 +429,11 @@ static int stream_cleanup(struct pfs_worker *w)
 	if (st->fd >= 0)
 		pfs_close(st->fd);
 	st->fd = -1;
+	if (st->hold >= 0 && pfs_close(st->hold) && !rc)
+		rc = -errno;
+	if (st->dirfd >= 0)
+		close(st->dirfd);
+	st->hold = st->dirfd = -1;
 	if (st->own && !w->keep && unlinkat(st->at, st->name, 0) && errno != ENOENT)
 		rc = -errno;
 	pfs_seqio_buf_free(&st->buf);
@@ -411,8 +482,8 @@ static const char *const stream_formats[] = { "dm", "dd", "lmdd", NULL };
 
 static const struct pfs_option stream_options[] = {
 	PFS_OPT_STR(O, output, "output-file", 'o', "PATH",
-		    "write to PATH: a directory (each rank's file in a new directory in it), or a "
-		    "file or device (--force)", 0),
+		    "write to PATH: a directory (each rank's file in a new directory in it), a new "
+		    "file (made exclusively), or an existing file or device (--force)", 0),
 	PFS_OPT_STR(O, input, "input-file", 'i', "PATH",
 		    "read from PATH: a directory a --keep write run used (or any with --prepare), "
 		    "or a file or device (--force)", 0),
@@ -467,6 +538,7 @@ static int locate(struct pfs_stream_opts *o, char *err, size_t errlen)
 	bool reading = pfs_stream_reading(o);
 	struct stat sb;
 	int err_stat = stat(path, &sb) ? errno : 0;
+	bool no_name = err_stat == ENOENT && lstat(path, &sb) && errno == ENOENT;
 
 	if (!err_stat && S_ISDIR(sb.st_mode)) {
 		if (pfs_format(o->common.dir, sizeof(o->common.dir), "%s", path))
@@ -477,7 +549,16 @@ static int locate(struct pfs_stream_opts *o, char *err, size_t errlen)
 		return pfs_refuse(err, errlen, -EINVAL,
 				  "cannot read '%s': %s", path, strerror(err_stat));
 	o->named = true;
-	if (!o->common.force)
+	/* A write's file that is not there: made exclusively, as dm makes it;
+	 * nothing is destroyed, so no --force. */
+	o->fresh = !reading && no_name;
+	if (!reading && err_stat == ENOENT && !no_name)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "'%s' is a symbolic link to nothing: pfsbench does not create a "
+				  "file through a link", path);
+	if (o->fresh && (!*path || path[strlen(path) - 1] == '/'))
+		return pfs_refuse(err, errlen, -EINVAL, "'%s' names no file", path);
+	if (!o->common.force && !o->fresh)
 		return pfs_refuse(err, errlen, -EINVAL,
 				  "'%s' is not a directory: pfsbench %s a file or device only with --force%s",
 				  path, reading ? "reads" : "writes",

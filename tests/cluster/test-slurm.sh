@@ -1,5 +1,5 @@
 #!/bin/bash
-# test-slurm.sh - jobs/slurm/create-unlink.sbatch under a real Slurm.
+# test-slurm.sh - jobs/slurm/pfsbench.sbatch (create-unlink) under a real Slurm.
 # With PFS_SLURM_HOSTS=N (test-slurm-hosts.sh: 3) the cluster is N
 # namespace hosts, slurmctld in pfsh1 and one slurmd in each, so mpirun
 # starts its daemons on the other nodes through srun; without it, slurm.sh's
@@ -39,15 +39,15 @@ echo "# slurm up in $((SECONDS - start)) s"
 # The job's parameters, as a user would set them; the Slurm daemons run
 # as root, so the job does too, and Open MPI must be told that is fine.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PFSBENCH_DIR=$SCRATCH/target PFSBENCH_ITERATIONS=2 PFSBENCH_FILES=200 \
-    PFSBENCH_WRITE_FILES=5 PFSBENCH_SIZE=64k PFSBENCH_TESTS=se,ua PFSBENCH_OPTS=--no-drop-caches
+export PFSBENCH_WORKLOAD=create-unlink PFSBENCH_DIR=$SCRATCH/target PFSBENCH_ITERATIONS=2 \
+    PFSBENCH_OPTS="-f 200 -F 5 -s 64k -t se,ua --no-drop-caches"
 mkdir "$PFSBENCH_DIR" "$SCRATCH/jobs"
 nodes=$((nhosts > 0 ? nhosts : 1))
 start=$SECONDS
 RC=0
 job=$(cd "$SCRATCH" && pfs_slurm_run timeout 180 sbatch --parsable --wait -N "$nodes" \
     --ntasks-per-node=2 -o "$SCRATCH/jobs/pfsbench-create-unlink.%j.out" \
-    "$here/../../jobs/slurm/create-unlink.sbatch") || RC=$?
+    "$here/../../jobs/slurm/pfsbench.sbatch") || RC=$?
 echo "# job $job took $((SECONDS - start)) s"
 base=$SCRATCH/jobs/pfsbench-create-unlink.$job
 OUT=$base.txt ERR=$base.out
@@ -67,5 +67,19 @@ check "the report: se $((16 * nodes)) and ua $((8 * nodes)) rows, then Done." te
 check "the report: iterations 1 and 2" test "$(rows | awk '{print $2}' | sort -u | xargs)" = "1 2"
 check "nothing left in the target" test -z "$(ls -A "$PFSBENCH_DIR")"
 check "the results file is next to them and gives the same report" \
+    diff -q <("$PFSBENCH" show "$base.h5" 2>&1) "$OUT"
+
+# The same script, another workload: stream, every rank its own file.
+RC=0
+job=$(cd "$SCRATCH" && PFSBENCH_WORKLOAD=stream PFSBENCH_ITERATIONS= PFSBENCH_OPTS="-b 64k -s 256k" \
+    pfs_slurm_run timeout 180 sbatch --parsable --wait -N "$nodes" --ntasks-per-node=2 \
+    -o "$SCRATCH/jobs/pfsbench.%j.out" "$here/../../jobs/slurm/pfsbench.sbatch") || RC=$?
+base=$SCRATCH/jobs/pfsbench-stream.$job
+OUT=$base.txt ERR=$SCRATCH/jobs/pfsbench.$job.out
+if [ "$RC" -eq 0 ]; then ok "stream job: exited 0"; else not_ok "stream job: status $RC"; show_run || true; fi
+check "stream job: a Write row per worker, $((2 * nodes))" \
+    test "$(grep -cE '^ seq +1 .* Write +[0-9]+ +4 +262144 ' "$OUT")" -eq $((2 * nodes))
+check "stream job: nothing left in the target" test -z "$(ls -A "$PFSBENCH_DIR")"
+check "stream job: its results file gives the same report" \
     diff -q <("$PFSBENCH" show "$base.h5" 2>&1) "$OUT"
 finish

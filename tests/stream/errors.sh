@@ -43,12 +43,53 @@ bad "cannot read '$SCRATCH/none': No such file or directory" -i "$SCRATCH/none"
 bad "--results and -o name the same file '$SCRATCH/./new'" -o "$SCRATCH/./new" --force \
 	--results "$SCRATCH/new"
 check "the named file is as it was" test "$(cat "$SCRATCH/file")" = data
+# A new file needs no --force (dm's own lines), but never through a link:
+# a link to nothing would create its target; a link to a file writes it.
+ln -s "$SCRATCH/target-of-link" "$SCRATCH/dangling"
+ln -s "$SCRATCH/file" "$SCRATCH/to-file"
+bad "'$SCRATCH/dangling' is a symbolic link to nothing: pfsbench does not create a file through a link" \
+	-o "$SCRATCH/dangling" -s 1M
+bad "'$SCRATCH/dangling' is a symbolic link to nothing: pfsbench does not create a file through a link" \
+	-o "$SCRATCH/dangling" -s 1M --force
+bad "'$SCRATCH/to-file' is not a directory: pfsbench writes a file or device only with --force" \
+	-o "$SCRATCH/to-file" -s 1M
+check "a link at the name: no file made through it" test ! -e "$SCRATCH/target-of-link"
+check "a link at the name: the links and the file they lead to are as they were" \
+	test "$(readlink "$SCRATCH/dangling"):$(readlink "$SCRATCH/to-file"):$(cat "$SCRATCH/file")" = \
+	"$SCRATCH/target-of-link:$SCRATCH/file:data"
+bad "cannot write '$D/no-such-dir/new': '$D/no-such-dir' is no directory" \
+	-o "$D/no-such-dir/new" -s 1M
 pfs_single stream -i "$D" -s 1M
 check "a read with nothing kept to read: exit 2" test "$RC" -eq 2
 check "a read with nothing kept names what it looked for" grep -q \
 	"nothing to resume: no earlier run with these options left '$D/pfsbench.stream.file.s1048576'" "$ERR"
 check "nothing was created by a refused run" dir_unchanged "$D"
 check "no results file either" test -z "$(ls "$SCRATCH"/pfsbench-stream-*.h5 2>/dev/null)"
+
+# ---- a link put at a new file's name after the checks --------------------------
+# The name was free when rank 0 checked; a link to a file of someone else's
+# appears before the file is made (openat held back 2 s by the fault
+# injector). The create is exclusive and does not follow links: the run
+# fails, the link and the file it leads to are as they were.
+if [ -n "${PFSFAULT:-}" ] && [ -f "$PFSFAULT" ]; then
+	mkdir "$SCRATCH/race"
+	echo theirs >"$SCRATCH/race/victim"
+	(PFSBENCH=$(faulty "delay openat 2s path=raced-name") pfs 1 stream -o "$SCRATCH/race/raced-name" \
+		-b 64k -s 256k --results "$SCRATCH/race.h5"
+	echo "$RC" >"$SCRATCH/race.rc") &
+	sleep 1
+	ln -s "$SCRATCH/race/victim" "$SCRATCH/race/raced-name"
+	wait
+	check "a link put at the new file's name meanwhile: the run fails (exit 1)" \
+		test "$(cat "$SCRATCH/race.rc")" -eq 1
+	check "... saying it cannot create the name" grep -q \
+		"cannot create '$SCRATCH/race/raced-name': File exists" "$SCRATCH/err.$$"
+	check "... the link and the file it leads to are as they were" \
+		test "$(readlink "$SCRATCH/race/raced-name"):$(cat "$SCRATCH/race/victim")" = \
+		"$SCRATCH/race/victim:theirs"
+else
+	echo "# no fault injector (PFSFAULT): the race of a link at a new file's name is not run"
+fi
 
 # ---- a corrupted byte -----------------------------------------------------------
 for layout in file shared; do

@@ -92,9 +92,16 @@ check "a short read names the file, the offset and how much is missing" grep -qx
 	"pfsbench: node $(hostname) worker 1: cannot read '$SCRATCH/zeros' at offset 300000: the file ends there, 100000 bytes short of -s" "$ERR"
 check "a named file stays after a failed run" test "$(stat -c %s "$SCRATCH/zeros")" -eq 300000
 
-# A named file written: made when missing, kept, rank r at r x -s.
+# A named file written: made when missing (exclusively, no --force needed:
+# it destroys nothing), kept, rank r at r x -s.
 RUNNER=(pfs 2)
-run_stream -o "$SCRATCH/named" -b 64k -s 200000 --force -a 0x5a
+mkdir "$SCRATCH/newdir"
+echo other >"$SCRATCH/newdir/other"
+run_stream -o "$SCRATCH/newdir/named" -b 64k -s 200000 -a 0x5a
+check "a named new file without --force: exit 0" test "$RC" -eq 0
+check "a named new file: made beside what was there, which is as it was" \
+	test "$(ls "$SCRATCH/newdir" | xargs):$(cat "$SCRATCH/newdir/other")" = "named other:other"
+mv "$SCRATCH/newdir/named" "$SCRATCH/named"
 check "a named new file: exit 0" test "$RC" -eq 0
 check "a named new file stays, with both ranks' bytes" test "$(stat -c %s "$SCRATCH/named")" -eq 400000
 check "-a 0x5a: every byte 0x5a" test "$(tr -d Z <"$SCRATCH/named" | wc -c)" -eq 0

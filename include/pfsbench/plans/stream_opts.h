@@ -42,6 +42,9 @@ struct pfs_stream_opts {
 	/* Set by the workload's validate, no option: -o/-i names a file or
 	 * device, not a directory (the run makes no directory). */
 	bool named;
+	/* ... and with named, a write's file that was not there: rank 0
+	 * creates it exclusively (no --force needed: nothing is destroyed). */
+	bool fresh;
 };
 
 /* A read run: -i was given (-o is then /dev/null or absent). */
