@@ -4,7 +4,9 @@
 #   ./build.sh check  install what is missing, build, run the whole test suite
 #                     (make check of the sanitizer build, check-fuzz's gate
 #                     and a 120 s search, check-cluster, check-fs,
-#                     check-gfs2, and a distcheck of a subset)
+#                     check-gfs2, a distcheck of a subset, and
+#                     check-package: the .deb and RPM built, the .deb
+#                     installed, run and purged)
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
@@ -20,13 +22,15 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # machines are the test systems; gnuplot-nox draws plot's and report's
 # pictures (pfsbench builds and runs without it) and chromium opens the
 # report in the browser test; clang-14 and its runtimes (libFuzzer and the
-# sanitizers, which clang-14 only recommends) build the fuzz target.
+# sanitizers, which clang-14 only recommends) build the fuzz target;
+# debhelper (with build-essential's dpkg-dev) and rpm build the packages
+# that make check-package installs and checks.
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
-	gnuplot-nox chromium clang-14 libclang-rt-14-dev)
+	gnuplot-nox chromium clang-14 libclang-rt-14-dev debhelper rpm)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).
@@ -253,7 +257,7 @@ check)
 	make check TESTS= >/dev/null
 	(cd sanitizers/build && make -j"$(nproc)" check TESTS= >/dev/null)
 	mark "test programs"
-	# Four lanes side by side (each test keeps the machine-wide things it
+	# Five lanes side by side (each test keeps the machine-wide things it
 	# uses under a lock of its own, tests/cluster/lib.sh):
 	#  - the whole make check, on the sanitizer build: any report of ASan,
 	#    LSan or UBSan fails the test it comes from (tests/sanitized.sh);
@@ -264,7 +268,11 @@ check)
 	#  - several hosts (network namespaces) and a private Slurm, mostly
 	#    waiting, then the tarball built out of tree with a subset of its
 	#    tests (the whole suite ran here on the same sources);
-	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume.
+	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume;
+	#  - the .deb and the RPM built from the distribution, the .deb
+	#    installed, run and purged (check-package): 1-2 minutes of which
+	#    under a minute of CPU, its builds at a low priority, so it takes
+	#    what the other lanes leave idle rather than lengthen one of them.
 	part "make check (sanitizers)" sanitizers/build test-suite.log make -j3 check
 	part check-fuzz . - make check-fuzz
 	part fuzz-explore . - nice make fuzz-explore
@@ -272,6 +280,7 @@ check)
 	part check-cluster . check-cluster.log make check-cluster TEST_SUITE_LOG=check-cluster.log
 	part check-fs . check-fs.log make check-fs TEST_SUITE_LOG=check-fs.log
 	part distcheck-quick . - make distcheck-quick
+	part check-package . check-package.log make check-package TEST_SUITE_LOG=check-package.log
 	after_part() {
 		case $1 in
 		check-fuzz)
@@ -288,7 +297,7 @@ check)
 		esac
 	}
 	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" \
-		"check-cluster;distcheck-quick" "check-fs"
+		"check-cluster;distcheck-quick" "check-fs" "check-package"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
 	report_failures
 	# One closing line for the whole suite (test programs and scripts; the
