@@ -270,9 +270,10 @@ check)
 	#    tests (the whole suite ran here on the same sources);
 	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume;
 	#  - the .deb and the RPM built from the distribution, the .deb
-	#    installed, run and purged (check-package): 1-2 minutes of which
-	#    under a minute of CPU, its builds at a low priority, so it takes
-	#    what the other lanes leave idle rather than lengthen one of them.
+	#    installed, run and purged (check-package): 45 s to 2 minutes, of
+	#    which under a minute of CPU, its builds at a low priority so that
+	#    they mostly take what the other lanes leave idle
+	#    (docs/packaging.md has the figures).
 	part "make check (sanitizers)" sanitizers/build test-suite.log make -j3 check
 	part check-fuzz . - make check-fuzz
 	part fuzz-explore . - nice make fuzz-explore
