@@ -6,7 +6,9 @@
 #   ./build.sh check  install what is missing, build, run the whole test suite
 #                     (make check of the sanitizer build, check-fuzz's gate
 #                     and a 120 s search, check-cluster, check-fs,
-#                     check-gfs2, and a distcheck of a subset)
+#                     check-gfs2, a distcheck of a subset, and
+#                     check-package: the .deb and RPM built, the .deb
+#                     installed, run and purged)
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
@@ -25,13 +27,15 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # report in the browser test; clang-14 and its runtimes (libFuzzer and the
 # sanitizers, which clang-14 only recommends) build the fuzz target; the
 # job scripts and launchers users run are checked by shellcheck
-# (tests/launcher/shellcheck.sh skips, saying so, without it).
+# (tests/launcher/shellcheck.sh skips, saying so, without it); debhelper
+# (with build-essential's dpkg-dev) and rpm build the packages that make
+# check-package installs and checks.
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(shellcheck python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
-	gnuplot-nox chromium clang-14 libclang-rt-14-dev)
+	gnuplot-nox chromium clang-14 libclang-rt-14-dev debhelper rpm)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).
@@ -277,7 +281,7 @@ check)
 	make check TESTS= >/dev/null
 	(cd sanitizers/build && make -j"$(nproc)" check TESTS= >/dev/null)
 	mark "test programs"
-	# Four lanes side by side (each test keeps the machine-wide things it
+	# Five lanes side by side (each test keeps the machine-wide things it
 	# uses under a lock of its own, tests/cluster/lib.sh):
 	#  - the whole make check, on the sanitizer build: any report of ASan,
 	#    LSan or UBSan fails the test it comes from (tests/sanitized.sh);
@@ -288,7 +292,12 @@ check)
 	#  - several hosts (network namespaces) and a private Slurm, mostly
 	#    waiting, then the tarball built out of tree with a subset of its
 	#    tests (the whole suite ran here on the same sources);
-	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume.
+	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume;
+	#  - the .deb and the RPM built from the distribution, the .deb
+	#    installed, run and purged (check-package): 45 s to 2 minutes, of
+	#    which under a minute of CPU, its builds at a low priority so that
+	#    they mostly take what the other lanes leave idle
+	#    (docs/packaging.md has the figures).
 	part "make check (sanitizers)" sanitizers/build test-suite.log make -j3 check
 	part check-fuzz . - make check-fuzz
 	part fuzz-explore . - nice make fuzz-explore
@@ -296,6 +305,7 @@ check)
 	part check-cluster . check-cluster.log make check-cluster TEST_SUITE_LOG=check-cluster.log
 	part check-fs . check-fs.log make check-fs TEST_SUITE_LOG=check-fs.log
 	part distcheck-quick . - make distcheck-quick
+	part check-package . check-package.log make check-package TEST_SUITE_LOG=check-package.log
 	after_part() {
 		case $1 in
 		check-fuzz)
@@ -312,7 +322,7 @@ check)
 		esac
 	}
 	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" \
-		"check-cluster;distcheck-quick" "check-fs"
+		"check-cluster;distcheck-quick" "check-fs" "check-package"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
 	report_failures
 	# One closing line for the whole suite (test programs and scripts; the

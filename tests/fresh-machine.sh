@@ -17,7 +17,8 @@
 #     /tmp/pfsbench-* and loop devices backed by files there;
 #   - the Debian packages ./build.sh installs (`./build.sh packages`) except
 #     those a new machine already has, purged with their configuration, and
-#     what apt then no longer needs (autoremove --purge);
+#     what apt then no longer needs (autoremove --purge), and a pfsbench
+#     package tests/package/deb.sh may have left;
 #   - their state: /var/lib/glusterd, /var/log/glusterfs, /etc/glusterfs,
 #     /run/gluster*, /var/lib/slurm*, /var/log/slurm*, /var/spool/slurm*,
 #     /etc/slurm*, /etc/munge, /var/lib/munge, /var/log/munge, /run/munge,
@@ -67,6 +68,9 @@ done
 
 # ---- packages and their state ---------------------------------------------
 mapfile -t purge < <("$top/build.sh" packages | awk 'NF == 1 {print $1}')
+# and pfsbench's own package, should tests/package/deb.sh have been killed
+# before its purge
+purge+=(pfsbench)
 installed=()
 for p in "${purge[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' && installed+=("$p")
