@@ -199,7 +199,7 @@ static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
 	if (e->wl->dry_run)
 		e->wl->dry_run(e->out, e->opts, (unsigned)e->nranks, e->topo.nnodes);
 	fprintf(e->out, "the run needs %s and %s inodes in '%s'\n",
-	       need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
+		need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
 		need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"),
 		e->common->dir);
 }
