@@ -80,7 +80,9 @@ struct pfs_output_ops {
 /* The outputs every run of the pfsbench command writes besides its
  * workload's report, NULL-terminated (src/outputs/output.c); the command
  * hands them to the engine (src/commands/run.c), each writing to the run's
- * out stream. A new output is one file and one line. */
+ * out stream. A new output is one file, its two lines in that list (its
+ * name and its place) and Makefile.am: the registered outputs are declared
+ * there only (the results file, src/outputs/hdf5.c, among them). */
 extern const struct pfs_output_ops *const pfs_outputs[];
 
 /* The create_unlink_perf table (src/outputs/table.c). */
@@ -103,13 +105,6 @@ extern const struct pfs_output_ops pfs_output_bonnie;
  * several nodes the slowest node per cell against the median node. */
 extern const struct pfs_output_ops pfs_output_matrix;
 
-/* The results file (src/outputs/hdf5.c): writes ri->results_path,
- * appending and flushing each block, so an interrupted run keeps its rows
- * (PFS_OUTPUT_RESULTS_FILE).
- * Its begin writes through the descriptor of the empty regular file the
- * engine's preflight created (ri->results_file, pfs_results_path_claim),
- * never through its name, and nothing else. */
-extern const struct pfs_output_ops pfs_output_hdf5;
 
 /* Pieces of the table, for reports that embed it (tree's per-node table). */
 void pfs_table_header(FILE *fp);
