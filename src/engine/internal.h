@@ -173,6 +173,7 @@ void pfs_stop_recv_post(struct pfs_engine *e);
 void pfs_stop_send(struct pfs_engine *e);
 bool pfs_engine_poll(struct pfs_engine *e);
 int pfs_agree(struct pfs_engine *e, bool failed);
+int pfs_all_allocated(struct pfs_engine *e, bool ok, const char *what);
 void pfs_first_failure(struct pfs_engine *e);
 
 /* clock.c */

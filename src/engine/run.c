@@ -91,15 +91,16 @@ static int parse_options(struct pfs_engine *e, int argc, char **argv)
 /* ---- who is where --------------------------------------------------------- */
 
 /* Each node's memory and kernel, as its leader sees them: for the results
- * file. */
-static void gather_node_facts(struct pfs_engine *e)
+ * file. 0 or -ENOMEM, on every rank. */
+static int gather_node_facts(struct pfs_engine *e)
 {
 	uint64_t mine = pfs_local_mem_bytes(), *all = malloc((size_t)e->nranks * sizeof(*all));
 	char kernel[PFS_KERNEL_MAX], *kernels = malloc((size_t)e->nranks * PFS_KERNEL_MAX);
 
-	if (!all || !kernels) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	if (pfs_all_allocated(e, all && kernels, "gathering the nodes' memory and kernels")) {
+		free(all);
+		free(kernels);
+		return -ENOMEM;
 	}
 	pfs_local_kernel(kernel);
 	PFS_MPI(e, MPI_Allgather, (&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm));
@@ -115,19 +116,21 @@ static void gather_node_facts(struct pfs_engine *e)
 	}
 	free(all);
 	free(kernels);
+	return 0;
 }
 
 /* Once the run will happen: each node's probe of the filesystem's own
- * counters, and what it reads, for the results file. */
-static void open_probes(struct pfs_engine *e)
+ * counters, and what it reads, for the results file. 0, or -1 when a rank
+ * had no memory for it, agreed as every failure is. */
+static int open_probes(struct pfs_engine *e)
 {
 	_Static_assert(PFS_FSPROBE_DESC_MAX == PFS_NODE_FSSTATS_MAX,
 		       "a probe's description is its node's fsstats, copied whole");
 	char probe[PFS_FSPROBE_DESC_MAX], *probes = malloc((size_t)e->nranks * sizeof(probe));
 
-	if (!probes) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	if (pfs_agree(e, !probes && pfs_fail(&e->w, "allocate", "the probes' descriptions", ENOMEM))) {
+		free(probes);
+		return -1;
 	}
 	pfs_probe_open(e, probe);
 	PFS_MPI(e, MPI_Allgather, (probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe), MPI_CHAR,
@@ -138,6 +141,7 @@ static void open_probes(struct pfs_engine *e)
 		e->topo.nodes[n].fsstats[sizeof(probe) - 1] = 0;
 	}
 	free(probes);
+	return 0;
 }
 
 static int identify(struct pfs_engine *e)
@@ -151,28 +155,30 @@ static int identify(struct pfs_engine *e)
 		return -1;
 	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
 	addrs = malloc((size_t)e->nranks * PFS_ADDR_MAX);
-	if (!names || !addrs) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
-	}
+	if (pfs_all_allocated(e, names && addrs, "gathering the ranks' names"))
+		goto fail;
 	PFS_MPI(e, MPI_Allgather, (name, PFS_NODE_NAME_MAX, MPI_CHAR, names, PFS_NODE_NAME_MAX,
 				   MPI_CHAR, e->comm));
 	PFS_MPI(e, MPI_Allgather,
 		(addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX, MPI_CHAR, e->comm));
-	if (pfs_topology_group(&e->topo, names, e->nranks)) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
-	}
+	if (pfs_all_allocated(e, !pfs_topology_group(&e->topo, names, e->nranks),
+			  "grouping the ranks by node"))
+		goto fail;
 	for (unsigned n = 0; n < e->topo.nnodes; n++)
 		memcpy(e->topo.nodes[n].addr, addrs + (size_t)e->topo.nodes[n].leader_rank * PFS_ADDR_MAX,
 		       PFS_ADDR_MAX);
-	gather_node_facts(e);
+	if (gather_node_facts(e))
+		goto fail;
 	free(names);
 	free(addrs);
 	e->w.node = e->topo.node_of_rank[e->rank];
 	e->w.worker = e->topo.worker_of_rank[e->rank];
 	e->w.node_name = e->topo.nodes[e->w.node].name;
 	return 0;
+fail:
+	free(names);
+	free(addrs);
+	return -1;
 }
 
 /* ---- checks before anything is created ---------------------------------- */
@@ -501,7 +507,8 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	/* Every worker's directory exists now: open the peer's. */
 	if (pfs_agree(e, pfs_peer_open(e) != 0))
 		return -1;
-	open_probes(e);
+	if (open_probes(e))
+		return -1;
 	if (e->rank == 0) {
 		describe_run(e, fs, argc, argv);
 		rc = begin_outputs(e);
@@ -548,7 +555,10 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	{
 		char err[PFS_USAGE_MAX] = "";
 
-		if (pfs_peer_plan(e, err, sizeof(err))) {
+		rc = pfs_peer_plan(e, err, sizeof(err));
+		if (rc == -ENOMEM)
+			return PFS_EXIT_FAILED;
+		if (rc) {
 			if (e->rank == 0)
 				fprintf(e->err, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n",
 					e->wl->name, err, e->wl->name);
@@ -625,9 +635,14 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	PFS_MPI(&e, MPI_Comm_size, (e.comm, &e.nranks));
 	e.wl = wl;
 	e.opts = calloc(1, wl->opts_size);
-	if (!e.opts || pfs_gather_types(&e) || pfs_progress_init(&e)) {
-		pfs_error("out of memory");
-		MPI_Abort(comm, PFS_EXIT_FAILED);
+	if (pfs_all_allocated(&e, e.opts && !pfs_gather_types(&e) && !pfs_progress_init(&e),
+			      "starting the run")) {
+		pfs_progress_free(&e);
+		free(e.opts);
+		pfs_gather_free_types(&e);
+		PFS_MPI(&e, MPI_Comm_free, (&e.comm));
+		pfs_messages_to(messages);
+		return PFS_EXIT_FAILED;
 	}
 	e.common = e.opts;
 	e.w.rank = e.rank;
