@@ -3,6 +3,7 @@
 #include "pfsbench/commands/ab.h"
 #include "pfsbench/commands/ab_run.h"
 #include "pfsbench/commands/commands.h"
+#include "pfsbench/commands/run.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
@@ -58,8 +59,6 @@ static int ab_main(int argc, char **argv, int rank)
 /* Returns the exit status; every rank returns the same. */
 static int dispatch(int argc, char **argv, int rank)
 {
-	const struct pfs_workload *wl;
-
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		if (rank == 0)
 			usage(argc < 2 ? stderr : stdout);
@@ -70,17 +69,11 @@ static int dispatch(int argc, char **argv, int rank)
 			printf("pfsbench %s\n", PACKAGE_VERSION);
 		return PFS_EXIT_OK;
 	}
-	/* Options first and no command: create_unlink_perf's own command line. */
-	if (argv[1][0] == '-')
-		return pfs_engine_main(&pfs_workload_create_unlink, argc, argv, MPI_COMM_WORLD);
 	if (!strcmp(argv[1], "ab"))
 		return ab_main(argc - 1, argv + 1, rank);
-	wl = pfs_workload_find(argv[1]);
-	if (wl)
-		return pfs_engine_main(wl, argc - 1, argv + 1, MPI_COMM_WORLD);
-	if (rank == 0)
-		fprintf(stderr, "pfsbench: unknown command '%s'\nTry 'pfsbench --help'.\n", argv[1]);
-	return PFS_EXIT_USAGE;
+	/* A workload by name, or options first and no command:
+	 * create_unlink_perf's own command line. */
+	return pfs_engine_run(argc, argv, MPI_COMM_WORLD, stdout, stderr);
 }
 
 int main(int argc, char **argv)

@@ -11,22 +11,10 @@
 # - each command run without what it requires (plot FILE without -o, ...)
 #   exits 2 with one line naming what is missing, then the hint to --help.
 # Runs no MPI job: the commands here refuse before MPI starts.
+. "$(dirname "$0")/lib.sh"
 : "${PFSBENCH:?run me from make check}" "${TOP_BUILDDIR:?run me from make check}"
-command -v man >/dev/null || { echo "SKIP: no man (Debian: apt-get install man-db)"; exit 77; }
-SCRATCH=$(mktemp -d)
-trap 'rm -rf "$SCRATCH"' EXIT
-failed=0 passed=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok - $what"
-		passed=$((passed + 1))
-	else
-		echo "not ok - $what"
-		failed=$((failed + 1))
-	fi
-}
+command -v man >/dev/null || skip "no man (Debian: apt-get install man-db)"
+t_scratch
 
 for page in "$TOP_BUILDDIR"/docs/*.1; do
 	p=$(basename "$page" .1)
@@ -82,5 +70,4 @@ refuses 2 "pfsbench export: give one of --csv or --json, and with --json at most
 refuses 2 "pfsbench clean: give DIR" clean
 check "nothing made by the refusals" test ! -e "$SCRATCH/pics"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -218,7 +218,7 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	for (size_t i = 0; i < e->noutputs; i++) {
 		if (!e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
 			continue;
-		if (e->outputs[i].ops != &pfs_output_hdf5) {
+		if (!(e->outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE)) {
 			pfs_warn("output %s failed to record test %s iteration %u",
 				 e->outputs[i].ops->name, e->test, e->iteration);
 			continue;

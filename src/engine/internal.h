@@ -26,7 +26,6 @@
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/target/fsprobe.h"
 
-#define PFS_MAX_OUTPUTS 8
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
 
@@ -151,11 +150,15 @@ struct pfs_engine {
 	struct pfs_fsstat *fsstats;
 	size_t nfsstats, fsstats_cap;
 
+	/* run.c: the caller's streams (struct pfs_engine_io) */
+	FILE *out, *err;
+
 	/* run.c, rank 0 only */
 	char results_path[PATH_MAX];
 	struct pfs_run_info ri;
-	struct pfs_output outputs[PFS_MAX_OUTPUTS];
+	struct pfs_output *outputs; /* the caller's */
 	size_t noutputs;
+	bool wants_results;   /* an output writes the results file (PFS_OUTPUT_RESULTS_FILE) */
 	struct pfs_results_file results; /* preflight created it, empty; open to the end */
 	bool results_made;    /* the results output began writing it */
 	bool drop_failed;

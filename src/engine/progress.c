@@ -38,13 +38,17 @@ struct pfs_progress_view {
 };
 
 /* Whether the user sees rank 0's stderr on a terminal. Under mpirun it is a
- * pipe to mpirun, whose own stderr is the user's: ask the parent's. */
-static bool stderr_is_terminal(void)
+ * pipe to mpirun, whose own stderr is the user's: ask the parent's. A
+ * stream the caller handed over (pfs_engine_run's err) is a terminal only
+ * when its own descriptor is one. */
+static bool stderr_is_terminal(FILE *err)
 {
 	char path[64];
 	bool tty;
 	int fd;
 
+	if (err != stderr)
+		return (fd = fileno(err)) >= 0 && isatty(fd);
 	if (isatty(STDERR_FILENO))
 		return true;
 	snprintf(path, sizeof(path), "/proc/%ld/fd/2", (long)getppid());
@@ -82,7 +86,7 @@ int pfs_progress_configure(struct pfs_engine *e)
 
 	if (e->rank != 0)
 		return 0;
-	e->prog_tty = stderr_is_terminal();
+	e->prog_tty = stderr_is_terminal(e->err);
 	if (e->common->progress == PFS_PROGRESS_NEVER ||
 	    (e->common->progress == PFS_PROGRESS_AUTO && !e->prog_tty))
 		return 0;
@@ -120,8 +124,8 @@ void pfs_progress_begin_step(struct pfs_engine *e)
 void pfs_progress_end_step(struct pfs_engine *e)
 {
 	if (e->prog_drawn) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
+		fputs("\r\033[K", e->err);
+		fflush(e->err);
 		e->prog_drawn = false;
 	}
 }
@@ -345,10 +349,10 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		 op, pfs_rate_display(v->unit, rate),
 		 pfs_unit_rate_label(v->unit), (double)elapsed / 1e6, togo, slow);
 	if (e->prog_tty)
-		fprintf(stderr, "\r%s\033[K", line);
+		fprintf(e->err, "\r%s\033[K", line);
 	else
-		fprintf(stderr, "%s\n", line);
-	fflush(stderr);
+		fprintf(e->err, "%s\n", line);
+	fflush(e->err);
 	e->prog_drawn = e->prog_tty;
 }
 

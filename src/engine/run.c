@@ -67,13 +67,13 @@ static int parse_on_root(struct pfs_engine *e, int argc, char **argv)
 	int rc = pfs_engine_parse(wl, e->opts, argc, argv, err, sizeof(err));
 
 	if (rc == PFS_PARSE_HELP)
-		usage(wl, stdout);
+		usage(wl, e->out);
 	else if (rc == PFS_PARSE_VERSION)
-		printf("pfsbench %s\n", PACKAGE_VERSION);
+		fprintf(e->out, "pfsbench %s\n", PACKAGE_VERSION);
 	else if (rc < 0)
-		fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n", wl->name, err,
+		fprintf(e->err, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n", wl->name, err,
 			wl->name);
-	fflush(stdout);
+	fflush(e->out);
 	return rc;
 }
 
@@ -196,12 +196,32 @@ static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
 {
 	char bytes[32], inodes[32];
 
-	printf("pfsbench %s --dry-run: nothing is created\n", e->wl->name);
+	fprintf(e->out, "pfsbench %s --dry-run: nothing is created\n", e->wl->name);
 	if (e->wl->dry_run)
-		e->wl->dry_run(stdout, e->opts, (unsigned)e->nranks, e->topo.nnodes);
-	printf("the run needs %s and %s inodes in '%s'\n",
-	       need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
-	       need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"), e->common->dir);
+		e->wl->dry_run(e->out, e->opts, (unsigned)e->nranks, e->topo.nnodes);
+	fprintf(e->out, "the run needs %s and %s inodes in '%s'\n",
+		need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
+		need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"),
+		e->common->dir);
+}
+
+/* The results file's name, chosen and checked (not yet taken). 0 or -1. */
+static int check_results_path(struct pfs_engine *e)
+{
+	char why[PATH_MAX + 128];
+	int rc;
+
+	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
+			     e->wl->name))
+		return pfs_error("the results file name is too long");
+	rc = pfs_results_path_check(e->results_path,
+				    e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
+				    sizeof(why));
+	/* A default name that another run took since pfs_results_path chose
+	 * it is no reason to stop: the claim in preflight moves on to the next. */
+	if (rc && !(rc == -EEXIST && !e->common->results[0]))
+		return pfs_error("%s", why);
+	return 0;
 }
 
 static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
@@ -223,16 +243,8 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	rc = pfs_fsinfo_get(e->common->dir, fs);
 	if (rc)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
-	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
-			     e->wl->name))
-		return pfs_error("the results file name is too long");
-	rc = pfs_results_path_check(e->results_path,
-				    e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
-				    sizeof(why));
-	/* A default name that another run took since pfs_results_path chose
-	 * it is no reason to stop: the claim below moves on to the next. */
-	if (rc && !(rc == -EEXIST && !e->common->results[0]))
-		return pfs_error("%s", why);
+	if (e->wants_results && check_results_path(e))
+		return -1;
 	if (!e->common->force && needs.bytes > fs->bytes_free)
 		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %s (use --force "
 				 "to run anyway, or lower the counts)",
@@ -250,15 +262,17 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 		char fstype[PFS_PRINTABLE_SIZE(sizeof(fs->fstype))];
 
 		/* A FUSE subtype is the mounter's to name. */
-		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
-		       e->common->dir, pfs_printable(fstype, sizeof(fstype), fs->fstype),
-		       fs->bytes_free / 1024, fs->inodes_free);
+		fprintf(e->out,
+			"'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
+			e->common->dir, pfs_printable(fstype, sizeof(fstype), fs->fstype),
+			fs->bytes_free / 1024, fs->inodes_free);
 		return 0;
 	}
 	/* The last check, and the run's first creation: the results file's
 	 * name, taken exclusively, so that a run whose numbers would go
 	 * nowhere never starts, and two runs never share a file. */
-	if (pfs_results_path_claim(e->results_path, sizeof(e->results_path),
+	if (e->wants_results &&
+	    pfs_results_path_claim(e->results_path, sizeof(e->results_path),
 				   e->common->results[0] ? NULL : e->wl->name, &e->results,
 				   why, sizeof(why)))
 		return pfs_error("%s", why);
@@ -278,8 +292,9 @@ static void iso_time(char *buf, size_t len)
 
 /* The command line as typed after the program's name, which is written
  * "pfsbench" wherever the binary lies. argv[0] is the command when one was
- * typed (or made by ab); with none ("pfsbench -m DIR"), main passes the
- * program's argv whole, its argv[0] being the program itself. */
+ * typed (or made by ab); with none ("pfsbench -m DIR"), the caller
+ * (pfs_engine_run_from) passes the program's argv whole, its argv[0] being
+ * the program itself. */
 static void join_args(char *buf, size_t len, const char *command, int argc, char **argv)
 {
 	size_t n = (size_t)snprintf(buf, len, "pfsbench");
@@ -341,21 +356,19 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 			 "caches were not dropped: --no-drop-caches");
 }
 
-/* The workload's report on stdout, then every registered output. A run
- * that cannot make its results file does not run: a benchmark whose
- * numbers go nowhere was time lost. Returns 0 or -1. */
+/* Every output the caller handed over, in its order. A run that cannot
+ * make its results file does not run: a benchmark whose numbers go nowhere
+ * was time lost. Returns 0 or -1. */
 static int begin_outputs(struct pfs_engine *e)
 {
-	e->outputs[e->noutputs++] = (struct pfs_output){ .ops = e->wl->report, .fp = stdout };
-	for (size_t i = 0; pfs_outputs[i] && e->noutputs < PFS_MAX_OUTPUTS; i++)
-		e->outputs[e->noutputs++] = (struct pfs_output){ .ops = pfs_outputs[i] };
 	for (size_t i = 0; i < e->noutputs; i++) {
 		struct pfs_output *o = &e->outputs[i];
+		bool record = o->ops->flags & PFS_OUTPUT_RESULTS_FILE;
 
 		if (!o->ops->begin(o, &e->ri)) {
-			if (o->ops == &pfs_output_hdf5)
+			if (record)
 				e->results_made = true;
-		} else if (o->ops == &pfs_output_hdf5) {
+		} else if (record) {
 			return -1;
 		} else {
 			pfs_warn("output %s could not start", o->ops->name);
@@ -398,7 +411,7 @@ static void say_results(const struct pfs_engine *e)
 		path = abs;
 	}
 	quote_word(quoted, sizeof(quoted), path);
-	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
+	fprintf(e->err, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
 }
 
 /* After a signal, before the clean-up: mpirun kills the ranks soon after
@@ -413,11 +426,11 @@ static void say_removing(const struct pfs_engine *e, const char *why)
 	if (!e->run_dir_made)
 		return;
 	quote_word(quoted, sizeof(quoted), e->common->dir);
-	fprintf(stderr,
+	fprintf(e->err,
 		"pfsbench: %s; removing the run's files in '%s'; if the job is killed first, "
 		"remove what is left with: pfsbench clean %s\n",
 		why, e->run_dir, quoted);
-	fflush(stderr);
+	fflush(e->err);
 }
 
 /* The watchdog's end of a run (watchdog.c), on rank 0: stderr says why,
@@ -432,20 +445,20 @@ static void run_abort(struct pfs_engine *e, const char *reason)
 	while (*line) {
 		size_t len = strcspn(line, "\n");
 
-		fprintf(stderr, "pfsbench: %s%.*s\n", line == reason ? "" : "  ", (int)len, line);
+		fprintf(e->err, "pfsbench: %s%.*s\n", line == reason ? "" : "  ", (int)len, line);
 		line += len + (line[len] == '\n');
 	}
 	end_outputs(e, PFS_RUN_ABORTED, reason);
 	if (e->run_dir_made) {
 		quote_word(quoted, sizeof(quoted), e->common->dir);
-		fprintf(stderr,
+		fprintf(e->err,
 			"pfsbench: ending the job; the run's files stay in '%s'; once no rank of it "
 			"is left, remove them with: pfsbench clean %s\n",
 			e->run_dir, quoted);
 	}
 	say_results(e);
-	fflush(stderr);
-	fflush(stdout);
+	fflush(e->err);
+	fflush(e->out);
 	MPI_Abort(e->comm, PFS_EXIT_FAILED);
 }
 
@@ -543,14 +556,14 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 		if (pfs_peer_plan(e, err, sizeof(err))) {
 			if (e->rank == 0)
-				fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n",
+				fprintf(e->err, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n",
 					e->wl->name, err, e->wl->name);
 			return PFS_EXIT_USAGE;
 		}
 	}
 
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
-	fflush(stdout);
+	fflush(e->out);
 	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
 	if (rc || e->common->dry_run)
 		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
@@ -587,12 +600,22 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	return status;
 }
 
-int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm)
+int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
+		    const struct pfs_engine_io *io)
 {
 	struct pfs_engine e;
+	FILE *messages;
 	int status;
 
 	memset(&e, 0, sizeof(e));
+	e.out = io->out;
+	e.err = io->err;
+	e.outputs = io->outputs;
+	e.noutputs = io->noutputs;
+	for (size_t i = 0; i < e.noutputs; i++)
+		if (e.outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE)
+			e.wants_results = true;
+	messages = pfs_messages_to(e.err);
 	e.row_type = e.cell_type = e.tick_type = e.fsstat_type = MPI_DATATYPE_NULL;
 	e.prog_req = e.sw_req = MPI_REQUEST_NULL;
 	e.w.node_name = "?";
@@ -625,6 +648,8 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	pfs_cgroup_meter_open(&e.throttle);
 	e.peer_rank = e.reader_rank = -1;
 	e.w.opts = e.opts;
+	e.w.out = e.out;
+	e.w.err = e.err;
 	pfs_stop_recv_post(&e);
 	if (pfs_interrupt_install())
 		pfs_warn("cannot catch SIGINT and SIGTERM; an interrupted run's results file "
@@ -637,7 +662,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 
 	PFS_MPI(&e, MPI_Cancel, (&e.stop_recv));
 	PFS_MPI(&e, MPI_Wait, (&e.stop_recv, MPI_STATUS_IGNORE));
-	fflush(stdout);
+	fflush(e.out);
 	free(e.w.state);
 	free(e.hist[0]);
 	free(e.hist[1]);
@@ -653,5 +678,6 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	pfs_topology_free(&e.topo);
 	pfs_gather_free_types(&e);
 	PFS_MPI(&e, MPI_Comm_free, (&e.comm));
+	pfs_messages_to(messages);
 	return status;
 }

@@ -11,6 +11,11 @@ const struct pfs_output_ops *const pfs_outputs[] = {
 	NULL,
 };
 
+FILE *pfs_output_err(const struct pfs_output *o)
+{
+	return o->err ? o->err : stderr;
+}
+
 bool pfs_output_row(struct pfs_output *o)
 {
 	struct pfs_row_budget *b = o->budget;

@@ -1,28 +1,10 @@
-# lib.sh: what the picture tests share, on top of tests/mpi/lib.sh: the
-# checks of a picture file, and a small real run to draw.
+# lib.sh: what the picture tests share, on top of tests/mpi/lib.sh (and
+# tests/lib.sh's need_deb, for gnuplot): the checks of a picture file, and
+# a small real run to draw.
 . "$(dirname "${BASH_SOURCE[0]}")/../mpi/lib.sh"
 PLOT_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip "Debian's $PY is missing: the pictures are read with it"
-
-# need_deb PACKAGE COMMAND: COMMAND is on PATH, installing Debian's
-# PACKAGE first when it is missing and apt-get can (as root); fails, saying
-# why in NEED_WHY, when it cannot.
-need_deb() {
-	NEED_WHY=
-	command -v "$2" >/dev/null && return 0
-	if ! command -v apt-get >/dev/null || [ "$(id -u)" != 0 ]; then
-		NEED_WHY="$1 is not installed, and installing it needs apt-get as root"
-		return 1
-	fi
-	echo "# installing Debian's $1"
-	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1" ||
-		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1"; }; } \
-		>"$SCRATCH/apt.log" 2>&1
-	command -v "$2" >/dev/null && return 0
-	NEED_WHY="apt-get install $1 failed: $(tail -n 1 "$SCRATCH/apt.log")"
-	return 1
-}
 
 # svg_ok FILE: an SVG document that parses as XML, of 2 KB to 2 MB.
 svg_ok() {

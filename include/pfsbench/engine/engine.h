@@ -3,14 +3,33 @@
 #define PFSBENCH_ENGINE_H
 
 #include <mpi.h>
+#include <stddef.h>
+#include <stdio.h>
 
+struct pfs_output;
 struct pfs_workload;
+
+/* Where a run writes, as its caller chose: the engine names no output and
+ * no stream of its own. The pfsbench command hands it the workload's
+ * report and the registered outputs on stdout and stderr
+ * (src/commands/run.c); a test hands it memory streams and outputs of its
+ * own. Every rank passes its streams (workers print there too); the
+ * outputs are used on rank 0 only. */
+struct pfs_engine_io {
+	FILE *out; /* --help, --version, --dry-run */
+	FILE *err; /* messages, the progress line, where the results file is */
+	/* Begun in this order, each block handed to each, ended in this
+	 * order; each output's priv is its own between begin and end. */
+	struct pfs_output *outputs;
+	size_t noutputs;
+};
 
 /* Parses argv (argv[0] is the subcommand) on rank 0, broadcasts the options,
  * checks the target, runs every selected test for every iteration and
- * reports. Collective over comm. Returns the exit status (PFS_EXIT_*), the
- * same on every rank. */
-int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm);
+ * hands each iteration's rows to io's outputs. Collective over comm.
+ * Returns the exit status (PFS_EXIT_*), the same on every rank. */
+int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
+		    const struct pfs_engine_io *io);
 
 /* A workload's command line (argv[0] is the command's name) into opts, a
  * zeroed struct of wl->opts_size: its defaults, the options, the tests
