@@ -296,12 +296,18 @@ static void iso_time(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void join_args(char *buf, size_t len, int argc, char **argv)
+/* The command line as typed after the program's name, which is written
+ * "pfsbench" wherever the binary lies. argv[0] is the command when one was
+ * typed (or made by ab); with none ("pfsbench -m DIR"), the caller
+ * (pfs_engine_run_from) passes the program's argv whole, its argv[0] being
+ * the program itself. */
+static void join_args(char *buf, size_t len, const char *command, int argc, char **argv)
 {
 	size_t n = (size_t)snprintf(buf, len, "pfsbench");
 
 	for (int i = 0; i < argc && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
+		if (i > 0 || !strcmp(argv[0], command))
+			n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
 }
 
 /* The first line of the MPI library's version: Open MPI adds build details. */
@@ -332,7 +338,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	if (e->wl->note)
 		e->wl->note(e->opts, e->topo.nnodes, ri->run_note, sizeof(ri->run_note));
 	snprintf(ri->pfsbench_version, sizeof(ri->pfsbench_version), "%s", PACKAGE_VERSION);
-	join_args(ri->command_line, sizeof(ri->command_line), argc, argv);
+	join_args(ri->command_line, sizeof(ri->command_line), e->wl->name, argc, argv);
 	iso_time(ri->start_time, sizeof(ri->start_time));
 	snprintf(ri->status, sizeof(ri->status), "running");
 	mpi_version(ri->mpi_version, sizeof(ri->mpi_version));

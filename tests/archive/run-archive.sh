@@ -42,6 +42,35 @@ import sys, h5py
 assert h5py.File(sys.argv[1], "r")["parameters"].attrs["tests"] == b"se,pa,ua,ub,uc"
 PYEOF
 
+# Provenance says what was typed and what the kernel lists (issue 29: a
+# run with no command recorded "pfsbench /path/pfsbench -m ...", and the
+# mount options "rw,relatime,rw,...": mountinfo's two lists end to end).
+"$MPIRUN" --oversubscribe -np 1 "$PFSBENCH" -m "$SCRATCH/target" -f 4 -F 1 -s 1k -t se \
+	--no-drop-caches --results "$SCRATCH/n.h5" >/dev/null || fail "the run without a command failed"
+"$PFSBENCH" export "$SCRATCH/n.h5" --csv --provenance >"$SCRATCH/n.csv" || fail "export of n.h5 failed"
+"$PFSBENCH" export "$SCRATCH/r.h5" --csv --provenance >"$SCRATCH/rp.csv" || fail "export of r.h5 failed"
+"$PY" - "$SCRATCH" <<'PYEOF' || fail "command_line or mount_options are not as typed / as the kernel lists them"
+import csv, os, sys
+d = sys.argv[1]
+def prov(name):
+    with open(os.path.join(d, name), newline="") as fp:
+        return dict(csv.reader(fp, strict=True))
+n, r = prov("n.csv"), prov("rp.csv")
+want = "pfsbench -m %s/target -f 4 -F 1 -s 1k -t se --no-drop-caches --results %s/n.h5" % (d, d)
+assert n["command_line"] == want, (n["command_line"], want)
+want = ("pfsbench create-unlink -m %s/target --no-drop-caches --results %s/r.h5 "
+        "-f 100 -F 3 -s 4k -t se,pa,uc -i 2") % (d, d)
+assert r["command_line"] == want, (r["command_line"], want)
+# /proc/self/mounts: the last mount on the mount point hides the others.
+unesc = lambda s: s.encode().decode("unicode_escape")
+opts = [l.split()[3] for l in open("/proc/self/mounts") if unesc(l.split()[1]) == n["mount_point"]]
+assert opts and n["mount_options"] == opts[-1], (n["mount_options"], opts)
+words = n["mount_options"].split(",")
+assert len(words) == len(set(words)), words
+print("# command_line:", n["command_line"])
+print("# mount_options:", n["mount_options"], "(/proc/self/mounts: %s)" % opts[-1])
+PYEOF
+
 "$PFSBENCH" export "$SCRATCH/r.h5" --json >"$SCRATCH/r.json" || fail "export --json failed"
 "$PY" -m json.tool "$SCRATCH/r.json" >/dev/null || fail "export --json is not valid JSON"
 "$PFSBENCH" export "$SCRATCH/r.h5" --csv >"$SCRATCH/r.csv" || fail "export --csv failed"
