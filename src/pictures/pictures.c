@@ -112,8 +112,7 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 		 "the sum of its times%s%s.",
 		 words, slow_ops ? "; red: a slow node, by how much slower than the median node"
 				 : "",
-		 withheld ? "; hatched: an op whose nodes the analysis did not judge (steps under "
-			    "10 ms, or unlike on the nodes)"
+		 withheld ? "; hatched: not judged (steps under 10 ms, unlike, or of < 3 nodes)"
 			  : "");
 	rc = pfs_plot_rates_script(s, name, caption, lanes, nlanes, rates, nrates);
 	if (rc)
@@ -387,8 +386,8 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
 	for (unsigned i = 0; an.compared && i < an.nnodes; i++)
 		if (pfs_node_is_slow(&an.nodes[i]))
 			cap += an.nodes[i].nops + 1;
-	/* and each (test, op) it did not judge, where it judged others */
-	for (size_t o = 0; an.compared && o < an.nops; o++)
+	/* and each (test, op) it did not judge */
+	for (size_t o = 0; o < an.nops; o++)
 		cap += !an.ops[o].judged;
 	if (cap && !(f = calloc(cap, sizeof(*f)))) {
 		pfs_analysis_free(&an);
@@ -416,8 +415,9 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
 		f[k].node_index = PFS_PLOT_ALL_NODES;
 		pfs_row_set_text(f[k].test, sizeof(f[k].test), b->test);
 		pfs_row_set_text(f[k].op, sizeof(f[k].op), b->op);
-		f[k++].withheld = b->step_us < PFS_SHORT_STEP_US ? PFS_PLOT_TOO_SHORT
-								 : PFS_PLOT_NOT_ALIKE;
+		f[k++].withheld = !an.compared			 ? PFS_PLOT_FEW_NODES
+				  : b->step_us < PFS_SHORT_STEP_US ? PFS_PLOT_TOO_SHORT
+								   : PFS_PLOT_NOT_ALIKE;
 	}
 	pfs_analysis_free(&an);
 	*flags = f;

@@ -368,7 +368,8 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX], notes[400] = "", units[64],
 		title[128];
 	size_t ngroups = 0, cols, rows, pw;
-	bool seen[PFS_UNIT_COUNT] = { false }, any_slow = false, too_short = false, unlike = false;
+	bool seen[PFS_UNIT_COUNT] = { false }, any_slow = false, too_short = false, unlike = false,
+	     few = false;
 	struct pfs_membuf b;
 	unsigned head;
 	int rc;
@@ -382,6 +383,7 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 		any_slow |= rates[i].slow > 0;
 		too_short |= rates[i].withheld == PFS_PLOT_TOO_SHORT;
 		unlike |= rates[i].withheld == PFS_PLOT_NOT_ALIKE;
+		few |= rates[i].withheld == PFS_PLOT_FEW_NODES;
 	}
 	cols = ngroups < 4 ? ngroups : 4;
 	rows = (ngroups + cols - 1) / cols;
@@ -401,8 +403,11 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 		     "or even there");
 	if (unlike)
 		note(notes, sizeof(notes),
-		     "hatched, not judged: steps unlike: not the same ops on as many nodes, no node "
-		     "judged there");
+		     "hatched, not judged: no like steps of 3 nodes or more to set side by side, no "
+		     "node judged there");
+	if (few)
+		note(notes, sizeof(notes),
+		     "hatched, not judged: < 3 nodes: it takes 3 nodes or more to tell a slow one");
 	head = heading(b.fp, s, rows, cols, title, notes);
 	fprintf(b.fp,
 		"set boxwidth 0.8\nset style fill solid 0.85 noborder\n"
@@ -433,8 +438,9 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 			fprintf(b.fp,
 				"set label 1 \"not judged: %s\" at graph 0.5, graph 0.95 center font ',9' "
 				"tc rgb '#555555'\n",
-				rates[i].withheld == PFS_PLOT_TOO_SHORT ? "steps < 10 ms"
-									: "steps unlike");
+				rates[i].withheld == PFS_PLOT_TOO_SHORT	  ? "steps < 10 ms"
+				: rates[i].withheld == PFS_PLOT_FEW_NODES ? "< 3 nodes"
+									  : "no like steps");
 		else
 			fputs("unset label 1\n", b.fp);
 		fprintf(b.fp,

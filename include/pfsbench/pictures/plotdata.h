@@ -110,7 +110,9 @@ uint64_t pfs_plot_wait_us(const struct pfs_plot_bar *b);
 enum pfs_plot_withheld {
 	PFS_PLOT_JUDGED = 0,
 	PFS_PLOT_TOO_SHORT, /* its steps last under PFS_SHORT_STEP_US (median) */
-	PFS_PLOT_NOT_ALIKE, /* its steps are not of one kind on every node */
+	PFS_PLOT_NOT_ALIKE, /* no steps of one kind (the same ops on as many
+			     * nodes) of 3 nodes or more to set side by side */
+	PFS_PLOT_FEW_NODES, /* the run has under PFS_SLOW_MIN_NODES nodes: none judged */
 };
 
 /* Every node of a (test, op): a flag with this node_index and withheld set. */
