@@ -142,9 +142,22 @@ static int body_open(struct pfs_membuf *b)
 
 /* ---- the heading inside each picture ------------------------------------------- */
 
-/* Its lines are drawn in this font, about this many pixels apart. */
+/* Its lines are drawn in this font, about this many pixels apart and
+ * with characters about this wide on average (tenths of a pixel). */
 #define HEADING_FONT "',12'"
 #define HEADING_LINE_PX 19u
+#define HEADING_CHAR_DPX 75u
+
+/* What a heading takes of its picture: the picture is made this much
+ * taller, and at least this wide, so that no line of it is cut. */
+struct heading_size {
+	unsigned height, width;
+};
+
+static unsigned at_least(unsigned v, unsigned min)
+{
+	return v < min ? min : v;
+}
 
 /* Opens the multiplot of rows x cols panels with the picture's heading as
  * its title, which gnuplot makes room for above the panels: the title
@@ -152,26 +165,31 @@ static int body_open(struct pfs_membuf *b)
  * pfs_plot_script_about) and the notes, '\n' between lines, one for each
  * mark the picture uses. Every picture is a multiplot, of one panel or
  * more, so that every one carries its heading the same way. Returns the
- * pixels the heading takes, to add to the picture's height. The title and
+ * room the heading takes (struct heading_size). The title and
  * the notes are the callers' words around names already safe, without
  * quotes (tests/unit/test_plotscript.c checks they balance). */
-static unsigned heading(FILE *fp, const struct pfs_plot_script *s, size_t rows, size_t cols,
-			const char *title, const char *notes)
+static struct heading_size heading(FILE *fp, const struct pfs_plot_script *s, size_t rows,
+				   size_t cols, const char *title, const char *notes)
 {
 	unsigned lines = 1 + (s->about[0] != 0);
+	size_t longest = strlen(s->what) + 2 + strlen(title), line = 0;
 
+	longest = strlen(s->about) > longest ? strlen(s->about) : longest;
 	fprintf(fp, "set multiplot layout %zu,%zu title \"%s%s%s%s%s", rows, cols, s->what,
 		s->what[0] ? ": " : "", title, s->about[0] ? "\\n" : "", s->about);
 	for (const char *p = notes; p && *p; p++) {
 		if (p == notes || p[-1] == '\n') {
 			fputs("\\n", fp);
 			lines++;
+			line = 0;
 		}
 		if (*p != '\n')
 			fputc(*p, fp);
+		longest = ++line > longest ? line : longest;
 	}
 	fputs("\" font " HEADING_FONT "\n", fp);
-	return lines * HEADING_LINE_PX + 8;
+	return (struct heading_size){ lines * HEADING_LINE_PX + 8,
+				      (unsigned)(longest * HEADING_CHAR_DPX / 10 + 40) };
 }
 
 /* Appends a note line to notes (len bytes), cut if it does not fit. */
@@ -261,7 +279,7 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	char blk[32], label[PFS_PLOT_LABEL_MAX];
 	char notes[256] = "";
 	struct pfs_membuf b;
-	unsigned head;
+	struct heading_size head;
 	bool any_wait = false, any_late = false;
 	double lm;
 	int rc;
@@ -351,8 +369,8 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, 1000,
-			     (unsigned)(npanels * (110 + 22 * (nlanes < 60 ? nlanes : 60))) + head,
+		rc = picture(s, name, caption, at_least(1000, head.width),
+			     (unsigned)(npanels * (110 + 22 * (nlanes < 60 ? nlanes : 60))) + head.height,
 			     b.buf);
 	free(b.buf);
 	free(ops);
@@ -371,7 +389,7 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 	bool seen[PFS_UNIT_COUNT] = { false }, any_slow = false, too_short = false, unlike = false,
 	     few = false;
 	struct pfs_membuf b;
-	unsigned head;
+	struct heading_size head;
 	int rc;
 
 	if (!name_ok(name) || !nrates || !nlanes)
@@ -459,8 +477,8 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, (unsigned)(cols * pw), (unsigned)(rows * 300) + head,
-			     b.buf);
+		rc = picture(s, name, caption, at_least((unsigned)(cols * pw), head.width),
+			     (unsigned)(rows * 300) + head.height, b.buf);
 	free(b.buf);
 	return rc;
 }
@@ -472,7 +490,8 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 			     const char *const *node_names)
 {
 	char blk[32], label[PFS_PLOT_LABEL_MAX], title[128];
-	unsigned nnodes = npanels ? panels[0].p->nnodes : 0, head;
+	unsigned nnodes = npanels ? panels[0].p->nnodes : 0;
+	struct heading_size head;
 	struct pfs_membuf b;
 	int rc;
 
@@ -527,7 +546,8 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, 1000, (unsigned)(npanels * 260) + head, b.buf);
+		rc = picture(s, name, caption, at_least(1000, head.width),
+			     (unsigned)(npanels * 260) + head.height, b.buf);
 	free(b.buf);
 	return rc;
 }
@@ -542,7 +562,7 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 	double lo = INFINITY, hi = 0;
 	size_t npanels = 0, nops = 0;
 	struct pfs_membuf b;
-	unsigned head;
+	struct heading_size head;
 	int rc;
 
 	if (!ops)
@@ -594,7 +614,8 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, 1000, (unsigned)(npanels * 280) + head, b.buf);
+		rc = picture(s, name, caption, at_least(1000, head.width),
+			     (unsigned)(npanels * 280) + head.height, b.buf);
 	free(b.buf);
 	free(ops);
 	return rc;
@@ -624,7 +645,7 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 	double w, lo = INFINITY, hi = 0;
 	bool one_unit, any_interval = false, any_cut = false, any_called = false;
 	struct pfs_membuf b;
-	unsigned head;
+	struct heading_size head;
 	int rc;
 
 	if (!name_ok(name) || !c->nlines || c->nruns < 2)
@@ -741,11 +762,10 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 	fputs("\nunset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc) {
-		size_t width = 160 + 22 * c->nruns * c->nlines;
+		unsigned width = (unsigned)(160 + 22 * c->nruns * c->nlines);
 
-		/* wide enough for the heading's longest line too */
-		rc = picture(s, name, caption, (unsigned)(width < 640 ? 640 : width), 460 + head,
-			     b.buf);
+		rc = picture(s, name, caption, at_least(at_least(width, 500), head.width),
+			     460 + head.height, b.buf);
 	}
 	free(b.buf);
 	return rc;
@@ -770,7 +790,7 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 {
 	char blk[32], size[32];
 	struct pfs_membuf b;
-	unsigned head;
+	struct heading_size head;
 	int rc;
 
 	if (!name_ok(name) || !m->rows || !m->cols || m->rows > PFS_MATRIXFMT_MAX ||
@@ -820,11 +840,8 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 		blk, blk);
 	rc = pfs_membuf_close(&b);
 	if (!rc) {
-		unsigned width = 120 + 64 * m->cols;
-
-		/* wide enough for the heading's lines */
-		rc = picture(s, name, caption, width < 560 ? 560 : width, 120 + 34 * m->rows + head,
-			     b.buf);
+		rc = picture(s, name, caption, at_least(120 + 64 * m->cols, head.width),
+			     120 + 34 * m->rows + head.height, b.buf);
 	}
 	free(b.buf);
 	return rc;

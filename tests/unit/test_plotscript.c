@@ -338,6 +338,16 @@ static void test_heading_and_withheld(void **state)
 	assert_non_null(strstr(buf, "with boxes lc rgb variable notitle"));
 	/* no red: no line explains it */
 	assert_null(strstr(buf, "red, Nx slower"));
+	/* two narrow panels (520 pixels) widened for the subtitle's 107
+	 * characters, so that no line of the heading is cut */
+	{
+		const char *size = strstr(buf, "set terminal svg size ");
+		unsigned w = 0, h = 0;
+
+		assert_non_null(size);
+		assert_int_equal(sscanf(size, "set terminal svg size %u,%u", &w, &h), 2);
+		assert_true(w >= 107 * 7);
+	}
 	pfs_plot_script_free(&s);
 	free(buf);
 }
