@@ -287,8 +287,15 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 		return 0; /* a run that measured nothing has nothing to draw */
 	run_about(s, a, label);
 	rc = pfs_pictures_matrix(a, &m, err, sizeof(err));
-	if (!rc)
+	if (!rc) {
+		char what[PFS_PLOT_LABEL_MAX];
+
+		/* the op heads the title: a write matrix is no read matrix */
+		snprintf(what, sizeof(what), "%.20s %.20s", pfs_archive_get(a, "workload"),
+			 a->rows[0].op);
+		pfs_plot_script_about(s, what, s->about);
 		return heatmap(s, &m, prefix, words);
+	}
 	if (rc == -EINVAL)
 		pfs_error("%s: its rows are no matrix of its parameters: %s", label, err);
 	if (rc != -ENOENT)

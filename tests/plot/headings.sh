@@ -97,7 +97,7 @@ check "compare.svg: the * it explains is drawn" test "$(svg_texts "$P/cmp/compar
 "$PFSBENCH" plot "$RUNS/matrix-tmpfs.h5" -o "$P/m" >"$SCRATCH/out" 2>"$SCRATCH/err"
 check "plot matrix-tmpfs.h5: exit 0" test $? -eq 0
 check "matrix.svg: title, subtitle, blank cells explained" head_is "$P/m/matrix.svg" \
-	'matrix: MiB/s of each transfer and request size' \
+	'matrix Write: MiB/s of each transfer and request size' \
 	'matrix-tmpfs.h5: TMPFS on /dev/shm, 1 node x 2 workers, 2026-11-30T23:30:35Z' \
 	'blank cell: a request larger than its transfer, not run'
 check "matrix.png: its 3 heading lines drawn" heading_ok "$P/m/matrix.png" 3
