@@ -413,8 +413,8 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 	snprintf(title, sizeof(title), "the rate of each op per node and worker (%s)", units);
 	if (any_slow)
 		note(notes, sizeof(notes),
-		     "red, Nx slower: a node show --analyze names slow in that op, by the rate of the "
-		     "median node / its rate");
+		     "red, Nx slower (or stalled): a node show --analyze names slow in that op, by the "
+		     "rate of the median node / its rate");
 	if (too_short)
 		note(notes, sizeof(notes),
 		     "hatched, not judged: steps < 10 ms: too short to time, no node judged slow "

@@ -29,7 +29,7 @@ head_is() {
 "$PFSBENCH" plot "$RUNS/tmpfs-slow.h5" -o "$P/slow" >"$SCRATCH/out" 2>"$SCRATCH/err"
 check "plot tmpfs-slow.h5: exit 0" test $? -eq 0
 SUB='tmpfs-slow.h5: TMPFS on /dev/shm, 3 nodes x 1 worker, 2026-11-30T23:30:21Z'
-RED='red, Nx slower: a node show --analyze names slow in that op, by the rate of the median node / its rate'
+RED='red, Nx slower (or stalled): a node show --analyze names slow in that op, by the rate of the median node / its rate'
 SHORT='hatched, not judged: steps < 10 ms: too short to time, no node judged slow or even there'
 UNLIKE='hatched, not judged: no like steps of 3 nodes or more to set side by side, no node judged there'
 check "rates.svg: title, subtitle, the red and both hatched marks explained" head_is "$P/slow/rates.svg" \
