@@ -70,3 +70,22 @@ measured() {
 	RSS=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$SCRATCH/$name.time")
 	echo "# $name: exit $RC, peak RSS ${RSS:-?} KiB, $(grep -h 'Elapsed' "$SCRATCH/$name.time")"
 }
+
+# svg_texts FILE: the text of each <text> element of an SVG, one a line,
+# in document order (entities decoded).
+svg_texts() {
+	"$PY" -c 'import sys, xml.etree.ElementTree as E
+for t in E.parse(sys.argv[1]).iter():
+    if t.tag.endswith("}text") or t.tag == "text":
+        print("".join(t.itertext()))' "$1"
+}
+
+# heading_ok PNG LINES: the PNG's heading, the top LINES lines of text
+# (19 pixels each, and 8 more), is drawn: LINES runs of ink rows or more
+# between blank rows, the first in the top line, all black on white.
+heading_ok() {
+	set -- "$1" "$2" $("$PY" "$PLOT_LIB/pngcheck.py" --band 0 $(($2 * 19 + 8)) "$1") || return 1
+	[ $# -eq 7 ] || return 1
+	echo "# $(basename "$1"): top $(($2 * 19 + 8)) rows: $3 with ink ($4 of the pixels), $5 lines, the first at row $6, $7 in colour"
+	[ "$5" -ge "$2" ] && [ "$6" -ge 0 ] && [ "$6" -lt 19 ] && awk -v c="$7" 'BEGIN { exit !(c == 0) }'
+}
