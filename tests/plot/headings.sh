@@ -53,7 +53,7 @@ svg_texts "$P/slow/rates.svg" | awk '
 	/^(se|pa|ua|ub|uc) [A-Z][a-z]+$/ { if (short) print "short", $0; if (red) print "red", $0; short = red = 0 }' \
 	>"$SCRATCH/marks"
 "$PFSBENCH" show --analyze "$RUNS/tmpfs-slow.h5" >"$SCRATCH/analyze"
-awk '$NF == "!" { print "short", $1, $2 }' "$SCRATCH/analyze" >"$SCRATCH/want"
+awk '{ for (i = 3; i <= NF; i++) if ($i == "!") { print "short", $1, $2; next } }' "$SCRATCH/analyze" >"$SCRATCH/want"
 sed -n 's/^ node2: \(.*\) slower than the median node$/\1/p' "$SCRATCH/analyze" | tr ',' '\n' |
 	awk 'NF { print "red", $1, $2 }' >>"$SCRATCH/want"
 echo "# not judged and red in the picture: $(grep -c short "$SCRATCH/marks") and $(grep -c red "$SCRATCH/marks"); show --analyze: $(grep -c short "$SCRATCH/want") and $(grep -c red "$SCRATCH/want")"
