@@ -47,7 +47,7 @@ struct cu_opts {
 	bool stat;            /* --stat: a Stat op before Unlink */
 };
 
-/* Read and Unlink of the peer's files are ops of their own, so that plans
+/* Read, Stat and Unlink of the peer's files are ops of their own, so that plans
  * say which tests shift (ua and uc never do). */
 enum cu_op { OP_CREATE, OP_WRITE, OP_READ, OP_UNLINK, OP_CREATE_UNLINK, OP_READ_PEER,
 	     OP_UNLINK_PEER, OP_STAT, OP_STAT_PEER };
