@@ -103,3 +103,32 @@ ext4_on_shm() {
 	mount -t ext4 "$dev" "$EXT4_DIR" || return 1
 	undo+=("umount '$EXT4_DIR'")
 }
+
+# tmpfs_work: a new directory, its path in work, with a tmpfs of 512 MiB
+# mounted on work/fs (else a directory in /dev/shm), its path in fs; an
+# EXIT trap removes both. Changes into work.
+tmpfs_work() {
+	work=$(mktemp -d /tmp/pfsbench-bench.XXXXXX)
+	trap 'umount "$work/fs" 2>/dev/null || true; rm -rf "$work" "/dev/shm/pfsbench-bench.$$"' EXIT
+	mkdir "$work/fs"
+	if ! mount -t tmpfs -o size=512m pfsbench-bench "$work/fs" 2>/dev/null; then
+		echo "bench: cannot mount a tmpfs; using /dev/shm" >&2
+		rmdir "$work/fs"
+		mkdir -p "/dev/shm/pfsbench-bench.$$"
+		ln -s "/dev/shm/pfsbench-bench.$$" "$work/fs"
+	fi
+	fs=$work/fs/
+	cd "$work" || return 1
+}
+
+# baseline_bench_init: what the benches against baseline_create_unlink
+# share: PFSBENCH, BASELINE and MPIRUN; FILES (50000), ROUNDS (9) and
+# IR_FILES (20000, under callgrind) unless given; a tmpfs (tmpfs_work).
+baseline_bench_init() {
+	: "${PFSBENCH:?}" "${BASELINE:?}" "${MPIRUN:=mpirun}"
+	FILES=${FILES:-50000}
+	ROUNDS=${ROUNDS:-9}
+	IR_FILES=${IR_FILES:-20000}
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	tmpfs_work
+}

@@ -17,24 +17,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-: "${PFSBENCH:?}" "${BASELINE:?}" "${MPIRUN:=mpirun}"
-FILES=${FILES:-50000}
-ROUNDS=${ROUNDS:-9}
-IR_FILES=${IR_FILES:-20000}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-work=$(mktemp -d /tmp/pfsbench-bench.XXXXXX)
-cleanup() { umount "$work/fs" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-mkdir "$work/fs"
-if ! mount -t tmpfs -o size=512m pfsbench-bench "$work/fs" 2>/dev/null; then
-	echo "bench: cannot mount a tmpfs; using /dev/shm" >&2
-	rmdir "$work/fs"
-	mkdir -p /dev/shm/pfsbench-bench.$$
-	ln -s /dev/shm/pfsbench-bench.$$ "$work/fs"
-fi
-fs=$work/fs/
-cd "$work"
+baseline_bench_init
 
 # One round of a side appends "create_us unlink_us create_cpu_us unlink_cpu_us".
 pfs_run() { # ROUND OUT [pfsbench options]

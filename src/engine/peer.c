@@ -60,8 +60,10 @@ int pfs_peer_plan(struct pfs_engine *e, char *err, size_t errlen)
 		}
 	}
 	for (unsigned k = 0; !rc && k < nn; k++) {
-		if (k == me && peer[k] >= 0)
+		if (k == me && peer[k] >= 0) {
 			e->peer_rank = rank_of(e, (unsigned)peer[k], e->w.worker);
+			e->w.peer_node = (unsigned)peer[k];
+		}
 		if (peer[k] >= 0 && (unsigned)peer[k] == me)
 			e->reader_rank = rank_of(e, k, e->w.worker);
 	}

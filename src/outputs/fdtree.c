@@ -32,6 +32,9 @@ static const struct fdtree_phase phases[] = {
 	  INDENT "Directory creates per second =", false },
 	{ PFS_TREE_OP_CREATE, "FILE CREATE TIME IN, OUT, TOTAL      =",
 	  INDENT "File creates per second      =", true },
+	/* Not fdtree's: only with --stat, worded and aligned as its others. */
+	{ PFS_TREE_OP_STAT, "FILE STAT TIME IN, OUT, TOTAL        =",
+	  INDENT "File stats per second        =", false },
 	{ PFS_TREE_OP_UNLINK, "FILE REMOVE TIME IN, OUT, TOTAL      =",
 	  INDENT "File removals per second     =", false },
 	{ PFS_TREE_OP_RMDIR, "DIRECTORY REMOVE TIME IN, OUT, TOTAL =",

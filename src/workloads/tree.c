@@ -6,8 +6,9 @@
  * zero-padded to the width of the largest, so a name never changes length:
  * LEVEL0/d3/d0/f7. The test "tree" has four ops, each on every node at once
  * (the engine puts barriers and cache drops between them): Mkdir (pre-order),
- * Create (the files with their data), Unlink, Rmdir (post-order). -C runs the
- * first two and leaves the trees, -R the last two (see docs/tree.md).
+ * Create (the files with their data), with --stat Stat (fstatat of every
+ * file, in Create's order), Unlink, Rmdir (post-order). -C runs the first
+ * two and leaves the trees, -R the rest (see docs/tree.md).
  *
  * The walk is iterative and relative to directory descriptors: memory is one
  * record a level and one path buffer, whatever the size of the tree, and the
@@ -32,7 +33,8 @@
 #define MAX_DIGITS 20   /* of an index: UINT64_MAX has 20 */
 #define IO_CHUNK (1u << 20)
 
-enum tree_op { OP_MKDIR, OP_CREATE, OP_UNLINK, OP_RMDIR, OP_CLEANUP };
+/* In the order the plan runs them; Stat only with --stat. */
+enum tree_op { OP_MKDIR, OP_CREATE, OP_STAT, OP_UNLINK, OP_RMDIR, OP_CLEANUP };
 
 /* One directory on the way from the top to where the walk is. */
 struct tree_level {
@@ -160,6 +162,7 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat
 	const struct pfs_tree_opts *o = w->opts;
 	char *name = st->path + end + 1;
 	char *last = name + 1 + st->file_digits;
+	struct stat sb;
 	int rc = 0;
 
 	name_first(st->path, end, FILE_PREFIX[0], st->file_digits);
@@ -180,8 +183,9 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat
 		t = lat ? pfs_now_ns() : 0;
 		if (op == OP_CREATE)
 			rc = create_file(w, st, dfd, name);
-		else if (pfs_unlinkat(dfd, name, 0))
-			rc = pfs_fail(w, "remove", st->path, errno);
+		else if (op == OP_STAT ? fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW)
+				       : pfs_unlinkat(dfd, name, 0))
+			rc = pfs_fail(w, op == OP_STAT ? "stat" : "remove", st->path, errno);
 		if (rc)
 			break;
 		if (lat)
@@ -327,7 +331,8 @@ out:
 }
 
 static const char *const tree_op_names[] = { PFS_TREE_OP_MKDIR, PFS_TREE_OP_CREATE,
-					     PFS_TREE_OP_UNLINK, PFS_TREE_OP_RMDIR, NULL };
+					     PFS_TREE_OP_STAT, PFS_TREE_OP_UNLINK,
+					     PFS_TREE_OP_RMDIR, NULL };
 
 static int tree_run_op(struct pfs_worker *w, unsigned op)
 {
@@ -352,6 +357,10 @@ static int tree_run_op(struct pfs_worker *w, unsigned op)
 		st->files_made = w->items;
 		/* Every file has the same size: counted once, not per file. */
 		w->bytes = w->items * st->file_bytes;
+		break;
+	case OP_STAT:
+		pfs_op_start(w, PFS_TREE_OP_STAT, PFS_UNIT_FILES, st->files_made, PFS_OP_HOT);
+		rc = w->lat ? walk(w, OP_STAT, true) : walk(w, OP_STAT, false);
 		break;
 	case OP_UNLINK:
 		pfs_op_start(w, PFS_TREE_OP_UNLINK, PFS_UNIT_FILES, st->files_made, PFS_OP_HOT);
@@ -422,16 +431,18 @@ static int tree_cleanup(struct pfs_worker *w)
 static size_t tree_plan(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	const struct pfs_tree_opts *o = opts;
-	unsigned first = o->remove_only ? OP_UNLINK : OP_MKDIR;
+	unsigned first = o->remove_only ? OP_STAT : OP_MKDIR;
 	unsigned last = o->create_only ? OP_CREATE : OP_RMDIR;
 	size_t n = 0;
 
 	(void)nnodes;
-	/* The creating phases may be stonewalled; removal removes what exists. */
+	/* The creating phases may be stonewalled; Stat and removal act on
+	 * what exists. */
 	for (unsigned op = first; op <= last; op++)
-		n = pfs_plan_put(steps, cap, n,
-				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, op),
-					       op <= OP_CREATE ? PFS_STEP_STONEWALL : 0));
+		if (op != OP_STAT || o->stat)
+			n = pfs_plan_put(steps, cap, n,
+					 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, op),
+						       op <= OP_CREATE ? PFS_STEP_STONEWALL : 0));
 	return n;
 }
 
@@ -457,6 +468,8 @@ static const struct pfs_option tree_options[] = {
 		     "create the trees and leave them in DIR/pfsbench.tree.l<L>.d<D>.f<F>.s<S>"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, remove_only, "remove-only", 'R',
 		     "remove the trees a -C run with the same -o, -l, -d, -f and -s left, on its ranks"),
+	PFS_OPT_FLAG(struct pfs_tree_opts, stat, "stat", 0,
+		     "a Stat phase between Create and Unlink: stat every file, in Create's order"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, common.dry_run, "dry-run", 0,
 		     "print the totals and the space and inodes needed; create nothing"),
 	PFS_STONEWALL_OPTION(struct pfs_tree_opts),
@@ -476,6 +489,11 @@ static int tree_validate(void *opts, char *err, size_t errlen)
 	if (o->create_only && o->common.stonewall_s) {
 		pfs_format(err, errlen, "-C and --stonewall exclude each other: -R could not know "
 			   "how much of the trees a stonewall left");
+		return -EINVAL;
+	}
+	if (o->create_only && o->stat) {
+		pfs_format(err, errlen, "--stat runs between Create and Unlink, and -C stops after "
+			   "Create: give --stat to the -R run");
 		return -EINVAL;
 	}
 	if ((o->create_only || o->remove_only) && o->common.iterations > 1) {

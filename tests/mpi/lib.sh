@@ -48,6 +48,34 @@ faulty() {
 	echo "$f"
 }
 
+# target_dir: D, a fresh target directory with a file of someone else's
+# in it, snapshot for dir_unchanged.
+target_dir() {
+	D=$SCRATCH/target
+	mkdir "$D"
+	echo keep >"$D/foreign"
+	snapshot "$D"
+}
+
+# logging RULES: a pfsbench under the fault injector with RULES that logs
+# what the rules count into one file a rank ($SCRATCH/log.RANK): mpirun
+# forwards the ranks' stderr in pieces, and lines of two ranks can mix.
+logging() {
+	local f
+	: "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
+	f=$(mktemp "$SCRATCH/pfsbench-logging.XXXXXX")
+	printf '#!/bin/bash\nexec 2>>%q/log.$OMPI_COMM_WORLD_RANK\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
+		"$SCRATCH" "$PFSFAULT" "$1" "$T_PFSBENCH" >"$f"
+	chmod +x "$f"
+	echo "$f"
+}
+# The log of the last run, and its ranks' own messages.
+LOG=$SCRATCH/log
+logs() {
+	cat "$SCRATCH"/log.* >"$LOG"
+	rm -f "$SCRATCH"/log.*
+}
+
 # pid_with_env PATTERN NAME=VALUE: the pid of the process whose command
 # line matches PATTERN (pgrep -f) and whose environment holds NAME=VALUE:
 # one rank of a run (OMPI_COMM_WORLD_RANK=1, PFSBENCH_NODENAME=node1).

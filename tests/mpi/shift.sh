@@ -8,29 +8,7 @@
 # removes the rest; nothing is left. Bad values exit 2 and create nothing.
 . "$(dirname "$0")/lib.sh"
 : "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
-
-D=$SCRATCH/target
-mkdir "$D"
-echo keep >"$D/foreign"
-snapshot "$D"
-
-# logging RULES: a pfsbench under the fault injector with RULES that logs
-# what the rules count into one file a rank ($SCRATCH/log.RANK): mpirun
-# forwards the ranks' stderr in pieces, and lines of two ranks can mix.
-logging() {
-	local f
-	f=$(mktemp "$SCRATCH/pfsbench-logging.XXXXXX")
-	printf '#!/bin/bash\nexec 2>>%q/log.$OMPI_COMM_WORLD_RANK\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
-		"$SCRATCH" "$PFSFAULT" "$1" "$T_PFSBENCH" >"$f"
-	chmod +x "$f"
-	echo "$f"
-}
-# The log of the last run, and its ranks' own messages.
-LOG=$SCRATCH/log
-logs() {
-	cat "$SCRATCH"/log.* >"$LOG"
-	rm -f "$SCRATCH"/log.*
-}
+target_dir
 
 # The run's opens and unlinks, logged by a delay of 0 ns.
 LOGGED=$(logging "delay openat 0ns path=/pfsbench.; delay unlinkat 0ns path=/pfsbench.")

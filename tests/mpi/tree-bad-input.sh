@@ -14,6 +14,7 @@ S=(-o "$D" --no-drop-caches)
 refused 1 "unknown option '--bogus'" "${S[@]}" --bogus
 refused 2 "cannot use '$D/missing': No such file or directory" -o "$D/missing"
 refused 2 "-C and -R exclude each other" "${S[@]}" -C -R
+refused 2 "--stat runs between Create and Unlink, and -C stops after Create: give --stat to the -R run" "${S[@]}" -C --stat
 refused 2 "nothing to resume: no earlier run with these options left '$D/pfsbench.tree.l4.d10.f10.s10'" "${S[@]}" -R
 refused 1 "this run needs" "${S[@]}" -l 6 -d 10 -s 1000000
 refused 1 "this run needs" "${S[@]}" -l 6 -d 10 -s 1000000 --dry-run

@@ -3,6 +3,8 @@
 # trees on disk are exactly the plan (names, counts, sizes) and stay; -R then
 # removes them all; a full run of 2 iterations leaves nothing; the report
 # has fdtree's phases and one table row per phase, iteration and worker.
+# --stat adds a Stat phase (full runs and -R) that stats every file once,
+# in the order Create made them.
 . "$(dirname "$0")/lib.sh"
 
 D=$SCRATCH/target
@@ -74,6 +76,33 @@ for layout in 1 2 2x1; do
 		test "$("$PFSBENCH" export "$SCRATCH/$layout.h5" --csv | grep -c "^tree,")" -eq $((8 * n))
 	[ "$T_FAILED" -eq 0 ] || show_run
 done
+# --stat: a Stat phase between Create and Unlink, each worker's 52 files
+# stat'ed in the order Create made them (the fault injector logs both).
+LOGGED=$(logging "delay openat 0ns path=/LEVEL0; delay fstatat 0ns path=/LEVEL0")
+PFSBENCH=$LOGGED run 2x1 "${PLAN[@]}" --stat --results "$SCRATCH/stat.h5"
+logs
+check "--stat: exit 0, nothing left" eval 'test "$RC" -eq 0 && dir_unchanged "$D"'
+check "--stat: five phases, Stat between Create and Unlink" test "$(grep -o "^[A-Z]* [A-Z]* TIME IN" "$OUT" |
+	xargs)" = "DIRECTORY CREATE TIME IN FILE CREATE TIME IN FILE STAT TIME IN FILE REMOVE TIME IN DIRECTORY REMOVE TIME IN"
+check "--stat: its rate line" grep -qE "^        File stats per second        =  [0-9]+$" "$OUT"
+check "--stat: a Stat row of 52 files for each of the 2 workers" \
+	test "$(rows | awk '$5 == "Stat" && $7 == 52' | wc -l)" -eq 2
+check "--stat: show prints the report byte for byte" diff <("$PFSBENCH" show "$SCRATCH/stat.h5") "$OUT"
+# "NODE PATH" of each call on a file (f<j> at the end) of a tree.
+files_of() {
+	sed -n "s|^pfsfault: rank [0-9]* node \([^:]*\): $1 #[0-9]* '.*/\(LEVEL0[^']*/f[0-9]*\)': delayed 0 ns$|\1 \2|p" "$LOG"
+}
+created=$(files_of openat | sed -n '/^node1 /p')
+check "--stat: node1 stats its 52 files once each, in Create's order" \
+	eval 'test "$(echo "$created" | wc -l)" -eq 52 && test "$(files_of stat | sed -n "/^node1 /p")" = "$created"'
+
+run 2x1 "${PLAN[@]}" -C
+run 2x1 "${PLAN[@]}" -R --stat
+check "-R --stat: exit 0, nothing left" eval 'test "$RC" -eq 0 && dir_unchanged "$D"'
+check "-R --stat: stats the trees -C left, 52 files a worker" \
+	test "$(rows | awk '$5 == "Stat" && $7 == 52' | wc -l)" -eq 2
+[ "$T_FAILED" -eq 0 ] || show_run
+
 "$PFSBENCH" compare "$SCRATCH/1.h5" "$SCRATCH/2x1.h5" >"$OUT" 2>"$ERR"
 RC=$?
 check "compare reads tree runs" test "$RC" -eq 0

@@ -50,6 +50,8 @@ static const struct refusal refusals[] = {
 	  { "-m", "/d\nx", "-f", "5", "-F", "1", "-s", "1k" } },
 	{ "create-unlink", "-f/--files '99999999999' is too large", { "-m", "/d", "-f", "99999999999" } },
 	{ "create-unlink", "unknown option '-x'", { "-m", "/d", "-x" } },
+	{ "create-unlink", "--stat adds a Stat op to se, pa and ub, and -t selects none of them",
+	  { "-m", "/d", "--stat", "-t", "ua,uc" } },
 	/* tree (tests/mpi/tree-bad-input.sh) */
 	{ "tree", "unknown option '-x'", { "-o", "/d", "-x" } },
 	{ "tree", "-d/--dirs must be at least 1", { "-o", "/d", "-d", "0" } },
@@ -62,6 +64,9 @@ static const struct refusal refusals[] = {
 	{ "tree", "unexpected argument 'extra'", { "-o", "/d", "extra" } },
 	{ "tree", "-C and -R exclude each other", { "-o", "/d", "-C", "-R" } },
 	{ "tree", "-C and -R run once", { "-o", "/d", "-C", "-i", "2" } },
+	{ "tree", "--stat runs between Create and Unlink, and -C stops after Create",
+	  { "-o", "/d", "-C", "--stat" } },
+	{ "tree", "unknown option '--shared-dir'", { "-o", "/d", "--shared-dir" } },
 	/* bonnie (tests/mpi/bonnie-bad-input.sh) */
 	{ "bonnie", "-s '64x': '64x' is not a size in MiB (suffix m, g or t)",
 	  { "-d", "/d", "-r", "32m", "-s", "64x" } },

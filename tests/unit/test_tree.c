@@ -112,14 +112,20 @@ static void test_options_refused(void **state)
 		assert_int_equal(parse(&o, bad[i]), -EINVAL);
 }
 
-/* One step per phase, all nodes at once; -C and -R split the four. */
+/* One step per phase, all nodes at once, in order; -C and -R split the
+ * four; --stat puts Stat between Create and Unlink (with -R, first). */
 static void test_plan_phases(void **state)
 {
 	static const struct {
-		bool c, r;
-		size_t n;
-		unsigned first;
-	} cases[] = { { false, false, 4, 0 }, { true, false, 2, 0 }, { false, true, 2, 2 } };
+		bool c, r, stat;
+		const char *ops; /* the steps' ops, by name */
+	} cases[] = {
+		{ false, false, false, "Mkdir Create Unlink Rmdir" },
+		{ true, false, false, "Mkdir Create" },
+		{ false, true, false, "Unlink Rmdir" },
+		{ false, false, true, "Mkdir Create Stat Unlink Rmdir" },
+		{ false, true, true, "Stat Unlink Rmdir" },
+	};
 	const struct pfs_test *t = &wl->tests[0];
 	struct pfs_step steps[8];
 	struct pfs_tree_opts o;
@@ -128,16 +134,23 @@ static void test_plan_phases(void **state)
 	assert_string_equal(t->name, "tree");
 	assert_null(wl->tests[1].name);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char ops[128] = "";
+		size_t n;
+
 		parse(&o, (const char *const[]){ NULL });
 		o.create_only = cases[i].c;
 		o.remove_only = cases[i].r;
-		assert_int_equal(t->plan(&o, 3, NULL, 0), cases[i].n);
-		assert_int_equal(t->plan(&o, 3, steps, 8), cases[i].n);
-		for (size_t s = 0; s < cases[i].n; s++) {
+		o.stat = cases[i].stat;
+		n = t->plan(&o, 3, NULL, 0);
+		assert_int_equal(t->plan(&o, 3, steps, 8), n);
+		for (size_t s = 0; s < n; s++) {
 			assert_int_equal(steps[s].nassign, 1);
 			assert_int_equal(steps[s].assign[0].node, PFS_ALL_NODES);
-			assert_int_equal(steps[s].assign[0].op, cases[i].first + s);
+			if (s)
+				strcat(ops, " ");
+			strcat(ops, wl->op_names[steps[s].assign[0].op]);
 		}
+		assert_string_equal(ops, cases[i].ops);
 	}
 }
 

@@ -70,6 +70,8 @@ struct pfs_worker {
 	 * knows, without MPI, which of the other's items exist and which of
 	 * its own the other has removed. */
 	int peer_dirfd;       /* -1: no peer */
+	unsigned peer_node;   /* the peer's node index (its worker is this one's
+			       * number), for items named by their worker */
 	char peer_dir[PATH_MAX];
 	bool has_peer, has_reader;
 	uint64_t ledger[PFS_LEDGER_MAX];

@@ -19,6 +19,7 @@
 /* The ops of the tree test, as rows name them. */
 #define PFS_TREE_OP_MKDIR "Mkdir"   /* directory create */
 #define PFS_TREE_OP_CREATE "Create" /* file create, with the files' data */
+#define PFS_TREE_OP_STAT "Stat"     /* file stat (--stat only) */
 #define PFS_TREE_OP_UNLINK "Unlink" /* file remove */
 #define PFS_TREE_OP_RMDIR "Rmdir"   /* directory remove */
 
@@ -30,6 +31,7 @@ struct pfs_tree_opts {
 	uint64_t blocks;  /* -s: file size in 4 KiB blocks */
 	bool create_only; /* -C */
 	bool remove_only; /* -R */
+	bool stat;        /* --stat: a Stat phase between Create and Unlink */
 };
 
 /* One worker's tree, as fdtree counts it. */
