@@ -8,7 +8,8 @@
 #                     and a 120 s search, check-cluster, check-fs,
 #                     check-gfs2, a distcheck of a subset, and
 #                     check-package: the .deb and RPM built, the .deb
-#                     installed, run and purged)
+#                     installed, run and purged; check-mpich: built with
+#                     MPICH and its MPI tests run under Hydra)
 #   ./build.sh packages  list the Debian packages the two commands install
 #                     (tests/fresh-machine.sh purges them)
 # Both may be run again at any time. Debian 12; as root or with sudo.
@@ -29,13 +30,15 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 # job scripts and launchers users run are checked by shellcheck
 # (tests/launcher/shellcheck.sh skips, saying so, without it); debhelper
 # (with build-essential's dpkg-dev) and rpm build the packages that make
-# check-package installs and checks.
+# check-package installs and checks; mpich and libmpich-dev are the second
+# MPI that make check-mpich builds and tests with (Open MPI stays the
+# default mpicc and mpirun: keep_openmpi_default).
 # The tests install them too when missing; installing them here does it in
 # one apt run.
 TEST_PACKAGES=(shellcheck python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
-	gnuplot-nox chromium clang-14 libclang-rt-14-dev debhelper rpm)
+	gnuplot-nox chromium clang-14 libclang-rt-14-dev debhelper rpm mpich libmpich-dev)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
 # essential to the system).
@@ -56,6 +59,26 @@ install_missing() {
 	echo "build.sh: installing ${missing[*]}"
 	as_root apt-get update -qq
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	keep_openmpi_default
+}
+
+# Open MPI is the MPI everything builds and runs with by default (mpicc,
+# mpirun, mpi.h through the alternatives); MPICH is installed beside it for
+# check-mpich, which names it (mpicc.mpich, mpiexec.mpich). On amd64 Open
+# MPI's alternatives win by priority; where MPICH's took them (another
+# architecture, or set by hand), they are set back, saying so.
+keep_openmpi_default() {
+	local group want
+	for group in mpi:/usr/bin/mpicc.openmpi mpirun:/usr/bin/mpirun.openmpi \
+		"mpi-$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu):"; do
+		want=${group#*:} group=${group%%:*}
+		update-alternatives --query "$group" >/dev/null 2>&1 || continue
+		[ -n "$want" ] || want=$(update-alternatives --list "$group" | grep -m1 /openmpi) || continue
+		if [ "$(update-alternatives --query "$group" | sed -n 's/^Value: //p')" != "$want" ]; then
+			echo "build.sh: setting the $group alternative back to Open MPI's $want"
+			as_root update-alternatives --quiet --set "$group" "$want"
+		fi
+	done
 }
 
 # Where run installs: what root installs by hand goes to /usr/local (on
@@ -297,7 +320,8 @@ check)
 	#    installed, run and purged (check-package): 45 s to 2 minutes, of
 	#    which under a minute of CPU, its builds at a low priority so that
 	#    they mostly take what the other lanes leave idle
-	#    (docs/packaging.md has the figures).
+	#    (docs/packaging.md has the figures); then the MPICH build and
+	#    its MPI tests under Hydra (check-mpich, docs/mpi.md has the figures).
 	part "make check (sanitizers)" sanitizers/build test-suite.log make -j3 check
 	part check-fuzz . - make check-fuzz
 	part fuzz-explore . - nice make fuzz-explore
@@ -306,6 +330,7 @@ check)
 	part check-fs . check-fs.log make check-fs TEST_SUITE_LOG=check-fs.log
 	part distcheck-quick . - make distcheck-quick
 	part check-package . check-package.log make check-package TEST_SUITE_LOG=check-package.log
+	part check-mpich . mpich/build/test-suite.log make check-mpich
 	after_part() {
 		case $1 in
 		check-fuzz)
@@ -322,7 +347,7 @@ check)
 		esac
 	}
 	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" \
-		"check-cluster;distcheck-quick" "check-fs" "check-package"
+		"check-cluster;distcheck-quick" "check-fs" "check-package;check-mpich"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
 	report_failures
 	# One closing line for the whole suite (test programs and scripts; the

@@ -4,7 +4,9 @@
 # PFSBENCH_MPIRUN_ARGS, hosts given as pfsh3 pfsh1 pfsh2 with -w 2. The
 # report must list the nodes in that order (so Open MPI's placement puts
 # the first host's ranks first even when mpirun runs on another), 2
-# workers each, and se rows in that order. Exit 77 = skipped.
+# workers each, and se rows in that order. Under MPICH ($MPI_IMPL, with
+# MPIRUN=mpiexec.mpich) the launcher gives Hydra a -hosts list instead, and
+# the agent goes in Hydra's options. Exit 77 = skipped.
 . "$(dirname "$0")/hosts-test-lib.sh"
 cup=${CREATE_UNLINK_PERF:-$here/../../src/launchers/create_unlink_perf}
 [ -x "$cup" ] || skip "no launcher at '$cup' (run make first)"
@@ -12,8 +14,13 @@ hosts_begin 3
 
 D=$SCRATCH/target
 mkdir "$D"
-export PFSBENCH_MPIRUN_ARGS="--mca plm_rsh_agent $here/rsh-agent.sh --mca btl tcp,self
+if [ "${MPI_IMPL:-}" = mpich ]; then
+    export PFSBENCH_MPIRUN_ARGS="-launcher ssh -launcher-exec $here/rsh-agent.sh -iface eth0"
+    export UCX_NET_DEVICES=${UCX_NET_DEVICES:-eth0}
+else
+    export PFSBENCH_MPIRUN_ARGS="--mca plm_rsh_agent $here/rsh-agent.sh --mca btl tcp,self
     --mca btl_tcp_if_include $PFS_NET.0/24 --mca oob_tcp_if_include $PFS_NET.0/24"
+fi
 OUT=$SCRATCH/out ERR=$SCRATCH/err RC=0
 start=$SECONDS
 (cd "$SCRATCH" && timeout -k 5 120 "$here/netns-hosts.sh" run pfsh1 "$cup" -i2 -w 2 -m "$D" \

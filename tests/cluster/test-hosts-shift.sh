@@ -24,8 +24,8 @@ hosts_begin 3
 # A pfsbench that logs the opens and unlinks of the run's files into
 # $SCRATCH/log.RANK (one file a rank: mpirun mixes the ranks' stderr).
 W=$SCRATCH/logging-pfsbench
-printf '#!/bin/bash\nexec 2>>%q/log.$OMPI_COMM_WORLD_RANK\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
-    "$SCRATCH" "$PFSFAULT" "delay openat 0ns path=/pfsbench.; delay unlinkat 0ns path=/pfsbench." \
+printf '#!/bin/bash\nexec 2>>%q/log.%s\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
+    "$SCRATCH" "$RANK_OF" "$PFSFAULT" "delay openat 0ns path=/pfsbench.; delay unlinkat 0ns path=/pfsbench." \
     "$PFSBENCH" >"$W"
 chmod +x "$W"
 

@@ -11,7 +11,8 @@
  *   action   = "delay" SYSCALL DURATION | "fail" SYSCALL ERRNO
  *   DURATION = an integer and a unit, ns us ms or s: 20ms, 1s
  *   ERRNO    = an errno name (ENOSPC, EIO, EDQUOT, ...) or number
- *   selector = rank=N      only in the process whose OMPI_COMM_WORLD_RANK is N
+ *   selector = rank=N      only in the process whose rank is N (OMPI_COMM_WORLD_RANK
+ *                          under Open MPI, PMI_RANK under MPICH's Hydra)
  *            | node=NAME   only where PFSBENCH_NODENAME (else the host name) is NAME
  *            | after=N     let the first N matching calls through
  *            | count=N     act on at most N calls (after those let through)
@@ -401,6 +402,10 @@ static int parse_rule(char *text, unsigned nth, struct rule *r, const char *rank
 __attribute__((constructor)) static void pfsfault_init(void)
 {
 	const char *spec = getenv("PFSBENCH_FAULT"), *rank = getenv("OMPI_COMM_WORLD_RANK");
+	/* the launcher tells a rank its number before MPI_Init: Open MPI's
+	 * mpirun in OMPI_COMM_WORLD_RANK, MPICH's Hydra in PMI_RANK */
+	if (!rank)
+		rank = getenv("PMI_RANK");
 	const char *node = getenv("PFSBENCH_NODENAME"), *log = getenv("PFSBENCH_FAULT_LOG");
 	char host[256], *copy, *save = NULL, *text;
 	unsigned nth = 0;

@@ -43,6 +43,9 @@ EXTRA_ENV="PFSBENCH_MPIRUN_ARGS=--mca plm_rsh_agent /x/agent --mca btl tcp,self"
 expect "dry run: PFSBENCH_MPIRUN_ARGS go right after mpirun" 0 \
     "mpirun --mca plm_rsh_agent /x/agent --mca btl tcp,self --host a,b -np 2 --map-by seq $run -m /x -i 1" \
     -n -m /x a b
+EXTRA_ENV="MPIRUN=mpiexec.mpich" \
+expect "dry run under MPICH's Hydra: a -hosts list of HOST:WORKERS, in the order given" 0 \
+    "mpiexec.mpich -hosts lp02:2,lp01:2 -np 4 $run -m /mnt/gfs2 -i 2" -n -i2 -w 2 -m /mnt/gfs2 lp02 lp01
 EXTRA_ENV="MPIRUN=/usr/local/openmpi/bin/mpirun" \
 expect "dry run: MPIRUN names the mpirun" 0 \
     "/usr/local/openmpi/bin/mpirun --host a -np 1 --map-by seq $run -m /x -i 1" -n -m /x a
@@ -91,7 +94,7 @@ else
 fi
 EXTRA_ENV="MPIRUN=/nonexistent/mpirun" \
 expect "mpirun missing" 2 \
-    "create_unlink_perf: '/nonexistent/mpirun' not found: install Open MPI (Debian: apt-get install openmpi-bin) or set MPIRUN" \
+    "create_unlink_perf: '/nonexistent/mpirun' not found: install Open MPI (Debian: apt-get install openmpi-bin) or set MPIRUN (MPICH: MPIRUN=mpiexec.mpich)" \
     -m /x a
 if [ "$(id -u)" -eq 0 ]; then
     EXTRA_ENV="MPIRUN=$(command -v true)" \

@@ -167,7 +167,8 @@ check "compare runs: nothing left" dir_unchanged "$D"
 # ---- the perf_matrix launcher -------------------------------------------------------------
 if [ -x "${PERF_MATRIX:-}" ]; then
 	OUT=$SCRATCH/pm.out ERR=$SCRATCH/pm.err
-	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 120 "$MPIRUN" --oversubscribe -np 2 -x PFSBENCH \
+	mpi_env PFSBENCH="$PFSBENCH"
+	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "${MPI_ENV[@]}" \
 		"$PERF_MATRIX" of="$D" iter=2 --req 16k,64k --xfer 64k,256k --no-drop-caches \
 		--results "$SCRATCH/pm.h5") >"$OUT" 2>"$ERR"
 	RC=$?

@@ -72,8 +72,10 @@ mkdir -p "$LONG"
 snapshot "$D"
 node2=$(printf 'n%.0s' {1..40})
 OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=node1 "$PFSBENCH" \
-	create-unlink -m "$LONG" -f 5 -F 1 -s 1k : -np 1 -x "PFSBENCH_NODENAME=$node2" "$PFSBENCH" \
+mpi_env PFSBENCH_NODENAME=node1; env1=("${MPI_ENV[@]}")
+mpi_env "PFSBENCH_NODENAME=$node2"; env2=("${MPI_ENV[@]}")
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 1 "${env1[@]}" "$PFSBENCH" \
+	create-unlink -m "$LONG" -f 5 -F 1 -s 1k : -np 1 "${env2[@]}" "$PFSBENCH" \
 	create-unlink -m "$LONG" -f 5 -F 1 -s 1k) >"$OUT" 2>"$ERR"
 RC=$?
 msg="'${LONG:0:40}...' is too long a directory to work in: the paths in node $node2 worker 1's directory"

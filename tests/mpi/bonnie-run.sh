@@ -108,7 +108,7 @@ echo $$ >%q/cgroup.procs && exec %q "$@"
 ' "$CG" "$PFSBENCH" >"$capped"
 	chmod +x "$capped"
 fi
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 2 "$capped" \
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "$capped" \
 	bonnie -d "$D" -s 8m -r 4 --char-size 256k -n 4 -q --results "$SCRATCH/wait.h5") >"$OUT" 2>"$ERR"
 RC=$?
 check "capped: exits 0" test "$RC" -eq 0

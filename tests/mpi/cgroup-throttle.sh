@@ -47,7 +47,7 @@ ARGS=(create-unlink -m "$M" -f 5000 -F 2 -s 4k -t pa,uc -i 2 --no-drop-caches
 	--results "$SCRATCH/throttle.h5")
 OUT=$SCRATCH/out ERR=$SCRATCH/err
 # each rank moves itself into its cgroup, then becomes pfsbench
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe \
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" \
 	-np 1 sh -c "echo \$\$ >'$FREE/cgroup.procs' && exec \"\$0\" \"\$@\"" "$PFSBENCH" "${ARGS[@]}" : \
 	-np 1 sh -c "echo \$\$ >'$CAPPED/cgroup.procs' && exec \"\$0\" \"\$@\"" "$PFSBENCH" "${ARGS[@]}") \
 	>"$OUT" 2>"$ERR"

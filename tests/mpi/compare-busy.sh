@@ -29,7 +29,7 @@ T_CLEANUP+=("rm -rf '$D'")
 ARGS=(create-unlink -m "$D" -f 2000 -F 2 -s 4k -t pa -i 5 --no-drop-caches)
 # run NAME [PFSBENCH]: the 2 ranks on CPU 0
 run() {
-	(cd "$SCRATCH" && timeout 300 taskset -c 0 "$MPIRUN" --bind-to none --oversubscribe -np 2 \
+	(cd "$SCRATCH" && timeout 300 taskset -c 0 "$MPIRUN" --bind-to none "${MPIRUN_FLAGS[@]}" -np 2 \
 		"${2:-$PFSBENCH}" "${ARGS[@]}" --results "$SCRATCH/$1.h5") >"$SCRATCH/$1.out" 2>&1
 	check "run $1: exit 0" test $? -eq 0
 }

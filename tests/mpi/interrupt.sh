@@ -84,7 +84,7 @@ reason() {
 PLAN=(create-unlink -m "$T" -t pa -f 2000000 -F 1 -s 1k)
 
 # ---- SIGINT to the ranks -------------------------------------------------
-start int timeout 300 "$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" "${PLAN[@]}" \
+start int timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "$PFSBENCH" "${PLAN[@]}" \
 	--results "$SCRATCH/int.h5"
 check "SIGINT: the run is creating" wait_files 2000
 mapfile -t ranks < <(pgrep -f "^$PFSBENCH create-unlink -m $T")
@@ -105,7 +105,7 @@ check "SIGINT: nothing of the run is left" dir_unchanged "$T"
 [ "$T_FAILED" -eq 0 ] || cat "$ERR"
 
 # ---- SIGUSR1 to mpirun ---------------------------------------------------
-start usr1 timeout 300 "$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" "${PLAN[@]}" \
+start usr1 timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "$PFSBENCH" "${PLAN[@]}" \
 	--results "$SCRATCH/usr1.h5"
 check "SIGUSR1: the run is creating" wait_files 2000
 SENT=$EPOCHREALTIME
@@ -150,7 +150,7 @@ fi
 # signal and SIGKILLs as long after that: with the default 1 s a loaded
 # machine may kill the ranks before they close the results file, which is
 # Open MPI's limit, not what is checked here.
-start term "$MPIRUN" --mca odls_base_sigkill_timeout 5 --oversubscribe -np 2 "$PFSBENCH" \
+start term "$MPIRUN" --mca odls_base_sigkill_timeout 5 "${MPIRUN_FLAGS[@]}" -np 2 "$PFSBENCH" \
 	"${PLAN[@]}" --results "$SCRATCH/term.h5"
 check "SIGTERM: the run is creating" wait_files 2000
 SENT=$EPOCHREALTIME

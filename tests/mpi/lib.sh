@@ -10,6 +10,40 @@ set -u
 : "${MPIRUN:=mpirun}"
 t_scratch
 
+# What differs between the MPIs the tests run under: configure's MPI_IMPL
+# (make check), or $MPIRUN asked when a test runs by hand. Open MPI's mpirun
+# starts no more ranks than cores without --oversubscribe; MPICH's Hydra
+# (mpiexec.mpich) oversubscribes anyway and has no such option. A rank's
+# number is OMPI_COMM_WORLD_RANK under Open MPI, PMI_RANK under Hydra.
+if [ -z "${MPI_IMPL:-}" ]; then
+	case $("$MPIRUN" --version 2>&1) in
+	*HYDRA*) MPI_IMPL=mpich ;;
+	*) MPI_IMPL=openmpi ;;
+	esac
+fi
+case $MPI_IMPL in
+mpich) MPIRUN_FLAGS=() RANK_VAR=PMI_RANK ;;
+*) MPIRUN_FLAGS=(--oversubscribe) RANK_VAR=OMPI_COMM_WORLD_RANK ;;
+esac
+
+# mpi_env NAME=VALUE...: sets MPI_ENV to the launcher options that give the
+# ranks of one executable section (of an MPMD line: A : B) NAME=VALUE:
+# Open MPI's -x NAME=VALUE, Hydra's -env NAME VALUE.
+mpi_env() {
+	local kv
+	MPI_ENV=()
+	for kv; do
+		case $MPI_IMPL in
+		mpich) MPI_ENV+=(-env "${kv%%=*}" "${kv#*=}") ;;
+		*) MPI_ENV+=(-x "$kv") ;;
+		esac
+	done
+}
+
+# RANK_OF: the shell text a wrapper script run as a rank expands to its
+# rank's number, under either MPI.
+RANK_OF='${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-}}'
+
 # pfs NP ARGS...: runs pfsbench on NP ranks; stdout in $OUT, stderr in $ERR,
 # exit status in $RC. A hang is a failure: every run has a time limit.
 pfs() {
@@ -17,7 +51,7 @@ pfs() {
 	shift
 	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
 	# in SCRATCH: the default results file lands in the current directory
-	(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np "$np" "$PFSBENCH" "$@") >"$OUT" 2>"$ERR"
+	(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np "$np" "$PFSBENCH" "$@") >"$OUT" 2>"$ERR"
 	RC=$?
 }
 
@@ -28,10 +62,11 @@ pfs_nodes() {
 	shift 2
 	for ((n = 1; n <= nodes; n++)); do
 		[ "$n" -gt 1 ] && cmd+=(:)
-		cmd+=(-np "$workers" -x "PFSBENCH_NODENAME=node$n" "$PFSBENCH" "$@")
+		mpi_env "PFSBENCH_NODENAME=node$n"
+		cmd+=(-np "$workers" "${MPI_ENV[@]}" "$PFSBENCH" "$@")
 	done
 	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$
-	(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe "${cmd[@]}") >"$OUT" 2>"$ERR"
+	(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") >"$OUT" 2>"$ERR"
 	RC=$?
 }
 
@@ -64,8 +99,8 @@ logging() {
 	local f
 	: "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
 	f=$(mktemp "$SCRATCH/pfsbench-logging.XXXXXX")
-	printf '#!/bin/bash\nexec 2>>%q/log.$OMPI_COMM_WORLD_RANK\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
-		"$SCRATCH" "$PFSFAULT" "$1" "$T_PFSBENCH" >"$f"
+	printf '#!/bin/bash\nexec 2>>%q/log.%s\nPFSBENCH_FAULT_LOG=1 LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
+		"$SCRATCH" "$RANK_OF" "$PFSFAULT" "$1" "$T_PFSBENCH" >"$f"
 	chmod +x "$f"
 	echo "$f"
 }
@@ -78,7 +113,7 @@ logs() {
 
 # pid_with_env PATTERN NAME=VALUE: the pid of the process whose command
 # line matches PATTERN (pgrep -f) and whose environment holds NAME=VALUE:
-# one rank of a run (OMPI_COMM_WORLD_RANK=1, PFSBENCH_NODENAME=node1).
+# one rank of a run ("$RANK_VAR=1", PFSBENCH_NODENAME=node1).
 pid_with_env() {
 	local p
 	for p in $(pgrep -f "$1"); do

@@ -11,9 +11,11 @@ mkdir "$T"
 snapshot "$T"
 nl=$'a\nb'
 PLAN=(-o "$T" -l 1 -d 1 -f 1 -s 1 --no-drop-caches)
+mpi_env PFSBENCH_NODENAME=../x; env1=("${MPI_ENV[@]}")
+mpi_env "PFSBENCH_NODENAME=$nl"; env2=("${MPI_ENV[@]}")
 
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=../x \
-	"$PFSBENCH" tree "${PLAN[@]}" -C : -np 1 -x "PFSBENCH_NODENAME=$nl" \
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 1 "${env1[@]}" \
+	"$PFSBENCH" tree "${PLAN[@]}" -C : -np 1 "${env2[@]}" \
 	"$PFSBENCH" tree "${PLAN[@]}" -C) >"$SCRATCH/out" 2>"$SCRATCH/err"
 RC=$?
 check "-C with odd node names: exit 0" test "$RC" -eq 0
@@ -26,8 +28,8 @@ check "nothing beside the run directory (\"../x\" once made target/x.1)" \
 	test "$(ls -A "$T")" = "${runs[0]##*/}"
 check "the report names the node as given" grep -q '\.\./x' "$SCRATCH/out"
 
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=../x \
-	"$PFSBENCH" tree "${PLAN[@]}" -R : -np 1 -x "PFSBENCH_NODENAME=$nl" \
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 1 "${env1[@]}" \
+	"$PFSBENCH" tree "${PLAN[@]}" -R : -np 1 "${env2[@]}" \
 	"$PFSBENCH" tree "${PLAN[@]}" -R) >"$SCRATCH/out2" 2>"$SCRATCH/err2"
 RC=$?
 check "-R: exit 0" test "$RC" -eq 0

@@ -79,8 +79,10 @@ bad "--shift -1" "--shift wants a whole number, not '-1'" 2 --shift -1
 bad "--shift with only ua and uc" "-t selects none of them" 2 --shift 1 -t ua,uc
 pfs 3 create-unlink -m "$D" -f 10 -F 1 -s 4k --no-drop-caches --shift 1
 check "--shift on one node of 3 workers: exit 2" test "$RC" -eq 2
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" --oversubscribe -np 1 -x PFSBENCH_NODENAME=n1 "$PFSBENCH" \
-	create-unlink -m "$D" -f 10 -F 1 -s 4k --shift 1 : -np 2 -x PFSBENCH_NODENAME=n2 "$PFSBENCH" \
+mpi_env PFSBENCH_NODENAME=n1; env1=("${MPI_ENV[@]}")
+mpi_env PFSBENCH_NODENAME=n2; env2=("${MPI_ENV[@]}")
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 1 "${env1[@]}" "$PFSBENCH" \
+	create-unlink -m "$D" -f 10 -F 1 -s 4k --shift 1 : -np 2 "${env2[@]}" "$PFSBENCH" \
 	create-unlink -m "$D" -f 10 -F 1 -s 4k --shift 1) >"$OUT" 2>"$ERR"
 check "--shift with 1 and 2 workers per node: exit 2" test $? -eq 2
 check "... saying every node needs the same workers" grep -qF "same number of workers on every node" "$ERR"

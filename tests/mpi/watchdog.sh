@@ -36,7 +36,7 @@ CPU_BOUND=25
 
 # rank_pid R: the pid of MPI rank R of the run on $T.
 rank_pid() {
-	pid_with_env "^$T_PFSBENCH create-unlink -m $T" "OMPI_COMM_WORLD_RANK=$1"
+	pid_with_env "^$T_PFSBENCH create-unlink -m $T" "$RANK_VAR=$1"
 }
 
 # stop_one RANK NAME: runs the plan with RANK slowed, SIGSTOPs RANK once
@@ -46,7 +46,7 @@ rank_pid() {
 stop_one() {
 	local victim=$1 name=$2 i vp other t0 c0 c1 slow
 	slow=$(faulty "delay openat 30ms rank=$victim")
-	(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" --oversubscribe -np 2 "$slow" "${PLAN[@]}" \
+	(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "$slow" "${PLAN[@]}" \
 		--results "$SCRATCH/$name.h5") >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err" &
 	local pid=$!
 	# The other rank's worker directory is <node>.<worker>, worker = rank + 1.

@@ -124,8 +124,9 @@ if [ -x "${DM:-}" ]; then
 	[ "$RC" -eq 0 ] || show_run
 	# ... and as every rank under mpirun
 	OUT=$SCRATCH/dm.out ERR=$SCRATCH/dm.err
-	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 120 "$MPIRUN" --oversubscribe -np 2 \
-		-x PFSBENCH "$DM" -a 0 -b 64k -s 256k -m -p -o "$D") >"$OUT" 2>"$ERR"
+	mpi_env PFSBENCH="$PFSBENCH"
+	(cd "$SCRATCH" && PFSBENCH=$PFSBENCH timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 \
+		"${MPI_ENV[@]}" "$DM" -a 0 -b 64k -s 256k -m -p -o "$D") >"$OUT" 2>"$ERR"
 	RC=$?
 	check "dm launcher under mpirun, 2 ranks: exit 0" test "$RC" -eq 0
 	check "dm launcher under mpirun: rank 0's marks, a line per rank and one for all" \
