@@ -148,6 +148,7 @@ static struct rule rules[MAX_RULES];
 static unsigned n_rules;
 static unsigned active; /* bit c: some rule here selects call c */
 static int log_calls;
+static const char *mark;	/* PFSBENCH_FAULT_MARK: a file made when a delay begins */
 static char self[64];	/* "rank R node N", for the log */
 
 static long (*real_syscall)(long, ...);
@@ -261,6 +262,14 @@ static int fault_slow(enum call c, const struct target *t)
 			snprintf(did, sizeof(did), "%s %s", fail == r->fail_errno ? "failed" : "would fail",
 				 errno_name(r->fail_errno));
 		} else {
+			/* A test waits for this to act while the call is held. */
+			if (mark) {
+				long fd = real_syscall(SYS_openat, AT_FDCWD, mark,
+						       O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+				if (fd >= 0)
+					real_syscall(SYS_close, fd);
+			}
 			sleep_ns(r->delay_ns);
 			snprintf(did, sizeof(did), "delayed %" PRIu64 " ns", r->delay_ns);
 		}
@@ -437,6 +446,9 @@ __attribute__((constructor)) static void pfsfault_init(void)
 	}
 	free(copy);
 	log_calls = log && !strcmp(log, "1");
+	mark = getenv("PFSBENCH_FAULT_MARK");
+	if (mark && !*mark)
+		mark = NULL;
 	snprintf(self, sizeof(self), "rank %s node %s", rank ? rank : "-", node);
 }
 

@@ -69,17 +69,25 @@ check "no results file either" test -z "$(ls "$SCRATCH"/pfsbench-stream-*.h5 2>/
 # ---- a link put at a new file's name after the checks --------------------------
 # The name was free when rank 0 checked; a link to a file of someone else's
 # appears before the file is made (openat held back 2 s by the fault
-# injector). The create is exclusive and does not follow links: the run
-# fails, the link and the file it leads to are as they were.
+# injector, which makes race.held as the hold begins: the link is put then,
+# however long the run took to get there). The create is exclusive and does
+# not follow links: the run fails, the link and the file it leads to are as
+# they were.
 if [ -n "${PFSFAULT:-}" ] && [ -f "$PFSFAULT" ]; then
 	mkdir "$SCRATCH/race"
 	echo theirs >"$SCRATCH/race/victim"
-	(PFSBENCH=$(faulty "delay openat 2s path=raced-name") pfs 1 stream -o "$SCRATCH/race/raced-name" \
-		-b 64k -s 256k --results "$SCRATCH/race.h5"
+	(PFSBENCH_FAULT_MARK=$SCRATCH/race.held PFSBENCH=$(faulty "delay openat 2s path=raced-name") \
+		pfs 1 stream -o "$SCRATCH/race/raced-name" -b 64k -s 256k --results "$SCRATCH/race.h5"
 	echo "$RC" >"$SCRATCH/race.rc") &
-	sleep 1
+	held=0
+	for _ in $(seq 3000); do # 300 s: the run's own time limit
+		[ -e "$SCRATCH/race.held" ] && { held=1; break; }
+		[ -e "$SCRATCH/race.rc" ] && break
+		sleep 0.1
+	done
 	ln -s "$SCRATCH/race/victim" "$SCRATCH/race/raced-name"
 	wait
+	check "the create was held back before the link was put" test "$held" -eq 1
 	check "a link put at the new file's name meanwhile: the run fails (exit 1)" \
 		test "$(cat "$SCRATCH/race.rc")" -eq 1
 	check "... saying it cannot create the name" grep -q \
