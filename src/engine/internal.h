@@ -54,6 +54,8 @@ struct pfs_engine {
 	const struct pfs_workload *wl;
 	void *opts;
 	struct pfs_common_opts *common;
+	/* --output-format json|csv: writes the rows at the end; NULL: text only */
+	int (*summary)(const char *results_path, unsigned format);
 	struct pfs_topology topo;
 	struct pfs_worker w;
 	MPI_Datatype row_type, cell_type, tick_type, fsstat_type;

@@ -53,6 +53,12 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 	if (rc == PFS_PARSE_OK)
 		rc = pfs_tests_name(names, common->tests, common->ntests, common->test_list,
 				    sizeof(common->test_list));
+	/* --runtime is --stonewall under fio's name: one limit, one rule. */
+	if (rc == PFS_PARSE_OK && common->runtime_s && common->stonewall_s)
+		rc = pfs_refuse(err, errlen, -EINVAL, "--runtime is --stonewall under another "
+				"name: give one of them");
+	if (rc == PFS_PARSE_OK && common->runtime_s)
+		common->stonewall_s = common->runtime_s;
 	if (rc == PFS_PARSE_OK)
 		rc = wl->validate(opts, err, errlen);
 	return rc;
@@ -204,6 +210,29 @@ static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
 	       need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"), e->common->dir);
 }
 
+/* --direct: the filesystem must take O_DIRECT, and the plan's sizes its
+ * alignment; else the run is refused before anything is created, naming
+ * the filesystem (rank 0's node speaks for all: one filesystem). */
+static int check_direct(struct pfs_engine *e, const struct pfs_fsinfo *fs)
+{
+	char fstype[PFS_PRINTABLE_SIZE(sizeof(fs->fstype))], why[PFS_USAGE_MAX] = "";
+	uint64_t align = 4096;
+	/* A named file or device is not probed (its directory may be another
+	 * filesystem): opening it with O_DIRECT fails the run where refused. */
+	int rc = e->persist == PFS_PERSIST_NAMED ? 0 : pfs_direct_probe(e->common->dir, &align);
+
+	pfs_printable(fstype, sizeof(fstype), fs->fstype);
+	if (rc == -EINVAL || rc == -EOPNOTSUPP)
+		return pfs_error("--direct: the filesystem of '%s' (%s) refuses O_DIRECT; run "
+				 "without --direct", e->common->dir, fstype);
+	if (rc)
+		return pfs_error("--direct: cannot try O_DIRECT in '%s' (%s): %s", e->common->dir,
+				 fstype, strerror(-rc));
+	if (e->wl->check_direct && e->wl->check_direct(e->opts, align, why, sizeof(why)))
+		return pfs_error("--direct on '%s' (%s): %s", e->common->dir, fstype, why);
+	return 0;
+}
+
 static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 {
 	struct pfs_needs needs = { 0, 0 };
@@ -223,6 +252,8 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	rc = pfs_fsinfo_get(e->common->dir, fs);
 	if (rc)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
+	if (e->common->direct && check_direct(e, fs))
+		return -1;
 	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
 			     e->wl->name))
 		return pfs_error("the results file name is too long");
@@ -341,7 +372,10 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
  * numbers go nowhere was time lost. Returns 0 or -1. */
 static int begin_outputs(struct pfs_engine *e)
 {
-	e->outputs[e->noutputs++] = (struct pfs_output){ .ops = e->wl->report, .fp = stdout };
+	/* json and csv take stdout's place at the end (run's summary). */
+	if (e->common->output_format == PFS_FORMAT_TEXT)
+		e->outputs[e->noutputs++] =
+			(struct pfs_output){ .ops = e->wl->report, .fp = stdout };
 	for (size_t i = 0; pfs_outputs[i] && e->noutputs < PFS_MAX_OUTPUTS; i++)
 		e->outputs[e->noutputs++] = (struct pfs_output){ .ops = pfs_outputs[i] };
 	for (size_t i = 0; i < e->noutputs; i++) {
@@ -521,6 +555,13 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	rc = parse_options(e, argc, argv);
 	if (rc != PFS_PARSE_OK)
 		return rc < 0 ? PFS_EXIT_USAGE : PFS_EXIT_OK;
+	if (e->common->output_format != PFS_FORMAT_TEXT && !e->summary) {
+		if (e->rank == 0)
+			fprintf(stderr, "pfsbench %s: --output-format %s: this command prints its own "
+					"report; read each run's results file with pfsbench export\n",
+				e->wl->name, pfs_output_format_choices[e->common->output_format]);
+		return PFS_EXIT_USAGE;
+	}
 	if (identify(e))
 		return PFS_EXIT_FAILED;
 	e->persist = e->wl->persist ? e->wl->persist(e->opts, e->persist_key,
@@ -577,6 +618,13 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	if (e->rank == 0 && e->interrupted_ranks)
 		say_removing(e, abort_reason(e, status));
 	remove_run(e);
+	/* The rows as export writes them, from the file just completed: one
+	 * writer of JSON and CSV, so they never differ. */
+	if (e->rank == 0 && e->summary && e->results_made &&
+	    e->common->output_format != PFS_FORMAT_TEXT &&
+	    e->summary(e->results_path, e->common->output_format))
+		status = PFS_EXIT_FAILED;
+	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
 	if (e->rank == 0)
 		say_results(e);
 	return status;
@@ -584,10 +632,17 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm)
 {
+	return pfs_engine_main_summary(wl, argc, argv, comm, NULL);
+}
+
+int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
+			    int (*summary)(const char *results_path, unsigned format))
+{
 	struct pfs_engine e;
 	int status;
 
 	memset(&e, 0, sizeof(e));
+	e.summary = summary;
 	e.row_type = e.cell_type = e.tick_type = e.fsstat_type = MPI_DATATYPE_NULL;
 	e.prog_req = e.sw_req = MPI_REQUEST_NULL;
 	e.w.node_name = "?";

@@ -12,6 +12,15 @@ struct pfs_workload;
  * same on every rank. */
 int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm);
 
+/* The same, for a run whose --output-format may be json or csv: once the
+ * run has ended and its results file is complete (or says aborted), rank 0
+ * calls summary(path, format) to write the rows on stdout. The engine
+ * cannot read results files (that is the reading side's), so the caller
+ * above both lends it the reader. summary returns 0 or -1 after a
+ * message. pfs_engine_main refuses a format other than text. */
+int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
+			    int (*summary)(const char *results_path, unsigned format));
+
 /* A workload's command line (argv[0] is the command's name) into opts, a
  * zeroed struct of wl->opts_size: its defaults, the options, the tests
  * chosen (-t, all when left out; their names written back into the
