@@ -527,7 +527,7 @@ static const struct pfs_option cu_options[] = {
 	PFS_OPT_NUM(struct cu_opts, shift, "shift", 0, PFS_OPT_UINT, 1000000, "N",
 		    "se, pa, ub: Read and Unlink the files of node (k+N) mod nodes (mdtest -N)"),
 	PFS_STONEWALL_OPTION(struct cu_opts),
-	PFS_RUNTIME_OPTION(struct cu_opts),
+	PFS_RUNTIME_OPTION(struct cu_opts, PFS_RUNTIME_SAME_HELP),
 	PFS_DIRECT_OPTION(struct cu_opts, "Write and Read with O_DIRECT (refused where the filesystem "
 			  "refuses it, or -s is no multiple of its block)"),
 	PFS_COMMON_OPTIONS(struct cu_opts),

@@ -270,6 +270,7 @@ static int op_stream(struct pfs_worker *w, struct stream_state *st)
 	io.fsync = wr && o->sync;
 	io.cap_bps = o->bandwidth;
 	io.verify = !wr && o->verify;
+	io.until_target = o->common.runtime_s != 0;
 	if (wr && o->pattern != PFS_STREAM_NO_PATTERN)
 		io.fill = (int)o->pattern;
 	if (shows) {
@@ -455,7 +456,10 @@ static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps
 				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_PREPARE), PFS_STEP_UNTIMED));
 	i = pfs_plan_put(steps, cap, i,
 			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_UNTIMED));
-	i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_STREAM));
+	/* --runtime: the stream stops by time, every rank at the same count. */
+	i = pfs_plan_put(steps, cap, i,
+			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_STREAM),
+				       o->common.runtime_s ? PFS_STEP_STONEWALL : 0));
 	if (!pfs_stream_reading(o) && o->verify)
 		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_CHECK));
 	return i;
@@ -497,6 +501,8 @@ static const struct pfs_option stream_options[] = {
 		   NULL, "a pattern naming rank and offset"),
 	PFS_OPT_FLAG(O, direct, "o_direct", 'x',
 		     "O_DIRECT, page-aligned buffers (where refused: without, and dm's message)"),
+	PFS_RUNTIME_OPTION(O, "stop the stream after SECONDS, every rank at the request count "
+			      "of the busiest (docs/methodology.md)"),
 	PFS_DIRECT_OPTION(O, "O_DIRECT as -x, but refused before the run where the filesystem "
 			  "refuses it or -b, -s, -k, -l are no multiples of its block"),
 	DM_NUM(bandwidth, "bandwidth", 'w', PFS_OPT_UINT, 0, "at most N bytes a second per rank"),
@@ -622,6 +628,10 @@ static int stream_validate(void *opts, char *err, size_t errlen)
 				  "-m and -d print on stdout, which --output-format %s keeps for "
 				  "the summary",
 				  pfs_output_format_choices[o->common.output_format]);
+	if (o->common.runtime_s && o->keep)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--keep leaves -s bytes for a read run, and --runtime may stop "
+				  "the write sooner");
 	/* --direct is -x without dm's fallback: probed before the run. */
 	if (o->common.direct)
 		o->direct = true;

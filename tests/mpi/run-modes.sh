@@ -4,8 +4,9 @@
 # them from the run's own results file (the same document, parsed by
 # Python), for create-unlink, tree and stream; stream's -m, which prints on
 # stdout, is refused beside it; text stays the report. --runtime (create-
-# unlink's and tree's name for --stonewall): a run of far more files than
-# a second allows ends, every rank with the same count, fewer than asked.
+# unlink's and tree's name for --stonewall; stream's time limit): a run of
+# far more than a second allows ends, every rank with the same count,
+# fewer than asked. No duration is judged.
 . "$(dirname "$0")/lib.sh"
 
 D=$SCRATCH/target
@@ -65,6 +66,22 @@ check "--runtime 1: each row's count at the deadline is at most its count" \
 check "--runtime 1 is --stonewall 1 in the results file" \
 	test "$("$PFSBENCH" export "$SCRATCH/rt.h5" --json | /usr/bin/python3 -c 'import json, sys
 p = json.load(sys.stdin)["parameters"]; print(p["stonewall"], p["runtime"])')" = "1 1"
+# stream --runtime 1: 1 GiB a rank at 10 MB/s (-w) would take 100 s;
+# the stream stops by time, both ranks at one request count.
+pfs 2 stream -o "$D" -s 1g -b 64k -w 10000000 --runtime 1 --force --output-format csv \
+	--results "$SCRATCH/srt.h5"
+check "stream --runtime 1: the run ended, exit 0" test "$RC" -eq 0
+reqs=$(awk -F, '$7 == "Write" {print $12}' "$OUT" | sort -u)
+check "stream --runtime 1: two Write rows, one request count" \
+	test "$(awk -F, '$7 == "Write"' "$OUT" | wc -l)" -eq 2 -a "$(wc -w <<<"$reqs")" -eq 1
+check "stream --runtime 1: fewer requests than -s asks (16384), more than none" \
+	test "$reqs" -gt 0 -a "$reqs" -lt 16384
+check "stream --runtime 1: each row's bytes are its requests x 64 KiB" \
+	test "$(awk -F, '$7 == "Write" && $14 != $12 * 65536' "$OUT" | wc -l)" -eq 0
+check "stream --runtime 1: each row's count at the deadline is at most its count" \
+	test "$(awk -F, '$7 == "Write" && ($16 == 0 || $16 > $12)' "$OUT" | wc -l)" -eq 0
+pfs 1 stream -o "$D" -s 1m --runtime 1 --keep
+check "stream --runtime with --keep: refused, exit 2" test "$RC" -eq 2
 pfs 1 create-unlink -m "$D" --runtime 1 --stonewall 2
 check "--runtime with --stonewall: refused, exit 2" test "$RC" -eq 2
 check "nothing of the runs is left" dir_unchanged "$D"

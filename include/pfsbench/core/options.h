@@ -295,11 +295,12 @@ struct pfs_common_opts {
 		    "creating phases stop after SECONDS, then every rank wears out to the "     \
 		    "count of the busiest (docs/methodology.md)")
 
-/* --runtime, where it means --stonewall (create-unlink, tree): fio's
- * name for a time-limited run; the engine's parse makes it the stonewall. */
-#define PFS_RUNTIME_OPTION(TYPE)                                                           \
-	PFS_OPT_NUM(TYPE, common.runtime_s, "runtime", 0, PFS_OPT_UINT, 86400, "SECONDS",      \
-		    "the same as --stonewall SECONDS, under fio's name")
+/* --runtime, fio's name for a time-limited run: the engine's parse makes
+ * it the stonewall of the steps the plan marks PFS_STEP_STONEWALL (in
+ * create-unlink and tree, --stonewall under another name). */
+#define PFS_RUNTIME_OPTION(TYPE, HELP) \
+	PFS_OPT_NUM(TYPE, common.runtime_s, "runtime", 0, PFS_OPT_UINT, 86400, "SECONDS", HELP)
+#define PFS_RUNTIME_SAME_HELP "the same as --stonewall SECONDS, under fio's name"
 
 /* --direct, for workloads with a check_direct (engine/workload.h). */
 #define PFS_DIRECT_OPTION(TYPE, HELP) PFS_OPT_FLAG(TYPE, common.direct, "direct", 0, HELP)
