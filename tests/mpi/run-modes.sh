@@ -2,7 +2,7 @@
 # run-modes.sh - --output-format json|csv: at the end of a run, stdout
 # holds only the run's rows as `pfsbench export --json` / `--csv` writes
 # them from the run's own results file (the same document, parsed by
-# Python), for create-unlink, tree and stream; stream's -m, which prints on
+# Python), for create-unlink, tree, stream and bonnie; stream's -m, which prints on
 # stdout, is refused beside it; text stays the report. --runtime (create-
 # unlink's and tree's name for --stonewall; stream's time limit): a run of
 # far more than a second allows ends, every rank with the same count,
@@ -44,6 +44,8 @@ check "tree --output-format json: stdout is export --json" ran "$SCRATCH/tree.h5
 
 pfs 2 stream -o "$D" -s 1m --output-format json --results "$SCRATCH/st.h5"
 check "stream --output-format json: stdout is export --json" ran "$SCRATCH/st.h5"
+pfs 1 bonnie -d "$D" -s 8m -r 4 -n 1 --output-format json --results "$SCRATCH/bon.h5"
+check "bonnie --output-format json: stdout is export --json" ran "$SCRATCH/bon.h5"
 pfs 1 stream -o "$D" -s 1m -m --output-format json --results "$SCRATCH/st2.h5"
 check "stream -m with --output-format json: refused, exit 2, nothing made" \
 	test "$RC" -eq 2 -a ! -e "$SCRATCH/st2.h5"
