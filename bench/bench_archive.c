@@ -3,6 +3,7 @@
  * Usage: bench_archive RANKS DIR. Writes DIR/base.h5 and DIR/slow.h5 (2x
  * slower), then loads both and prints the comparison to /dev/null. The
  * write time counts the writer's calls only, not the making of rows. */
+#include "../tests/registry.h"
 #include "../tests/synth.h"
 
 #include "pfsbench/archive/archive.h"

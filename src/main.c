@@ -1,10 +1,9 @@
 /* main.c: the choice of subcommand; MPI start and end for the workloads.
  * Commands that only read result files run without MPI. */
 #include "pfsbench/commands/ab.h"
-#include "pfsbench/archive/archive.h"
 #include "pfsbench/commands/ab_run.h"
 #include "pfsbench/commands/commands.h"
-#include "pfsbench/commands/export.h"
+#include "pfsbench/commands/run.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
@@ -57,29 +56,9 @@ static int ab_main(int argc, char **argv, int rank)
 	return status;
 }
 
-/* --output-format json|csv: on rank 0, once the run has ended, its rows
- * as `pfsbench export --json` or `--csv` writes them, read back from the
- * results file the run just wrote. */
-static int run_summary(const char *results_path, unsigned format)
-{
-	struct pfs_archive a;
-	int rc;
-
-	if (pfs_archive_load(results_path, &a))
-		return -1;
-	rc = pfs_export_write(stdout, &a,
-			      format == PFS_FORMAT_JSON ? PFS_EXPORT_JSON : PFS_EXPORT_CSV_ROWS);
-	if (!rc && (fflush(stdout) || ferror(stdout)))
-		rc = pfs_error("cannot write the summary to standard output");
-	pfs_archive_free(&a);
-	return rc;
-}
-
 /* Returns the exit status; every rank returns the same. */
 static int dispatch(int argc, char **argv, int rank)
 {
-	const struct pfs_workload *wl;
-
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		if (rank == 0)
 			usage(argc < 2 ? stderr : stdout);
@@ -90,18 +69,11 @@ static int dispatch(int argc, char **argv, int rank)
 			printf("pfsbench %s\n", PACKAGE_VERSION);
 		return PFS_EXIT_OK;
 	}
-	/* Options first and no command: create_unlink_perf's own command line. */
-	if (argv[1][0] == '-')
-		return pfs_engine_main_summary(&pfs_workload_create_unlink, argc, argv,
-					       MPI_COMM_WORLD, run_summary);
 	if (!strcmp(argv[1], "ab"))
 		return ab_main(argc - 1, argv + 1, rank);
-	wl = pfs_workload_find(argv[1]);
-	if (wl)
-		return pfs_engine_main_summary(wl, argc - 1, argv + 1, MPI_COMM_WORLD, run_summary);
-	if (rank == 0)
-		fprintf(stderr, "pfsbench: unknown command '%s'\nTry 'pfsbench --help'.\n", argv[1]);
-	return PFS_EXIT_USAGE;
+	/* A workload by name, or options first and no command:
+	 * create_unlink_perf's own command line. */
+	return pfs_engine_run(argc, argv, MPI_COMM_WORLD, stdout, stderr);
 }
 
 int main(int argc, char **argv)

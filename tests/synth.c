@@ -1,5 +1,6 @@
 /* synth.c: synthetic runs through the real writer; see synth.h. */
 #include "synth.h"
+#include "registry.h"
 
 #include "pfsbench/engine/workload.h"
 

@@ -12,6 +12,7 @@
 #include "pfsbench/plans/matrix_plan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@ struct side {
 	double noise[PFS_MATRIXFMT_MAX][PFS_MATRIXFMT_MAX]; /* < 0: not measured */
 	bool sizes_known; /* m's sizes are the run's, or perf_matrix's */
 	unsigned cells_missing;
+	char op[PFS_PRINTABLE_SIZE(PFS_OP_NAME_MAX)]; /* a run's op ("Write"), "" for text */
+	const char *unit;                              /* a run's rate unit, NULL for text */
+	char what[192]; /* the header's words for the side */
 };
 
 /* ---- perf_matrix text outputs -------------------------------------------------------- */
@@ -128,6 +132,13 @@ static int read_text(struct side *s, const struct side *like)
 	for (unsigned r = 0; r < PFS_MATRIXFMT_MAX; r++)
 		for (unsigned c = 0; c < PFS_MATRIXFMT_MAX; c++)
 			s->noise[r][c] = -1;
+	{
+		char path[PFS_PRINTABLE_SIZE(PATH_MAX)];
+
+		(void)pfs_format(s->what, sizeof(s->what),
+				 "'%s': a perf_matrix output (what it measured is not in it)",
+				 pfs_printable(path, sizeof(path), s->path));
+	}
 	return pfs_matrixfmt_round(&s->m); /* a no-op, but for digits past two */
 }
 
@@ -159,6 +170,38 @@ int pfs_matrixdiff_reduce(const struct pfs_archive *a, struct pfs_matrix_result 
 	return rc;
 }
 
+/* What a run measured, for the header: "'a.h5': Write, 2 ranks on 1
+ * node, 2026-12-05T05:38:50Z", its op and unit from its rows (a matrix
+ * run does one op). */
+static void describe_run(struct side *s, const struct pfs_archive *a)
+{
+	char path[PFS_PRINTABLE_SIZE(PATH_MAX)], label[PFS_PRINTABLE_SIZE(sizeof(a->ri.label))];
+	char when[PFS_PRINTABLE_SIZE(sizeof(a->ri.start_time))];
+
+	s->unit = pfs_unit_rate_label(a->nrows ? pfs_row_unit(&a->rows[0]) : PFS_UNIT_BYTES);
+	pfs_printable(s->op, sizeof(s->op), a->nrows ? a->rows[0].op : "");
+	pfs_printable(label, sizeof(label), a->ri.label);
+	(void)pfs_format(s->what, sizeof(s->what), "'%s'%s%s%s: %s, %llu rank%s on %llu node%s, %s",
+			 pfs_printable(path, sizeof(path), s->path), label[0] ? " (" : "", label,
+			 label[0] ? ")" : "", s->op[0] ? s->op : "no rows",
+			 (unsigned long long)a->ri.nranks, a->ri.nranks == 1 ? "" : "s",
+			 (unsigned long long)a->ri.nnodes, a->ri.nnodes == 1 ? "" : "s",
+			 pfs_printable(when, sizeof(when), a->ri.start_time));
+}
+
+/* Two runs' cells are the same thing only when they measured one op in
+ * one unit: a write run diffed against a read run says nothing. */
+static int same_measure(const struct side *a, const struct side *b)
+{
+	if (!a->is_run || !b->is_run || (!strcmp(a->op, b->op) && !strcmp(a->unit, b->unit)))
+		return 0;
+	fprintf(stderr,
+		PROG ": '%s' measured %s (%s) and '%s' %s (%s): the diff of their cells would "
+		     "compare unlike things\n",
+		a->path, a->op, a->unit, b->path, b->op, b->unit);
+	return -EINVAL;
+}
+
 /* The run's matrix, rounded as its report printed it, and each cell's noise. */
 static int reduce_run(struct side *s, const struct pfs_archive *a)
 {
@@ -166,6 +209,7 @@ static int reduce_run(struct side *s, const struct pfs_archive *a)
 	char err[PFS_REFUSAL_MAX] = "";
 	int rc = res ? pfs_matrixdiff_reduce(a, res, err, sizeof(err)) : -ENOMEM;
 
+	describe_run(s, a);
 	if (!rc) {
 		s->m = res->m;
 		s->sizes_known = true;
@@ -186,25 +230,29 @@ static int reduce_run(struct side *s, const struct pfs_archive *a)
 
 /* ---- the diff --------------------------------------------------------------------------- */
 
-static void cell_name(char *buf, size_t len, const struct side *s, unsigned r, unsigned c)
+/* "64KiB": a size in its largest whole binary unit. */
+static void size_name(char *buf, size_t len, uint64_t v)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	uint64_t v[2] = {s->m.xfer_bytes[r], s->m.req_bytes[c]};
+	unsigned u = 0;
+
+	while (v && v % 1024 == 0 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)v, units[u]);
+}
+
+static void cell_name(char *buf, size_t len, const struct side *s, unsigned r, unsigned c)
+{
 	char part[2][32];
 
 	if (!s->sizes_known) {
 		snprintf(buf, len, "row %u column %u", r + 1, c + 1);
 		return;
 	}
-	for (int i = 0; i < 2; i++) {
-		unsigned u = 0;
-
-		while (v[i] && v[i] % 1024 == 0 && u + 1 < sizeof(units) / sizeof(units[0])) {
-			v[i] /= 1024;
-			u++;
-		}
-		snprintf(part[i], sizeof(part[i]), "%llu%s", (unsigned long long)v[i], units[u]);
-	}
+	size_name(part[0], sizeof(part[0]), s->m.xfer_bytes[r]);
+	size_name(part[1], sizeof(part[1]), s->m.req_bytes[c]);
 	snprintf(buf, len, "transfer %s, request %s", part[0], part[1]);
 }
 
@@ -216,18 +264,84 @@ static void noise_text(char *buf, size_t len, double noise)
 		snprintf(buf, len, "%.1f%%", noise * 100);
 }
 
-/* The diff's lines, marked cells bold (or followed by '*') on a terminal;
- * then, off a terminal, the list. Returns 0, or -EIO when stdout fails. */
-static int print_diff(FILE *out, const struct side *a, const struct side *b, bool tty, bool colour)
+/* The width of the labelled table's columns: the row labels', then each
+ * cell column's, the widest of its size's name and its cells (a '*' after
+ * a marked one counted). */
+static void label_widths(const struct side *a, const struct side *b, bool star, int *label,
+			 int cols[PFS_MATRIXFMT_MAX])
 {
 	const struct side *named = a->sizes_known ? a : b;
-	unsigned marked = 0;
-	bool measured = false;
+	char text[400];
 
-	for (unsigned r = 0; r < a->m.rows; r++)
-		for (unsigned c = 0; c < a->m.cols; c++)
-			measured |= a->noise[r][c] >= 0 || b->noise[r][c] >= 0;
+	*label = 0;
+	for (unsigned r = 0; r < a->m.rows; r++) {
+		size_name(text, sizeof(text), named->m.xfer_bytes[r]);
+		*label = (int)strlen(text) > *label ? (int)strlen(text) : *label;
+	}
+	for (unsigned c = 0; c < a->m.cols; c++) {
+		size_name(text, sizeof(text), named->m.req_bytes[c]);
+		cols[c] = (int)strlen(text);
+		for (unsigned r = 0; r < a->m.rows; r++) {
+			int w;
 
+			(void)pfs_matrixfmt_diff_cell(text, sizeof(text), a->m.mibps[r][c],
+						      b->m.mibps[r][c]);
+			w = (int)strlen(text + 1) +
+			    (star && pfs_matrixdiff_beyond_noise(a->m.mibps[r][c], b->m.mibps[r][c],
+								 a->noise[r][c], b->noise[r][c]));
+			cols[c] = w > cols[c] ? w : cols[c];
+		}
+	}
+}
+
+/* With a results file on either side, the sizes and what each side
+ * measured are known: the diff as a table with a header saying what was
+ * compared, its rows labelled by transfer size, its columns by request
+ * size, each column as wide as its widest cell. */
+static void print_labelled(FILE *out, const struct side *a, const struct side *b, bool tty,
+			   bool colour)
+{
+	const struct side *named = a->sizes_known ? a : b;
+	int label, cols[PFS_MATRIXFMT_MAX];
+	char text[400];
+
+	label_widths(a, b, tty && !colour, &label, cols);
+	fprintf(out, "Change of B against A, (B - A) / A x 100 of %s, by transfer size (rows) and "
+		     "request size (columns)\n",
+		a->unit ? a->unit : b->unit);
+	fprintf(out, "A: %s\nB: %s\n", a->what, b->what);
+	fprintf(out, "%*s", label, "");
+	for (unsigned c = 0; c < a->m.cols; c++) {
+		size_name(text, sizeof(text), named->m.req_bytes[c]);
+		fprintf(out, "  %*s", cols[c], text);
+	}
+	fputc('\n', out);
+	for (unsigned r = 0; r < a->m.rows; r++) {
+		size_name(text, sizeof(text), named->m.xfer_bytes[r]);
+		fprintf(out, "%*s", label, text);
+		for (unsigned c = 0; c < a->m.cols; c++) {
+			bool loud = pfs_matrixdiff_beyond_noise(a->m.mibps[r][c], b->m.mibps[r][c],
+								a->noise[r][c], b->noise[r][c]);
+			int w;
+
+			(void)pfs_matrixfmt_diff_cell(text, sizeof(text), a->m.mibps[r][c],
+						      b->m.mibps[r][c]);
+			w = (int)strlen(text + 1) + (loud && tty && !colour);
+			fprintf(out, "  %*s", cols[c] - w, "");
+			if (loud && tty && colour)
+				fprintf(out, "\033[1m%s\033[0m", text + 1);
+			else
+				fprintf(out, "%s%s", text + 1, loud && tty ? "*" : "");
+		}
+		fputc('\n', out);
+	}
+}
+
+/* perf_matrix's own lines, for two of its text outputs: byte for byte
+ * what `perf_matrix diff` printed, so its readers read them still. */
+static void print_perf_lines(FILE *out, const struct side *a, const struct side *b, bool tty,
+			     bool colour)
+{
 	for (unsigned r = 0; r < a->m.rows; r++) {
 		for (unsigned c = 0; c < a->m.cols; c++) {
 			char cell[400];
@@ -236,7 +350,6 @@ static int print_diff(FILE *out, const struct side *a, const struct side *b, boo
 
 			(void)pfs_matrixfmt_diff_cell(cell, sizeof(cell), a->m.mibps[r][c],
 						      b->m.mibps[r][c]);
-			marked += loud;
 			if (loud && tty && colour)
 				fprintf(out, " \033[1m%s\033[0m", cell + 1);
 			else
@@ -244,6 +357,26 @@ static int print_diff(FILE *out, const struct side *a, const struct side *b, boo
 		}
 		fputc('\n', out);
 	}
+}
+
+/* The diff, marked cells bold (or followed by '*') on a terminal; then,
+ * off a terminal, the list. Returns 0, or -EIO when stdout fails. */
+static int print_diff(FILE *out, const struct side *a, const struct side *b, bool tty, bool colour)
+{
+	const struct side *named = a->sizes_known ? a : b;
+	unsigned marked = 0;
+	bool measured = false;
+
+	for (unsigned r = 0; r < a->m.rows; r++)
+		for (unsigned c = 0; c < a->m.cols; c++) {
+			measured |= a->noise[r][c] >= 0 || b->noise[r][c] >= 0;
+			marked += pfs_matrixdiff_beyond_noise(a->m.mibps[r][c], b->m.mibps[r][c],
+							      a->noise[r][c], b->noise[r][c]);
+		}
+	if (a->is_run || b->is_run)
+		print_labelled(out, a, b, tty, colour);
+	else
+		print_perf_lines(out, a, b, tty, colour);
 	if (!tty && !measured && (a->is_run || b->is_run))
 		fprintf(out,
 			"\nNo cell is marked beyond the noise: neither file measured it (a run "
@@ -353,7 +486,7 @@ int pfs_matrixdiff_compare(int argc, char **argv,
 			status = PFS_EXIT_USAGE;
 			goto out;
 		}
-	if (same_shape(&s[0], &s[1])) {
+	if (same_measure(&s[0], &s[1]) || same_shape(&s[0], &s[1])) {
 		status = PFS_EXIT_USAGE;
 		goto out;
 	}

@@ -463,6 +463,10 @@ static void keep_long(struct values *l, size_t mark, const struct scratch *s)
 	l->n = k;
 }
 
+/* The words of pfs_balance.not_judged name these. */
+_Static_assert(PFS_SLOW_MIN_NODES == 3 && PFS_SHORT_STEP_US == 10000,
+	       "pair_pass's reasons name the limits");
+
 static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_analysis *a,
 		     struct pfs_balance *b, struct scratch *s, struct values *devs,
 		     struct values *mads)
@@ -537,6 +541,11 @@ static int pair_pass(const struct ent *e, size_t n, uint32_t pair, struct pfs_an
 		keep_long(mads, mark_mads, s);
 	}
 	b->judged = a->compared && one_kind && devs->n > mark_devs;
+	b->not_judged = b->judged			 ? NULL
+			: !a->compared			 ? "fewer than 3 nodes"
+			: !one_kind			 ? "steps of different kinds"
+			: b->step_us < PFS_SHORT_STEP_US ? "steps under 10 ms"
+							 : "fewer than 3 nodes a step";
 	if (!b->judged) { /* what it said does not count */
 		devs->n = mark_devs;
 		mads->n = mark_mads;
@@ -779,7 +788,8 @@ int pfs_slow_describe(char *buf, size_t len, const struct pfs_node_verdict *v)
 	return at < len ? 0 : -ENAMETOOLONG;
 }
 
-/* Seconds with three decimals. */
+/* Seconds with three decimals, 13 characters (the waiting table's
+ * header says so). */
 static void print_s(FILE *out, double us)
 {
 	fprintf(out, " %10.3f s", us / 1e6);
@@ -788,6 +798,102 @@ static void print_s(FILE *out, double us)
 /* Names in the analysis come from the file: each is printed through
  * pfs_printable, so none ends a line or talks to the terminal. */
 #define SAFE(buf, s) pfs_printable(buf, sizeof(buf), s)
+
+/* Under the slow nodes, the (test, op)s whose steps were too short to
+ * judge a node by: a slow node there is not named, so the reader is told
+ * where the judgement was withheld, not only what was found. */
+static void not_judged_line(FILE *out, const struct pfs_analysis *a)
+{
+	char test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)], op[PFS_PRINTABLE_SIZE(PFS_OP_NAME_MAX)];
+	bool any = false;
+
+	for (size_t i = 0; a->compared && i < a->nops; i++) {
+		const struct pfs_balance *b = &a->ops[i];
+
+		if (b->judged || b->step_us >= PFS_SHORT_STEP_US)
+			continue;
+		fprintf(out, "%s %s %s", any ? "," : "Not judged, steps under 10 ms:",
+			SAFE(test, b->test), SAFE(op, b->op));
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+}
+
+/* A test's cell in the tables below: a name of up to 3 letters one space
+ * in, as in the run's report, a longer one (bonnie) from the line's start. */
+static const char *test_cell(char *buf, size_t len, const char *name)
+{
+	char test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
+
+	SAFE(test, name);
+	snprintf(buf, len, "%s%s", strlen(test) > 3 ? "" : " ", test);
+	return buf;
+}
+
+/* The width of the test column: "Test", or a longer name, so that the
+ * columns after it stay under their headers. */
+static int test_width(const struct pfs_analysis *a)
+{
+	char cell[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX) + 1];
+	int w = 4;
+
+	for (size_t i = 0; i < a->nops; i++)
+		if ((int)strlen(test_cell(cell, sizeof(cell), a->ops[i].test)) > w)
+			w = (int)strlen(cell);
+	return w;
+}
+
+/* One row per (test, op): its imbalance, its step, and whether its nodes
+ * were judged, and if not why, on the row itself. */
+static void print_imbalance(FILE *out, const struct pfs_analysis *a)
+{
+	char test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX) + 1], op[PFS_PRINTABLE_SIZE(PFS_OP_NAME_MAX)];
+	int tw = test_width(a), ow = 8;
+
+	for (size_t i = 0; i < a->nops; i++)
+		if ((int)strlen(SAFE(op, a->ops[i].op)) > ow)
+			ow = (int)strlen(op);
+	fprintf(out,
+		"\nImbalance: the fastest rank's rate / the slowest's in a step, median over the "
+		"steps;\nstep: the median time of a node's step, less its waits for a CPU held by "
+		"other work.\n'!' marks steps too short to measure.\n"
+		"%-*s %-*s  imbalance       step    slow nodes\n",
+		tw, "Test", ow, "TestType");
+	for (size_t i = 0; i < a->nops; i++) {
+		const struct pfs_balance *b = &a->ops[i];
+		char imb[32] = "-";
+
+		if (b->imbalance > 0)
+			snprintf(imb, sizeof(imb), "%.2fx", b->imbalance);
+		fprintf(out, "%-*s %-*s %10s %7.1f ms %s  %s%s\n", tw,
+			test_cell(test, sizeof(test), b->test), ow,
+			SAFE(op, b->op), imb, (double)b->step_us / 1000,
+			b->step_us < PFS_SHORT_STEP_US ? "!" : " ",
+			b->judged ? "judged" : "not judged: ", b->not_judged ? b->not_judged : "");
+	}
+}
+
+static void print_waiting(FILE *out, const struct pfs_analysis *a)
+{
+	char test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX) + 1];
+	int tw = test_width(a);
+
+	fprintf(out, "\nWaiting: time ranks spent at the end of a step waiting for its last rank, "
+		     "of the time\nthey spent in steps.\n%-*s%13s%13s%8s\n",
+		tw, "Test", "waiting", "in steps", "share");
+	for (size_t t = 0; t <= a->ntests; t++) {
+		double w = t < a->ntests ? a->tests[t].wait_us : a->wait_us;
+		double b = t < a->ntests ? a->tests[t].busy_us : a->busy_us;
+
+		fprintf(out, "%-*s", tw,
+			test_cell(test, sizeof(test), t < a->ntests ? a->tests[t].test : "all"));
+		print_s(out, w);
+		print_s(out, b);
+		fprintf(out, " %5.1f %%\n", b > 0 ? 100 * w / b : 0.0);
+	}
+}
+
 
 int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 {
@@ -844,33 +950,9 @@ int pfs_analysis_print(FILE *out, const struct pfs_analysis *a)
 	if (busy)
 		fprintf(out, " of %s time in ops\n", busy > 1 ? "their" : "its");
 
-	fputs("\nImbalance: the fastest rank's rate / the slowest's in a step, median over the "
-	      "steps;\nstep: the median time of a node's step, less its waits for a CPU held by "
-	      "other work.\n'!' marks steps too short to measure.\n"
-	      "Test TestType  imbalance       step\n", out);
-	for (size_t i = 0; i < a->nops; i++) {
-		const struct pfs_balance *b = &a->ops[i];
-		char imb[32] = "-";
-
-		if (b->imbalance > 0)
-			snprintf(imb, sizeof(imb), "%.2fx", b->imbalance);
-		SAFE(test, b->test);
-		fprintf(out, "%*s%-3s %-8s %10s %7.1f ms%s\n", strlen(test) > 3 ? 0 : 1, "", test,
-			SAFE(op, b->op), imb, (double)b->step_us / 1000,
-			b->step_us < PFS_SHORT_STEP_US ? " !" : "");
-	}
-	fputs("\nWaiting: time ranks spent at the end of a step waiting for its last rank, of "
-	      "the time\nthey spent in steps.\nTest      waiting    in steps  share\n", out);
-	for (size_t t = 0; t <= a->ntests; t++) {
-		double w = t < a->ntests ? a->tests[t].wait_us : a->wait_us;
-		double b = t < a->ntests ? a->tests[t].busy_us : a->busy_us;
-
-		SAFE(test, t < a->ntests ? a->tests[t].test : "all");
-		fprintf(out, "%*s%-4s", strlen(test) > 3 ? 0 : 1, "", test);
-		print_s(out, w);
-		print_s(out, b);
-		fprintf(out, " %5.1f %%\n", b > 0 ? 100 * w / b : 0.0);
-	}
+	not_judged_line(out, a);
+	print_imbalance(out, a);
+	print_waiting(out, a);
 	return ferror(out) ? -1 : 0;
 }
 #undef SAFE

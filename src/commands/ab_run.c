@@ -1,17 +1,19 @@
 /* ab_run.c: the rounds of `pfsbench ab` (docs/ab.md): rank 0 checks both
  * sides before anything is created and every rank learns its verdict; then
- * A B, B A, A B, ..., each run a whole engine run (pfs_engine_main) with a
+ * A B, B A, A B, ..., each a whole run (pfs_engine_run_workload) with a
  * results file of its own. The first run that does not complete ends the
  * rounds; the files of the runs before it stay. Its command line is
  * src/commands/ab.c's; src/main.c compares the runs afterwards. */
 #include "pfsbench/commands/ab.h"
 #include "pfsbench/commands/ab_run.h"
+#include "pfsbench/commands/run.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/resultpath.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/engine.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/outputs/output.h"
 #include "pfsbench/target/fsinfo.h"
 
 #include <errno.h>
@@ -179,7 +181,8 @@ static int run_rounds(struct pfs_ab *ab, MPI_Comm comm, int rank)
 			argv = pfs_ab_run_argv(ab, s, r, &argc);
 			if (rank == 0)
 				say_run(r, rounds, s, argc, argv);
-			status = pfs_engine_main(ab->wl, argc, argv, comm);
+			status = pfs_engine_run_workload(ab->wl, pfs_outputs, argc, argv, comm,
+							 stdout, stderr);
 			if (status != PFS_EXIT_OK) {
 				if (rank == 0)
 					fprintf(stderr, "pfsbench ab: run %s%" PRIu64 " did not complete; "

@@ -75,6 +75,11 @@ static void rate_text(char *buf, size_t len, enum pfs_unit unit, const struct pf
 
 /* ---- text ------------------------------------------------------------------------- */
 
+/* The verdict's column: as wide as its header, which is wider than any
+ * verdict's word (SLOWER, FASTER, short), so the change after it stays
+ * under "change (interval)". */
+#define VERDICT_WIDTH ((int)sizeof("verdict") - 1)
+
 static void print_word(const struct report *rp, const struct pfs_cmp_verdict *v)
 {
 	const char *word = pfs_compare_word(v);
@@ -82,7 +87,7 @@ static void print_word(const struct report *rp, const struct pfs_cmp_verdict *v)
 
 	if (paint)
 		fputs(v->ratio < 1 ? "\033[1;31m" : "\033[1;32m", rp->out);
-	fprintf(rp->out, "%-6s", word);
+	fprintf(rp->out, "%-*s", VERDICT_WIDTH, word);
 	if (paint)
 		fputs("\033[0m", rp->out);
 }
@@ -101,13 +106,48 @@ static void print_change(const struct report *rp, size_t l, size_t s)
 	fprintf(rp->out, "  %s", safe);
 }
 
+/* The widths of the columns before the verdict: each at least its
+ * usual width (that of "Test", "TestType" and "files/s" in the run's
+ * report), wider for a longer name (bonnie's "seq_create") or rate, so
+ * that no line drifts from the header. */
+struct widths {
+	int test, op, unit, rate;
+};
+
+static int widen(int w, const char *s)
+{
+	return (int)strlen(s) > w ? (int)strlen(s) : w;
+}
+
+static struct widths text_widths(const struct report *rp)
+{
+	struct widths w = { 4, 8, 7, 9 };
+
+	for (size_t l = 0; l < rp->t.nlines; l++) {
+		const struct pfs_cmp_line *a = rp->t.base[l];
+		char test[PFS_PRINTABLE_SIZE(sizeof(a->test))], op[PFS_PRINTABLE_SIZE(sizeof(a->op))];
+		char rate[48];
+
+		w.test = widen(w.test, pfs_printable(test, sizeof(test), a->test));
+		w.op = widen(w.op, pfs_printable(op, sizeof(op), a->op));
+		w.unit = widen(w.unit, pfs_unit_rate_label(a->unit));
+		for (size_t s = 0; s < rp->nsides; s++) {
+			rate_text(rate, sizeof(rate), a->unit, cell(rp, l, s));
+			w.rate = widen(w.rate, rate);
+		}
+	}
+	return w;
+}
+
 /* Two sides: one line per (test, op). */
 static void text_columns(const struct report *rp)
 {
 	FILE *out = rp->out;
+	struct widths w = text_widths(rp);
 
-	fprintf(out, "%-4s %-8s %-7s %9s %9s  %-6s  %s\n", "Test", "Op", "Unit", "[1] rate",
-		"[2] rate", "verdict", "change (interval)");
+	fprintf(out, "%-*s %-*s %-*s %*s %*s  %-*s  %s\n", w.test, "Test", w.op, "Op", w.unit,
+		"Unit", w.rate, "[1] rate", w.rate, "[2] rate", VERDICT_WIDTH, "verdict",
+		"change (interval)");
 	for (size_t l = 0; l < rp->t.nlines; l++) {
 		const struct pfs_cmp_line *a = rp->t.base[l];
 		char ra[48], rb[48];
@@ -116,8 +156,10 @@ static void text_columns(const struct report *rp)
 
 		rate_text(ra, sizeof(ra), a->unit, cell(rp, l, 0));
 		rate_text(rb, sizeof(rb), a->unit, cell(rp, l, 1));
-		fprintf(out, "%-4s %-8s %-7s %9s %9s", pfs_printable(test, sizeof(test), a->test),
-			pfs_printable(op, sizeof(op), a->op), pfs_unit_rate_label(a->unit), ra, rb);
+		fprintf(out, "%-*s %-*s %-*s %*s %*s", w.test,
+			pfs_printable(test, sizeof(test), a->test), w.op,
+			pfs_printable(op, sizeof(op), a->op), w.unit, pfs_unit_rate_label(a->unit),
+			w.rate, ra, w.rate, rb);
 		print_change(rp, l, 1);
 		fputc('\n', out);
 	}
@@ -127,9 +169,10 @@ static void text_columns(const struct report *rp)
 static void text_rows(const struct report *rp)
 {
 	FILE *out = rp->out;
+	struct widths w = text_widths(rp);
 
-	fprintf(out, "%-4s %-8s %-7s %-4s %9s %6s  %-6s  %s\n", "Test", "Op", "Unit", "Run", "rate",
-		"noise", "verdict", "change (interval)");
+	fprintf(out, "%-*s %-*s %-*s %-4s %*s %6s  %-*s  %s\n", w.test, "Test", w.op, "Op", w.unit,
+		"Unit", "Run", w.rate, "rate", "noise", VERDICT_WIDTH, "verdict", "change (interval)");
 	for (size_t l = 0; l < rp->t.nlines; l++) {
 		const struct pfs_cmp_line *a = rp->t.base[l];
 		char test[PFS_PRINTABLE_SIZE(sizeof(a->test))], op[PFS_PRINTABLE_SIZE(sizeof(a->op))];
@@ -144,8 +187,9 @@ static void text_rows(const struct report *rp)
 			rate_text(rate, sizeof(rate), a->unit, c);
 			if (c->noise >= 0)
 				snprintf(noise, sizeof(noise), "%.1f%%", c->noise * 100);
-			fprintf(out, "%-4s %-8s %-7s %-4s %9s %6s", s ? "" : test, s ? "" : op,
-				s ? "" : pfs_unit_rate_label(a->unit), run, rate, noise);
+			fprintf(out, "%-*s %-*s %-*s %-4s %*s %6s", w.test, s ? "" : test, w.op,
+				s ? "" : op, w.unit, s ? "" : pfs_unit_rate_label(a->unit), run,
+				w.rate, rate, noise);
 			if (s)
 				print_change(rp, l, s);
 			fputc('\n', out);

@@ -49,40 +49,78 @@ static const struct pfs_option show_options[] = {
 	PFS_OPT_END,
 };
 
-/* Microseconds with one decimal, from nanoseconds. */
-static void print_us(FILE *out, uint64_t ns)
+/* The columns of the latency table: the test (under "Test", a name of up
+ * to 3 letters one space in), the iteration, the op, the items timed, then
+ * each percentile in microseconds with one decimal. */
+enum { LAT_TEST, LAT_IT, LAT_OP, LAT_ITEMS, LAT_MIN, LAT_NCOLS = LAT_MIN + 6 };
+static const char *const lat_heads[LAT_NCOLS] = { "Test", "It",	 "TestType", "Items", "min",
+						  "p50",  "p90", "p99",	     "p99.9", "max" };
+
+/* One group's cells as text, into cell[LAT_NCOLS][32]. */
+static void lat_cells(char cell[LAT_NCOLS][32], const struct pfs_lat_summary *s)
 {
-	fprintf(out, " %9" PRIu64 ".%01" PRIu64, ns / 1000u, ns % 1000u / 100u);
+	const uint64_t ns[6] = { s->min_ns, s->p50_ns, s->p90_ns, s->p99_ns, s->p999_ns, s->max_ns };
+	char test[PFS_PRINTABLE_SIZE(sizeof(s->test))], op[PFS_PRINTABLE_SIZE(sizeof(s->op))];
+
+	pfs_printable(test, sizeof(test), s->test);
+	pfs_printable(op, sizeof(op), s->op);
+	snprintf(cell[LAT_TEST], 32, "%s%.30s", strlen(test) > 3 ? "" : " ", test);
+	snprintf(cell[LAT_IT], 32, "%" PRIu32, s->iteration);
+	snprintf(cell[LAT_OP], 32, "%.31s", op);
+	snprintf(cell[LAT_ITEMS], 32, "%" PRIu64, s->n);
+	for (int i = 0; i < 6; i++)
+		snprintf(cell[LAT_MIN + i], 32, "%" PRIu64 ".%01" PRIu64, ns[i] / 1000u,
+			 ns[i] % 1000u / 100u);
+}
+
+/* One line of the table: the names to the left of their columns, the
+ * numbers to the right. */
+static void lat_line(FILE *out, const char *const cell[LAT_NCOLS], const int width[LAT_NCOLS])
+{
+	for (int c = 0; c < LAT_NCOLS; c++) {
+		bool left = c == LAT_TEST || c == LAT_OP;
+
+		fprintf(out, "%s%*s", c ? " " : "", left ? -width[c] : width[c], cell[c]);
+	}
+	fputc('\n', out);
 }
 
 /* One line per (test, iteration, op) that recorded latency, in report
- * order: the histograms of all its workers merged. */
+ * order: the histograms of all its workers merged. Each column as wide as
+ * its header or its widest cell, so that none drifts from its header. */
 static int print_latency(FILE *out, const struct pfs_archive *a)
 {
 	struct pfs_lat_summary *s;
+	int width[LAT_NCOLS];
 	size_t n;
 
 	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ITERATION, &s, &n))
 		return pfs_error("the latency histograms of the file are damaged");
-	if (!n)
+	if (!n) {
 		fprintf(out, "\nLatency: none recorded (Create and Unlink record it with --latency).\n");
-	else
-		fprintf(out, "\nLatency (us), all workers of each op:\n"
-			     "Test It TestType      Items        min        p50        p90"
-			     "        p99      p99.9        max\n");
+		free(s);
+		return 0;
+	}
+	for (int c = 0; c < LAT_NCOLS; c++)
+		width[c] = (int)strlen(lat_heads[c]);
 	for (size_t i = 0; i < n; i++) {
-		char test[PFS_PRINTABLE_SIZE(sizeof(s[i].test))], op[PFS_PRINTABLE_SIZE(sizeof(s[i].op))];
+		char cell[LAT_NCOLS][32];
 
-		pfs_printable(test, sizeof(test), s[i].test);
-		fprintf(out, "%*s%-3s %2" PRIu32 " %-8s %10" PRIu64, strlen(test) > 3 ? 0 : 1, "", test,
-			s[i].iteration, pfs_printable(op, sizeof(op), s[i].op), s[i].n);
-		print_us(out, s[i].min_ns);
-		print_us(out, s[i].p50_ns);
-		print_us(out, s[i].p90_ns);
-		print_us(out, s[i].p99_ns);
-		print_us(out, s[i].p999_ns);
-		print_us(out, s[i].max_ns);
-		fputc('\n', out);
+		lat_cells(cell, &s[i]);
+		for (int c = 0; c < LAT_NCOLS; c++)
+			if ((int)strlen(cell[c]) > width[c])
+				width[c] = (int)strlen(cell[c]);
+	}
+	fprintf(out, "\nLatency (us), all workers of each op:\n");
+	lat_line(out, lat_heads, width);
+	for (size_t i = 0; i < n; i++) {
+		char cell[LAT_NCOLS][32];
+		const char *p[LAT_NCOLS];
+
+		lat_cells(cell, &s[i]);
+		for (int c = 0; c < LAT_NCOLS; c++)
+			p[c] = cell[c];
+		lat_line(out, p, width);
 	}
 	free(s);
 	return 0;

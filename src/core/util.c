@@ -13,6 +13,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Where messages go: stderr unless a run in-process (pfs_engine_run) was
+ * handed a stream of its own. One stream for the process, as there is one
+ * stderr: a run sets it at its start and puts the old one back at its end. */
+static FILE *messages;
+
+FILE *pfs_messages_to(FILE *fp)
+{
+	FILE *old = messages ? messages : stderr;
+
+	messages = fp;
+	return old;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -24,7 +37,8 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	 * environment, and is one line: none of them may end it early or
 	 * talk to the terminal (git's usage.c cleans every message too). One
 	 * write, so lines of different ranks do not interleave mid-line. */
-	fprintf(stderr, "pfsbench: %s%s\n", prefix, pfs_printable(safe, sizeof(safe), line));
+	fprintf(messages ? messages : stderr, "pfsbench: %s%s\n", prefix,
+		pfs_printable(safe, sizeof(safe), line));
 }
 
 void pfs_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

@@ -119,6 +119,20 @@ bool pfs_engine_poll(struct pfs_engine *e)
 	return e->w.stopped;
 }
 
+/* Whether every rank got the memory it asked for (ok), at a point every
+ * rank reaches; a rank that did not says so. Before the run's stop notices
+ * are set up (pfs_agree needs them), so a plain reduction: 0, or -ENOMEM
+ * on every rank, which the caller returns like any failure. */
+int pfs_all_allocated(struct pfs_engine *e, bool ok, const char *what)
+{
+	int mine = ok ? 1 : 0, all = 0;
+
+	if (!ok)
+		pfs_error("rank %d: out of memory %s", e->rank, what);
+	PFS_MPI(e, MPI_Allreduce, (&mine, &all, 1, MPI_INT, MPI_MIN, e->comm));
+	return all ? 0 : -ENOMEM;
+}
+
 /* Every rank calls this at the same point. Returns how many ranks failed
  * or were interrupted by a signal (0 when all is well) and leaves no stop
  * notice in flight: each rank receives exactly as many notices as were sent
@@ -165,9 +179,16 @@ void pfs_first_failure(struct pfs_engine *e)
 				 e->w.node_name, e->w.worker, sig);
 	}
 
-	if (e->rank == 0 && !all) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	/* Without room for every rank's message rank 0 keeps its own (or
+	 * none): the run has failed already and says so; every rank learns
+	 * whether the gather happens. */
+	int room = e->rank != 0 || all;
+
+	PFS_MPI(e, MPI_Bcast, (&room, 1, MPI_INT, 0, e->comm));
+	if (!room) {
+		if (e->rank == 0)
+			pfs_error("out of memory gathering the ranks' failures");
+		return;
 	}
 	PFS_MPI(e, MPI_Gather, (e->failure, sizeof(e->failure), MPI_CHAR, all, sizeof(e->failure),
 				MPI_CHAR, 0, e->comm));

@@ -131,11 +131,14 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 
 /* Gathers n records of type t (size bytes each) from every rank to rank 0:
  * *all holds them in rank order, (*counts)[r] and (*firsts)[r] say where
- * rank r's are. Ends the job when more than fit an int's count. */
-static void gather(struct pfs_engine *e, const void *mine, size_t n, MPI_Datatype t, size_t size,
-		   void **all, int **counts, int **firsts, size_t *total)
+ * rank r's are. Returns 0, or on every rank -ENOMEM when rank 0 had no
+ * memory for them, -EOVERFLOW when more than fit an int's count; rank 0
+ * says which (its status is broadcast, so no rank waits in a gather that
+ * rank 0 cannot take). */
+static int gather(struct pfs_engine *e, const void *mine, size_t n, MPI_Datatype t, size_t size,
+		  void **all, int **counts, int **firsts, size_t *total)
 {
-	int my = n > INT_MAX ? -1 : (int)n;
+	int my = n > INT_MAX ? -1 : (int)n, status = 0;
 
 	*all = NULL;
 	*counts = *firsts = NULL;
@@ -143,54 +146,80 @@ static void gather(struct pfs_engine *e, const void *mine, size_t n, MPI_Datatyp
 	if (e->rank == 0) {
 		*counts = calloc((size_t)e->nranks, sizeof(int));
 		*firsts = calloc((size_t)e->nranks, sizeof(int));
-		if (!*counts || !*firsts) {
-			pfs_error("out of memory gathering results");
-			MPI_Abort(e->comm, PFS_EXIT_FAILED);
-		}
+		status = *counts && *firsts ? 0 : -ENOMEM;
 	}
+	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
+	if (status)
+		goto out;
 	PFS_MPI(e, MPI_Gather, (&my, 1, MPI_INT, *counts, 1, MPI_INT, 0, e->comm));
 	if (e->rank == 0) {
-		for (int r = 0; r < e->nranks; r++) {
+		for (int r = 0; r < e->nranks && !status; r++) {
 			if ((*counts)[r] < 0 || *total + (size_t)(*counts)[r] > INT_MAX) {
-				pfs_error("more than %d results to gather in one test iteration; "
-					  "use fewer ranks or iterations", INT_MAX);
-				MPI_Abort(e->comm, PFS_EXIT_FAILED);
+				status = -EOVERFLOW;
+				break;
 			}
 			(*firsts)[r] = (int)*total;
 			*total += (size_t)(*counts)[r];
 		}
-		*all = malloc((*total ? *total : 1) * size);
-		if (!*all) {
-			pfs_error("out of memory gathering %zu results", *total);
-			MPI_Abort(e->comm, PFS_EXIT_FAILED);
+		if (!status) {
+			*all = malloc((*total ? *total : 1) * size);
+			status = *all ? 0 : -ENOMEM;
 		}
-	} else if (my < 0) {
-		MPI_Abort(e->comm, PFS_EXIT_FAILED); /* rank 0 says why */
 	}
-	PFS_MPI(e, MPI_Gatherv, (mine, my, t, *all, *counts, *firsts, t, 0, e->comm));
+	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
+	if (!status)
+		PFS_MPI(e, MPI_Gatherv, (mine, my, t, *all, *counts, *firsts, t, 0, e->comm));
+out:
+	if (status && e->rank == 0) {
+		if (status == -EOVERFLOW)
+			pfs_error("more than %d results to gather in one test iteration; "
+				  "use fewer ranks or iterations", INT_MAX);
+		else
+			pfs_error("out of memory gathering %zu results", *total);
+		if (!e->failure[0])
+			(void)pfs_format(e->failure, sizeof(e->failure),
+					 "rank 0 could not gather test %s iteration %u: %s", e->test,
+					 e->iteration, strerror(-status));
+	}
+	if (status) {
+		free(*all);
+		free(*counts);
+		free(*firsts);
+		*all = NULL;
+		*counts = *firsts = NULL;
+		*total = 0;
+	}
+	return status;
 }
 
 int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 {
-	struct pfs_row *all_rows, *rows = NULL;
-	struct pfs_lat_cell *cells;
-	struct pfs_tick *ticks;
-	struct pfs_fsstat *fsstats;
-	int *rcount, *rfirst, *ccount, *cfirst, *tcount, *tfirst, *fcount, *ffirst;
-	size_t nrows, ncells, nticks, nfsstats, *perm = NULL, *place = NULL;
+	struct pfs_row *all_rows = NULL, *rows = NULL;
+	struct pfs_lat_cell *cells = NULL;
+	struct pfs_tick *ticks = NULL;
+	struct pfs_fsstat *fsstats = NULL;
+	int *rcount = NULL, *rfirst = NULL, *ccount = NULL, *cfirst = NULL, *tcount = NULL,
+	    *tfirst = NULL, *fcount = NULL, *ffirst = NULL;
+	size_t nrows = 0, ncells = 0, nticks = 0, nfsstats = 0, *perm = NULL, *place = NULL;
 	int rc = 0;
 
-	gather(e, e->rows, e->nrows, e->row_type, sizeof(*e->rows), (void **)&all_rows, &rcount,
-	       &rfirst, &nrows);
-	gather(e, e->cells, e->ncells, e->cell_type, sizeof(*e->cells), (void **)&cells, &ccount,
-	       &cfirst, &ncells);
-	gather(e, e->ticks, e->nticks, e->tick_type, sizeof(*e->ticks), (void **)&ticks, &tcount,
-	       &tfirst, &nticks);
-	gather(e, e->fsstats, e->nfsstats, e->fsstat_type, sizeof(*e->fsstats), (void **)&fsstats,
-	       &fcount, &ffirst, &nfsstats);
+	/* Each gather's failure is every rank's (its status is broadcast): the
+	 * ones after it are not attempted, and the caller's agreement stops
+	 * the run. */
+	rc = gather(e, e->rows, e->nrows, e->row_type, sizeof(*e->rows), (void **)&all_rows,
+		    &rcount, &rfirst, &nrows);
+	if (!rc)
+		rc = gather(e, e->cells, e->ncells, e->cell_type, sizeof(*e->cells), (void **)&cells,
+			    &ccount, &cfirst, &ncells);
+	if (!rc)
+		rc = gather(e, e->ticks, e->nticks, e->tick_type, sizeof(*e->ticks), (void **)&ticks,
+			    &tcount, &tfirst, &nticks);
+	if (!rc)
+		rc = gather(e, e->fsstats, e->nfsstats, e->fsstat_type, sizeof(*e->fsstats),
+			    (void **)&fsstats, &fcount, &ffirst, &nfsstats);
 	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
-	if (e->rank != 0)
-		return 0;
+	if (e->rank != 0 || rc)
+		goto out;
 
 	perm = malloc((nrows ? nrows : 1) * sizeof(*perm));
 	place = malloc((nrows ? nrows : 1) * sizeof(*place));
@@ -218,7 +247,7 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	for (size_t i = 0; i < e->noutputs; i++) {
 		if (!e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
 			continue;
-		if (e->outputs[i].ops != &pfs_output_hdf5) {
+		if (!(e->outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE)) {
 			pfs_warn("output %s failed to record test %s iteration %u",
 				 e->outputs[i].ops->name, e->test, e->iteration);
 			continue;

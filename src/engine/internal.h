@@ -26,7 +26,6 @@
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/target/fsprobe.h"
 
-#define PFS_MAX_OUTPUTS 8
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
 
@@ -54,8 +53,10 @@ struct pfs_engine {
 	const struct pfs_workload *wl;
 	void *opts;
 	struct pfs_common_opts *common;
-	/* --output-format json|csv: writes the rows at the end; NULL: text only */
-	int (*summary)(const char *results_path, unsigned format);
+	/* --output-format json|csv: writes the rows at the end (the caller's,
+	 * struct pfs_engine_io); NULL: text only */
+	int (*summary)(FILE *out, const char *results_path, unsigned format);
+	struct pfs_output *kept_outputs; /* the caller's outputs less the report */
 	struct pfs_topology topo;
 	struct pfs_worker w;
 	MPI_Datatype row_type, cell_type, tick_type, fsstat_type;
@@ -153,11 +154,15 @@ struct pfs_engine {
 	struct pfs_fsstat *fsstats;
 	size_t nfsstats, fsstats_cap;
 
+	/* run.c: the caller's streams (struct pfs_engine_io) */
+	FILE *out, *err;
+
 	/* run.c, rank 0 only */
 	char results_path[PATH_MAX];
 	struct pfs_run_info ri;
-	struct pfs_output outputs[PFS_MAX_OUTPUTS];
+	struct pfs_output *outputs; /* the caller's */
 	size_t noutputs;
+	bool wants_results;   /* an output writes the results file (PFS_OUTPUT_RESULTS_FILE) */
 	struct pfs_results_file results; /* preflight created it, empty; open to the end */
 	bool results_made;    /* the results output began writing it */
 	bool drop_failed;
@@ -172,6 +177,7 @@ void pfs_stop_recv_post(struct pfs_engine *e);
 void pfs_stop_send(struct pfs_engine *e);
 bool pfs_engine_poll(struct pfs_engine *e);
 int pfs_agree(struct pfs_engine *e, bool failed);
+int pfs_all_allocated(struct pfs_engine *e, bool ok, const char *what);
 void pfs_first_failure(struct pfs_engine *e);
 
 /* clock.c */

@@ -27,7 +27,8 @@ static int rank_of(const struct pfs_engine *e, unsigned node, unsigned worker)
 }
 
 /* Every rank, after the nodes are known; the workload's answer is the same
- * on every rank. Returns 0, or -EINVAL with a message in err. */
+ * on every rank. Returns 0, -EINVAL with a message in err, or -ENOMEM on
+ * every rank when one had no memory (after its message). */
 int pfs_peer_plan(struct pfs_engine *e, char *err, size_t errlen)
 {
 	unsigned nn = e->topo.nnodes, me = e->w.node;
@@ -40,9 +41,10 @@ int pfs_peer_plan(struct pfs_engine *e, char *err, size_t errlen)
 		return 0;
 	peer = malloc(nn * sizeof(*peer));
 	readers = calloc(nn, sizeof(*readers));
-	if (!peer || !readers) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	if (pfs_all_allocated(e, peer && readers, "pairing the nodes")) {
+		free(peer);
+		free(readers);
+		return -ENOMEM;
 	}
 	rc = e->wl->peers(e->opts, &e->topo, peer, err, errlen);
 	for (unsigned k = 0; !rc && k < nn; k++) {

@@ -38,13 +38,17 @@ struct pfs_progress_view {
 };
 
 /* Whether the user sees rank 0's stderr on a terminal. Under mpirun it is a
- * pipe to mpirun, whose own stderr is the user's: ask the parent's. */
-static bool stderr_is_terminal(void)
+ * pipe to mpirun, whose own stderr is the user's: ask the parent's. A
+ * stream the caller handed over (pfs_engine_run's err) is a terminal only
+ * when its own descriptor is one. */
+static bool stderr_is_terminal(FILE *err)
 {
 	char path[64];
 	bool tty;
 	int fd;
 
+	if (err != stderr)
+		return (fd = fileno(err)) >= 0 && isatty(fd);
 	if (isatty(STDERR_FILENO))
 		return true;
 	snprintf(path, sizeof(path), "/proc/%ld/fd/2", (long)getppid());
@@ -82,7 +86,7 @@ int pfs_progress_configure(struct pfs_engine *e)
 
 	if (e->rank != 0)
 		return 0;
-	e->prog_tty = stderr_is_terminal();
+	e->prog_tty = stderr_is_terminal(e->err);
 	if (e->common->progress == PFS_PROGRESS_NEVER ||
 	    (e->common->progress == PFS_PROGRESS_AUTO && !e->prog_tty))
 		return 0;
@@ -120,8 +124,8 @@ void pfs_progress_begin_step(struct pfs_engine *e)
 void pfs_progress_end_step(struct pfs_engine *e)
 {
 	if (e->prog_drawn) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
+		fputs("\r\033[K", e->err);
+		fflush(e->err);
 		e->prog_drawn = false;
 	}
 }
@@ -252,19 +256,47 @@ static void take_messages(struct pfs_engine *e)
 	}
 }
 
+/* The name of the op the step in progress runs: rank 0's own, or, when
+ * rank 0 is idle in this step, that of the first working rank heard of.
+ * NULL outside a step or before any working rank has said it began. */
+static const char *step_op_name(const struct pfs_engine *e)
+{
+	const struct pfs_progress_view *v = e->view;
+
+	if (!e->cur_step || !e->test)
+		return NULL;
+	if (e->op_name)
+		return e->op_name;
+	for (int r = 0; e->wl->op_names && r < e->nranks; r++) {
+		int op = pfs_step_op_of_node(e->cur_step, e->topo.node_of_rank[r]);
+
+		if (op >= 0 && v->ranks[r].seq == e->step_seq)
+			return e->wl->op_names[op];
+	}
+	return NULL;
+}
+
 /* "pfsbench: pa 1/2 Create: 48210 files/s, 12.4 s, about 6 s to go,
  * slowest node2 (61%)": the step's ranks' counts as rank 0 last heard
  * them; rate = all items (bytes) / the time since the step began. An op
  * with no count to reach (target UINT64_MAX: a stream to the end of its
- * file or space) has neither a time to go nor a fraction done. */
+ * file or space) has neither a time to go nor a fraction done. Nothing is
+ * drawn outside a step (in the setup's agreements, say, where the clock
+ * the time counts from has not started) nor before the step's op has a
+ * name and a count to reach: a line of placeholders tells nothing. */
 static void draw(struct pfs_engine *e, uint64_t now_us)
 {
 	struct pfs_progress_view *v = e->view;
 	uint64_t items = 0, target = 0, amount = 0, elapsed = now_us - e->step_start_us;
 	unsigned slowest = 0;
 	double slowest_frac = 2, rate;
-	bool any = false, open_ended = false; /* a rank's op runs to an end it cannot foresee */
+	bool any = false, counted = false; /* a rank heard of has a count to reach */
+	bool open_ended = false; /* a rank's op runs to an end it cannot foresee */
 	char line[256], togo[48] = "", slow[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX) + 32] = "";
+	const char *op = step_op_name(e);
+
+	if (!op || now_us < e->step_start_us)
+		return;
 
 	memset(v->node_items, 0, e->topo.nnodes * sizeof(uint64_t));
 	memset(v->node_target, 0, e->topo.nnodes * sizeof(uint64_t));
@@ -279,6 +311,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		if (rv->seq != e->step_seq)
 			continue;
 		any = true;
+		counted |= rv->target != 0;
 		open_ended |= rv->target == UINT64_MAX;
 		items += rv->items;
 		target += rv->target;
@@ -286,7 +319,7 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 		v->node_items[n] += rv->items;
 		v->node_target[n] += rv->target;
 	}
-	if (!any)
+	if (!any || !counted)
 		return;
 	for (unsigned n = 0; n < e->topo.nnodes && !open_ended; n++) {
 		double f;
@@ -313,13 +346,13 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	}
 	snprintf(line, sizeof(line), "pfsbench: %s %u/%llu %s: %.0f %s, %.1f s%s%s",
 		 e->test, e->iteration, (unsigned long long)e->common->iterations,
-		 e->op_name ? e->op_name : "", pfs_rate_display(v->unit, rate),
+		 op, pfs_rate_display(v->unit, rate),
 		 pfs_unit_rate_label(v->unit), (double)elapsed / 1e6, togo, slow);
 	if (e->prog_tty)
-		fprintf(stderr, "\r%s\033[K", line);
+		fprintf(e->err, "\r%s\033[K", line);
 	else
-		fprintf(stderr, "%s\n", line);
-	fflush(stderr);
+		fprintf(e->err, "%s\n", line);
+	fflush(e->err);
 	e->prog_drawn = e->prog_tty;
 }
 

@@ -73,13 +73,13 @@ static int parse_on_root(struct pfs_engine *e, int argc, char **argv)
 	int rc = pfs_engine_parse(wl, e->opts, argc, argv, err, sizeof(err));
 
 	if (rc == PFS_PARSE_HELP)
-		usage(wl, stdout);
+		usage(wl, e->out);
 	else if (rc == PFS_PARSE_VERSION)
-		printf("pfsbench %s\n", PACKAGE_VERSION);
+		fprintf(e->out, "pfsbench %s\n", PACKAGE_VERSION);
 	else if (rc < 0)
-		fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n", wl->name, err,
+		fprintf(e->err, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n", wl->name, err,
 			wl->name);
-	fflush(stdout);
+	fflush(e->out);
 	return rc;
 }
 
@@ -97,15 +97,16 @@ static int parse_options(struct pfs_engine *e, int argc, char **argv)
 /* ---- who is where --------------------------------------------------------- */
 
 /* Each node's memory and kernel, as its leader sees them: for the results
- * file. */
-static void gather_node_facts(struct pfs_engine *e)
+ * file. 0 or -ENOMEM, on every rank. */
+static int gather_node_facts(struct pfs_engine *e)
 {
 	uint64_t mine = pfs_local_mem_bytes(), *all = malloc((size_t)e->nranks * sizeof(*all));
 	char kernel[PFS_KERNEL_MAX], *kernels = malloc((size_t)e->nranks * PFS_KERNEL_MAX);
 
-	if (!all || !kernels) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	if (pfs_all_allocated(e, all && kernels, "gathering the nodes' memory and kernels")) {
+		free(all);
+		free(kernels);
+		return -ENOMEM;
 	}
 	pfs_local_kernel(kernel);
 	PFS_MPI(e, MPI_Allgather, (&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm));
@@ -121,19 +122,21 @@ static void gather_node_facts(struct pfs_engine *e)
 	}
 	free(all);
 	free(kernels);
+	return 0;
 }
 
 /* Once the run will happen: each node's probe of the filesystem's own
- * counters, and what it reads, for the results file. */
-static void open_probes(struct pfs_engine *e)
+ * counters, and what it reads, for the results file. 0, or -1 when a rank
+ * had no memory for it, agreed as every failure is. */
+static int open_probes(struct pfs_engine *e)
 {
 	_Static_assert(PFS_FSPROBE_DESC_MAX == PFS_NODE_FSSTATS_MAX,
 		       "a probe's description is its node's fsstats, copied whole");
 	char probe[PFS_FSPROBE_DESC_MAX], *probes = malloc((size_t)e->nranks * sizeof(probe));
 
-	if (!probes) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	if (pfs_agree(e, !probes && pfs_fail(&e->w, "allocate", "the probes' descriptions", ENOMEM))) {
+		free(probes);
+		return -1;
 	}
 	pfs_probe_open(e, probe);
 	PFS_MPI(e, MPI_Allgather, (probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe), MPI_CHAR,
@@ -144,6 +147,7 @@ static void open_probes(struct pfs_engine *e)
 		e->topo.nodes[n].fsstats[sizeof(probe) - 1] = 0;
 	}
 	free(probes);
+	return 0;
 }
 
 static int identify(struct pfs_engine *e)
@@ -157,28 +161,30 @@ static int identify(struct pfs_engine *e)
 		return -1;
 	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
 	addrs = malloc((size_t)e->nranks * PFS_ADDR_MAX);
-	if (!names || !addrs) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
-	}
+	if (pfs_all_allocated(e, names && addrs, "gathering the ranks' names"))
+		goto fail;
 	PFS_MPI(e, MPI_Allgather, (name, PFS_NODE_NAME_MAX, MPI_CHAR, names, PFS_NODE_NAME_MAX,
 				   MPI_CHAR, e->comm));
 	PFS_MPI(e, MPI_Allgather,
 		(addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX, MPI_CHAR, e->comm));
-	if (pfs_topology_group(&e->topo, names, e->nranks)) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
-	}
+	if (pfs_all_allocated(e, !pfs_topology_group(&e->topo, names, e->nranks),
+			  "grouping the ranks by node"))
+		goto fail;
 	for (unsigned n = 0; n < e->topo.nnodes; n++)
 		memcpy(e->topo.nodes[n].addr, addrs + (size_t)e->topo.nodes[n].leader_rank * PFS_ADDR_MAX,
 		       PFS_ADDR_MAX);
-	gather_node_facts(e);
+	if (gather_node_facts(e))
+		goto fail;
 	free(names);
 	free(addrs);
 	e->w.node = e->topo.node_of_rank[e->rank];
 	e->w.worker = e->topo.worker_of_rank[e->rank];
 	e->w.node_name = e->topo.nodes[e->w.node].name;
 	return 0;
+fail:
+	free(names);
+	free(addrs);
+	return -1;
 }
 
 /* ---- checks before anything is created ---------------------------------- */
@@ -202,12 +208,32 @@ static void print_dry_run(struct pfs_engine *e, const struct pfs_needs *needs)
 {
 	char bytes[32], inodes[32];
 
-	printf("pfsbench %s --dry-run: nothing is created\n", e->wl->name);
+	fprintf(e->out, "pfsbench %s --dry-run: nothing is created\n", e->wl->name);
 	if (e->wl->dry_run)
-		e->wl->dry_run(stdout, e->opts, (unsigned)e->nranks, e->topo.nnodes);
-	printf("the run needs %s and %s inodes in '%s'\n",
-	       need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
-	       need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"), e->common->dir);
+		e->wl->dry_run(e->out, e->opts, (unsigned)e->nranks, e->topo.nnodes);
+	fprintf(e->out, "the run needs %s and %s inodes in '%s'\n",
+		need_text(bytes, sizeof(bytes), needs->bytes, 1024, " KiB", "16 EiB or more"),
+		need_text(inodes, sizeof(inodes), needs->inodes, 1, "", "2^64 or more"),
+		e->common->dir);
+}
+
+/* The results file's name, chosen and checked (not yet taken). 0 or -1. */
+static int check_results_path(struct pfs_engine *e)
+{
+	char why[PATH_MAX + 128];
+	int rc;
+
+	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
+			     e->wl->name))
+		return pfs_error("the results file name is too long");
+	rc = pfs_results_path_check(e->results_path,
+				    e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
+				    sizeof(why));
+	/* A default name that another run took since pfs_results_path chose
+	 * it is no reason to stop: the claim in preflight moves on to the next. */
+	if (rc && !(rc == -EEXIST && !e->common->results[0]))
+		return pfs_error("%s", why);
+	return 0;
 }
 
 /* --direct: the filesystem must take O_DIRECT, and the plan's sizes its
@@ -254,16 +280,8 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
 	if (e->common->direct && check_direct(e, fs))
 		return -1;
-	if (pfs_results_path(e->results_path, sizeof(e->results_path), e->common->results,
-			     e->wl->name))
-		return pfs_error("the results file name is too long");
-	rc = pfs_results_path_check(e->results_path,
-				    e->persist == PFS_PERSIST_NAMED ? NULL : e->common->dir, why,
-				    sizeof(why));
-	/* A default name that another run took since pfs_results_path chose
-	 * it is no reason to stop: the claim below moves on to the next. */
-	if (rc && !(rc == -EEXIST && !e->common->results[0]))
-		return pfs_error("%s", why);
+	if (e->wants_results && check_results_path(e))
+		return -1;
 	if (!e->common->force && needs.bytes > fs->bytes_free)
 		return pfs_error("'%s' has %" PRIu64 " MiB free; this run needs %s (use --force "
 				 "to run anyway, or lower the counts)",
@@ -281,15 +299,17 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 		char fstype[PFS_PRINTABLE_SIZE(sizeof(fs->fstype))];
 
 		/* A FUSE subtype is the mounter's to name. */
-		printf("'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
-		       e->common->dir, pfs_printable(fstype, sizeof(fstype), fs->fstype),
-		       fs->bytes_free / 1024, fs->inodes_free);
+		fprintf(e->out,
+			"'%s' (%s) has %" PRIu64 " KiB and %" PRIu64 " inodes free: the plan fits\n",
+			e->common->dir, pfs_printable(fstype, sizeof(fstype), fs->fstype),
+			fs->bytes_free / 1024, fs->inodes_free);
 		return 0;
 	}
 	/* The last check, and the run's first creation: the results file's
 	 * name, taken exclusively, so that a run whose numbers would go
 	 * nowhere never starts, and two runs never share a file. */
-	if (pfs_results_path_claim(e->results_path, sizeof(e->results_path),
+	if (e->wants_results &&
+	    pfs_results_path_claim(e->results_path, sizeof(e->results_path),
 				   e->common->results[0] ? NULL : e->wl->name, &e->results,
 				   why, sizeof(why)))
 		return pfs_error("%s", why);
@@ -307,12 +327,18 @@ static void iso_time(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void join_args(char *buf, size_t len, int argc, char **argv)
+/* The command line as typed after the program's name, which is written
+ * "pfsbench" wherever the binary lies. argv[0] is the command when one was
+ * typed (or made by ab); with none ("pfsbench -m DIR"), the caller
+ * (pfs_engine_run_from) passes the program's argv whole, its argv[0] being
+ * the program itself. */
+static void join_args(char *buf, size_t len, const char *command, int argc, char **argv)
 {
 	size_t n = (size_t)snprintf(buf, len, "pfsbench");
 
 	for (int i = 0; i < argc && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
+		if (i > 0 || !strcmp(argv[0], command))
+			n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
 }
 
 /* The first line of the MPI library's version: Open MPI adds build details. */
@@ -343,7 +369,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	if (e->wl->note)
 		e->wl->note(e->opts, e->topo.nnodes, ri->run_note, sizeof(ri->run_note));
 	snprintf(ri->pfsbench_version, sizeof(ri->pfsbench_version), "%s", PACKAGE_VERSION);
-	join_args(ri->command_line, sizeof(ri->command_line), argc, argv);
+	join_args(ri->command_line, sizeof(ri->command_line), e->wl->name, argc, argv);
 	iso_time(ri->start_time, sizeof(ri->start_time));
 	snprintf(ri->status, sizeof(ri->status), "running");
 	mpi_version(ri->mpi_version, sizeof(ri->mpi_version));
@@ -367,24 +393,19 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 			 "caches were not dropped: --no-drop-caches");
 }
 
-/* The workload's report on stdout, then every registered output. A run
- * that cannot make its results file does not run: a benchmark whose
- * numbers go nowhere was time lost. Returns 0 or -1. */
+/* Every output the caller handed over, in its order. A run that cannot
+ * make its results file does not run: a benchmark whose numbers go nowhere
+ * was time lost. Returns 0 or -1. */
 static int begin_outputs(struct pfs_engine *e)
 {
-	/* json and csv take stdout's place at the end (run's summary). */
-	if (e->common->output_format == PFS_FORMAT_TEXT)
-		e->outputs[e->noutputs++] =
-			(struct pfs_output){ .ops = e->wl->report, .fp = stdout };
-	for (size_t i = 0; pfs_outputs[i] && e->noutputs < PFS_MAX_OUTPUTS; i++)
-		e->outputs[e->noutputs++] = (struct pfs_output){ .ops = pfs_outputs[i] };
 	for (size_t i = 0; i < e->noutputs; i++) {
 		struct pfs_output *o = &e->outputs[i];
+		bool record = o->ops->flags & PFS_OUTPUT_RESULTS_FILE;
 
 		if (!o->ops->begin(o, &e->ri)) {
-			if (o->ops == &pfs_output_hdf5)
+			if (record)
 				e->results_made = true;
-		} else if (o->ops == &pfs_output_hdf5) {
+		} else if (record) {
 			return -1;
 		} else {
 			pfs_warn("output %s could not start", o->ops->name);
@@ -427,7 +448,7 @@ static void say_results(const struct pfs_engine *e)
 		path = abs;
 	}
 	quote_word(quoted, sizeof(quoted), path);
-	fprintf(stderr, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
+	fprintf(e->err, "pfsbench: results: %s (read it with: pfsbench show %s)\n", path, quoted);
 }
 
 /* After a signal, before the clean-up: mpirun kills the ranks soon after
@@ -442,11 +463,11 @@ static void say_removing(const struct pfs_engine *e, const char *why)
 	if (!e->run_dir_made)
 		return;
 	quote_word(quoted, sizeof(quoted), e->common->dir);
-	fprintf(stderr,
+	fprintf(e->err,
 		"pfsbench: %s; removing the run's files in '%s'; if the job is killed first, "
 		"remove what is left with: pfsbench clean %s\n",
 		why, e->run_dir, quoted);
-	fflush(stderr);
+	fflush(e->err);
 }
 
 /* The watchdog's end of a run (watchdog.c), on rank 0: stderr says why,
@@ -461,20 +482,20 @@ static void run_abort(struct pfs_engine *e, const char *reason)
 	while (*line) {
 		size_t len = strcspn(line, "\n");
 
-		fprintf(stderr, "pfsbench: %s%.*s\n", line == reason ? "" : "  ", (int)len, line);
+		fprintf(e->err, "pfsbench: %s%.*s\n", line == reason ? "" : "  ", (int)len, line);
 		line += len + (line[len] == '\n');
 	}
 	end_outputs(e, PFS_RUN_ABORTED, reason);
 	if (e->run_dir_made) {
 		quote_word(quoted, sizeof(quoted), e->common->dir);
-		fprintf(stderr,
+		fprintf(e->err,
 			"pfsbench: ending the job; the run's files stay in '%s'; once no rank of it "
 			"is left, remove them with: pfsbench clean %s\n",
 			e->run_dir, quoted);
 	}
 	say_results(e);
-	fflush(stderr);
-	fflush(stdout);
+	fflush(e->err);
+	fflush(e->out);
 	MPI_Abort(e->comm, PFS_EXIT_FAILED);
 }
 
@@ -523,7 +544,8 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	/* Every worker's directory exists now: open the peer's. */
 	if (pfs_agree(e, pfs_peer_open(e) != 0))
 		return -1;
-	open_probes(e);
+	if (open_probes(e))
+		return -1;
 	if (e->rank == 0) {
 		describe_run(e, fs, argc, argv);
 		rc = begin_outputs(e);
@@ -547,6 +569,38 @@ static void remove_run(struct pfs_engine *e)
 	pfs_rundir_remove(e);
 }
 
+/* --output-format json|csv: the workload's report (wl->report) is left
+ * out, and the caller's summary writes the rows from the results file at
+ * the end; so the caller must have handed over both. The kept outputs are
+ * the engine's own copy: the caller's list stays as it was. 0, or -1
+ * after rank 0 said why (exit 2). */
+static int choose_outputs(struct pfs_engine *e)
+{
+	size_t n = 0;
+
+	if (e->common->output_format == PFS_FORMAT_TEXT)
+		return 0;
+	if (!e->summary || !e->wants_results) {
+		if (e->rank == 0)
+			fprintf(e->err, "pfsbench %s: --output-format %s needs a results file to "
+					"read the rows from, and this run writes none\n",
+				e->wl->name, pfs_output_format_choices[e->common->output_format]);
+		return -1;
+	}
+	e->kept_outputs = calloc(e->noutputs ? e->noutputs : 1, sizeof(*e->kept_outputs));
+	if (!e->kept_outputs) {
+		if (e->rank == 0)
+			pfs_error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < e->noutputs; i++)
+		if (e->outputs[i].ops != e->wl->report)
+			e->kept_outputs[n++] = e->outputs[i];
+	e->outputs = e->kept_outputs;
+	e->noutputs = n;
+	return 0;
+}
+
 static int run(struct pfs_engine *e, int argc, char **argv)
 {
 	struct pfs_fsinfo fs;
@@ -555,13 +609,8 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	rc = parse_options(e, argc, argv);
 	if (rc != PFS_PARSE_OK)
 		return rc < 0 ? PFS_EXIT_USAGE : PFS_EXIT_OK;
-	if (e->common->output_format != PFS_FORMAT_TEXT && !e->summary) {
-		if (e->rank == 0)
-			fprintf(stderr, "pfsbench %s: --output-format %s: this command prints its own "
-					"report; read each run's results file with pfsbench export\n",
-				e->wl->name, pfs_output_format_choices[e->common->output_format]);
+	if (choose_outputs(e))
 		return PFS_EXIT_USAGE;
-	}
 	if (identify(e))
 		return PFS_EXIT_FAILED;
 	e->persist = e->wl->persist ? e->wl->persist(e->opts, e->persist_key,
@@ -577,16 +626,19 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	{
 		char err[PFS_USAGE_MAX] = "";
 
-		if (pfs_peer_plan(e, err, sizeof(err))) {
+		rc = pfs_peer_plan(e, err, sizeof(err));
+		if (rc == -ENOMEM)
+			return PFS_EXIT_FAILED;
+		if (rc) {
 			if (e->rank == 0)
-				fprintf(stderr, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n",
+				fprintf(e->err, "pfsbench %s: %s\nTry 'pfsbench %s --help'.\n",
 					e->wl->name, err, e->wl->name);
 			return PFS_EXIT_USAGE;
 		}
 	}
 
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
-	fflush(stdout);
+	fflush(e->out);
 	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
 	if (rc || e->common->dry_run)
 		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
@@ -622,7 +674,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	 * writer of JSON and CSV, so they never differ. */
 	if (e->rank == 0 && e->summary && e->results_made &&
 	    e->common->output_format != PFS_FORMAT_TEXT &&
-	    e->summary(e->results_path, e->common->output_format))
+	    e->summary(e->out, e->results_path, e->common->output_format))
 		status = PFS_EXIT_FAILED;
 	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
 	if (e->rank == 0)
@@ -630,19 +682,23 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	return status;
 }
 
-int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm)
-{
-	return pfs_engine_main_summary(wl, argc, argv, comm, NULL);
-}
-
-int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
-			    int (*summary)(const char *results_path, unsigned format))
+int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
+		    const struct pfs_engine_io *io)
 {
 	struct pfs_engine e;
+	FILE *messages;
 	int status;
 
 	memset(&e, 0, sizeof(e));
-	e.summary = summary;
+	e.out = io->out;
+	e.err = io->err;
+	e.outputs = io->outputs;
+	e.noutputs = io->noutputs;
+	e.summary = io->summary;
+	for (size_t i = 0; i < e.noutputs; i++)
+		if (e.outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE)
+			e.wants_results = true;
+	messages = pfs_messages_to(e.err);
 	e.row_type = e.cell_type = e.tick_type = e.fsstat_type = MPI_DATATYPE_NULL;
 	e.prog_req = e.sw_req = MPI_REQUEST_NULL;
 	e.w.node_name = "?";
@@ -658,9 +714,14 @@ int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv
 	PFS_MPI(&e, MPI_Comm_size, (e.comm, &e.nranks));
 	e.wl = wl;
 	e.opts = calloc(1, wl->opts_size);
-	if (!e.opts || pfs_gather_types(&e) || pfs_progress_init(&e)) {
-		pfs_error("out of memory");
-		MPI_Abort(comm, PFS_EXIT_FAILED);
+	if (pfs_all_allocated(&e, e.opts && !pfs_gather_types(&e) && !pfs_progress_init(&e),
+			      "starting the run")) {
+		pfs_progress_free(&e);
+		free(e.opts);
+		pfs_gather_free_types(&e);
+		PFS_MPI(&e, MPI_Comm_free, (&e.comm));
+		pfs_messages_to(messages);
+		return PFS_EXIT_FAILED;
 	}
 	e.common = e.opts;
 	e.w.rank = e.rank;
@@ -675,6 +736,8 @@ int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv
 	pfs_cgroup_meter_open(&e.throttle);
 	e.peer_rank = e.reader_rank = -1;
 	e.w.opts = e.opts;
+	e.w.out = e.out;
+	e.w.err = e.err;
 	pfs_stop_recv_post(&e);
 	if (pfs_interrupt_install())
 		pfs_warn("cannot catch SIGINT and SIGTERM; an interrupted run's results file "
@@ -687,7 +750,7 @@ int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv
 
 	PFS_MPI(&e, MPI_Cancel, (&e.stop_recv));
 	PFS_MPI(&e, MPI_Wait, (&e.stop_recv, MPI_STATUS_IGNORE));
-	fflush(stdout);
+	fflush(e.out);
 	free(e.w.state);
 	free(e.hist[0]);
 	free(e.hist[1]);
@@ -699,9 +762,11 @@ int pfs_engine_main_summary(const struct pfs_workload *wl, int argc, char **argv
 	free(e.fsstats);
 	pfs_progress_free(&e);
 	free(e.opts);
+	free(e.kept_outputs);
 	pfs_results_file_close(&e.results);
 	pfs_topology_free(&e.topo);
 	pfs_gather_free_types(&e);
 	PFS_MPI(&e, MPI_Comm_free, (&e.comm));
+	pfs_messages_to(messages);
 	return status;
 }

@@ -139,11 +139,11 @@ void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX])
 	if (!leader)
 		return;
 	if (pfs_fsinfo_get(e->common->dir, &fs)) {
-		snprintf(desc, 256, "none: cannot statvfs the target");
+		snprintf(desc, PFS_FSPROBE_DESC_MAX, "none: cannot statvfs the target");
 		return;
 	}
 	pfs_fsprobe_open(&e->probe, &fs, e->w.node == 0);
-	snprintf(desc, 256, "%s", e->probe.desc);
+	snprintf(desc, PFS_FSPROBE_DESC_MAX, "%s", e->probe.desc);
 	e->probing = e->probe.kind != PFS_FSPROBE_NONE;
 }
 
@@ -154,9 +154,9 @@ int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)
 	struct pfs_step *steps = calloc(nsteps ? nsteps : 1, sizeof(*steps));
 	int failed = 0;
 
-	if (!steps) {
-		pfs_error("out of memory");
-		MPI_Abort(e->comm, PFS_EXIT_FAILED);
+	if (pfs_agree(e, !steps && pfs_fail(&e->w, "allocate", "the test's steps", ENOMEM))) {
+		free(steps);
+		return -1;
 	}
 	t->plan(e->opts, nnodes, steps, nsteps);
 	e->test = t->name;

@@ -97,11 +97,11 @@ static int result_figures(struct pfs_bonnie_result *r, const struct pfs_row *row
 }
 
 /* One iteration's tables and CSV lines. */
-static int print_iteration(FILE *fp, const struct pfs_run_info *ri, const struct pfs_row *rows,
-			   size_t n)
+static int print_iteration(const struct pfs_output *out, const struct pfs_run_info *ri,
+			   const struct pfs_row *rows, size_t n)
 {
 	const struct pfs_bonnie_opts *o = ri->opts;
-	FILE *tfp = o->quiet ? stderr : fp;
+	FILE *fp = out->fp, *tfp = o->quiet ? pfs_output_err(out) : fp;
 	struct pfs_bonnie_result *res = calloc(ri->nnodes + 1, sizeof(*res));
 	struct pfs_bonnie_plan p;
 	char name[PFS_BONNIE_NAME_MAX], err[PFS_REFUSAL_MAX];
@@ -176,10 +176,10 @@ static int bonnie_block(struct pfs_output *o, const struct pfs_run_info *ri,
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && rows[j].iteration == rows[i].iteration; j++)
 			;
-		if (print_iteration(o->fp, ri, rows + i, j - i))
+		if (print_iteration(o, ri, rows + i, j - i))
 			return -1;
 	}
-	return fflush(o->fp) || fflush(stderr) ? -1 : 0;
+	return fflush(o->fp) || fflush(pfs_output_err(o)) ? -1 : 0;
 }
 
 static int bonnie_end(struct pfs_output *o, const struct pfs_run_info *ri,

@@ -553,6 +553,7 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 
 const struct pfs_output_ops pfs_output_hdf5 = {
 	.name = "hdf5",
+	.flags = PFS_OUTPUT_RESULTS_FILE,
 	.begin = h5_begin,
 	.block = h5_block,
 	.end = h5_end,

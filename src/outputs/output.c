@@ -6,10 +6,22 @@
 #include <inttypes.h>
 #include <limits.h>
 
+/* The results file (src/outputs/hdf5.c): writes ri->results_path,
+ * appending and flushing each block, so an interrupted run keeps its rows
+ * (PFS_OUTPUT_RESULTS_FILE). Its begin writes through the descriptor of the
+ * empty regular file the engine's preflight created (ri->results_file,
+ * pfs_results_path_claim), never through its name, and nothing else. */
+extern const struct pfs_output_ops pfs_output_hdf5;
+
 const struct pfs_output_ops *const pfs_outputs[] = {
 	&pfs_output_hdf5,
 	NULL,
 };
+
+FILE *pfs_output_err(const struct pfs_output *o)
+{
+	return o->err ? o->err : stderr;
+}
 
 bool pfs_output_row(struct pfs_output *o)
 {

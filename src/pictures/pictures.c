@@ -34,6 +34,28 @@ static void run_words(char *buf, size_t len, const struct pfs_archive *a, const 
 		 a->nnodes == 1 ? "" : "s");
 }
 
+/* Which run a picture is of, as its subtitle says it: "LABEL: FSTYPE on
+ * MOUNT, N nodes x W workers, START" (names made safe for gnuplot by
+ * pfs_plot_script_about). */
+static void run_about(struct pfs_plot_script *s, const struct pfs_archive *a, const char *label)
+{
+	const char *fs = pfs_archive_get(a, "fstype"), *mnt = pfs_archive_get(a, "mount_point");
+	const char *wmin = pfs_archive_get(a, "workers_min"), *wmax = pfs_archive_get(a, "workers_max");
+	const char *start = pfs_archive_get(a, "start_time");
+	char workers[64], about[PFS_PLOT_CAPTION_MAX];
+
+	if (wmin[0] && strcmp(wmin, wmax))
+		snprintf(workers, sizeof(workers), " x %s-%s workers", wmin, wmax);
+	else if (wmin[0])
+		snprintf(workers, sizeof(workers), " x %s worker%s", wmin, strcmp(wmin, "1") ? "s" : "");
+	else
+		workers[0] = 0;
+	snprintf(about, sizeof(about), "%s: %s%s%s, %u node%s%s%s%s", label, fs[0] ? fs : "?",
+		 mnt[0] ? " on " : "", mnt, a->nnodes, a->nnodes == 1 ? "" : "s", workers,
+		 start[0] ? ", " : "", start);
+	pfs_plot_script_about(s, pfs_archive_get(a, "workload"), about);
+}
+
 /* What of the run a picture leaves out or aggregates (pfs_plot_thin), in
  * words after run_words'; nothing for a run drawn as it is. */
 static void thin_words(char *buf, size_t len, const char *run, const struct pfs_plot_thin *t)
@@ -56,6 +78,9 @@ static void thin_words(char *buf, size_t len, const char *run, const struct pfs_
 	snprintf(buf, len, "%s%s%s%s%s", run, tests, groups, node, cut);
 }
 
+static int heatmap(struct pfs_plot_script *s, const struct pfs_matrix *m, const char *prefix,
+		   const char *label);
+
 /* a: the run as read (the analysis reads it all); d: its rows to draw. */
 static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archive *a,
 			      const struct pfs_archive *d, const char *prefix, const char *words)
@@ -66,7 +91,7 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 	struct pfs_plot_flag *flags = NULL;
 	size_t nlanes, nbars, nrates, nflags = 0, slow_ops = 0;
 	char name[PFS_PLOT_NAME_MAX], caption[PFS_PLOT_CAPTION_MAX];
-	bool late = false;
+	bool late = false, withheld = false;
 	int rc = -ENOMEM;
 
 	if (pfs_plot_lanes(d->rows, d->nrows, &lanes, &nlanes) ||
@@ -75,15 +100,20 @@ static int timeline_and_rates(struct pfs_plot_script *s, const struct pfs_archiv
 	    pfs_plot_rates(d->rows, d->nrows, lanes, nlanes, flags, nflags, &rates, &nrates))
 		goto out;
 	for (size_t i = 0; i < nflags; i++) {
+		withheld |= flags[i].node_index == PFS_PLOT_ALL_NODES;
+		if (flags[i].node_index == PFS_PLOT_ALL_NODES)
+			continue;
 		late |= !flags[i].op[0];
 		slow_ops += flags[i].op[0] != 0;
 	}
 	pic_name(name, sizeof(name), prefix, "rates");
 	snprintf(caption, sizeof(caption),
 		 "%s. Each op's rate per node and worker: its amount over all iterations / "
-		 "the sum of its times%s.",
+		 "the sum of its times%s%s.",
 		 words, slow_ops ? "; red: a slow node, by how much slower than the median node"
-				 : "");
+				 : "",
+		 withheld ? "; hatched: not judged (steps under 10 ms, unlike, or of < 3 nodes)"
+			  : "");
 	rc = pfs_plot_rates_script(s, name, caption, lanes, nlanes, rates, nrates);
 	if (rc)
 		goto out;
@@ -255,9 +285,17 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 	run_words(words, sizeof(words), a, label);
 	if (!a->nrows)
 		return 0; /* a run that measured nothing has nothing to draw */
+	run_about(s, a, label);
 	rc = pfs_pictures_matrix(a, &m, err, sizeof(err));
-	if (!rc)
-		return pfs_pictures_heatmap(s, &m, prefix, words);
+	if (!rc) {
+		char what[PFS_PLOT_LABEL_MAX];
+
+		/* the op heads the title: a write matrix is no read matrix */
+		snprintf(what, sizeof(what), "%.20s %.20s", pfs_archive_get(a, "workload"),
+			 a->rows[0].op);
+		pfs_plot_script_about(s, what, s->about);
+		return heatmap(s, &m, prefix, words);
+	}
 	if (rc == -EINVAL)
 		pfs_error("%s: its rows are no matrix of its parameters: %s", label, err);
 	if (rc != -ENOENT)
@@ -280,6 +318,17 @@ int pfs_pictures_run(struct pfs_plot_script *s, const struct pfs_archive *a, con
 
 int pfs_pictures_heatmap(struct pfs_plot_script *s, const struct pfs_matrix *m, const char *prefix,
 			 const char *label)
+{
+	char about[PFS_PLOT_CAPTION_MAX];
+
+	snprintf(about, sizeof(about), "perf_matrix output %s", label);
+	pfs_plot_script_about(s, "", about);
+	return heatmap(s, m, prefix, label);
+}
+
+/* The heatmap of pfs_pictures_heatmap, under the subtitle already set. */
+static int heatmap(struct pfs_plot_script *s, const struct pfs_matrix *m, const char *prefix,
+		   const char *label)
 {
 	char name[PFS_PLOT_NAME_MAX], caption[PFS_PLOT_CAPTION_MAX];
 
@@ -311,6 +360,8 @@ int pfs_pictures_compare(struct pfs_plot_script *s, const struct pfs_archive *ru
 		pfs_plot_cmp_free(&c);
 		return 0;
 	}
+	/* The runs are named in the key; the subtitle says the base. */
+	run_about(s, &runs[0], labels[0]);
 	snprintf(caption, sizeof(caption),
 		 "Each op's rate in every run, side by side on a log axis, as compare judges it "
 		 "against %s: whiskers, compare's interval of the ratio (%.0f %% for the table) "
@@ -342,6 +393,9 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
 	for (unsigned i = 0; an.compared && i < an.nnodes; i++)
 		if (pfs_node_is_slow(&an.nodes[i]))
 			cap += an.nodes[i].nops + 1;
+	/* and each (test, op) it did not judge */
+	for (size_t o = 0; o < an.nops; o++)
+		cap += !an.ops[o].judged;
 	if (cap && !(f = calloc(cap, sizeof(*f)))) {
 		pfs_analysis_free(&an);
 		return -ENOMEM;
@@ -359,6 +413,18 @@ int pfs_pictures_flags(const struct pfs_archive *a, struct pfs_plot_flag **flags
 		}
 		if (v->late)
 			f[k++].node_index = i; /* empty test and op: late */
+	}
+	for (size_t o = 0; cap && o < an.nops; o++) {
+		const struct pfs_balance *b = &an.ops[o];
+
+		if (b->judged)
+			continue;
+		f[k].node_index = PFS_PLOT_ALL_NODES;
+		pfs_row_set_text(f[k].test, sizeof(f[k].test), b->test);
+		pfs_row_set_text(f[k].op, sizeof(f[k].op), b->op);
+		f[k++].withheld = !an.compared			 ? PFS_PLOT_FEW_NODES
+				  : b->step_us < PFS_SHORT_STEP_US ? PFS_PLOT_TOO_SHORT
+								   : PFS_PLOT_NOT_ALIKE;
 	}
 	pfs_analysis_free(&an);
 	*flags = f;

@@ -438,10 +438,14 @@ int pfs_plot_rates(const struct pfs_row *rows, size_t nrows, const struct pfs_pl
 			r[n].lane = l;
 			/* A zero time counts as one microsecond (pfs_rate_per_s). */
 			r[n].rate = pfs_rate_display(u, amount[c] * 1e6 / (us[c] > 1 ? us[c] : 1));
-			for (size_t k = 0; k < nflags; k++)
-				if (flags[k].node_index == lanes[l].node_index &&
-				    !strcmp(flags[k].test, f->test) && !strcmp(flags[k].op, f->op))
+			for (size_t k = 0; k < nflags; k++) {
+				if (strcmp(flags[k].test, f->test) || strcmp(flags[k].op, f->op))
+					continue;
+				if (flags[k].node_index == PFS_PLOT_ALL_NODES)
+					r[n].withheld = flags[k].withheld;
+				else if (flags[k].node_index == lanes[l].node_index)
 					r[n].slow = flags[k].factor;
+			}
 			n++;
 		}
 	*out = r;

@@ -45,15 +45,16 @@ void pfs_plot_script_free(struct pfs_plot_script *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void pfs_plot_safe(char *dst, size_t len, const char *src)
+/* src as gnuplot may see it in a quoted string, cut at cap - 1 bytes. */
+static void safe_cut(char *dst, size_t len, const char *src, size_t cap)
 {
 	static const char keep[] = " ._-+=/:,()[]#";
 	size_t n = 0, max = len ? len - 1 : 0;
 
 	if (!len)
 		return;
-	if (max > PFS_PLOT_LABEL_MAX - 1)
-		max = PFS_PLOT_LABEL_MAX - 1;
+	if (max > cap - 1)
+		max = cap - 1;
 	for (; *src && n < max; src++) {
 		unsigned char c = (unsigned char)*src;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -64,6 +65,17 @@ void pfs_plot_safe(char *dst, size_t len, const char *src)
 	if (*src && max > 6)
 		memcpy(dst + max - 3, "...", 3);
 	dst[n] = 0;
+}
+
+void pfs_plot_safe(char *dst, size_t len, const char *src)
+{
+	safe_cut(dst, len, src, PFS_PLOT_LABEL_MAX);
+}
+
+void pfs_plot_script_about(struct pfs_plot_script *s, const char *what, const char *about)
+{
+	pfs_plot_safe(s->what, sizeof(s->what), what);
+	safe_cut(s->about, sizeof(s->about), about, sizeof(s->about));
 }
 
 static bool name_ok(const char *name)
@@ -128,6 +140,81 @@ static int body_open(struct pfs_membuf *b)
 	return 0;
 }
 
+/* ---- the heading inside each picture ------------------------------------------- */
+
+/* Its lines are drawn in this font, about this many pixels apart and
+ * with characters about this wide on average (tenths of a pixel). */
+#define HEADING_FONT "',12'"
+#define HEADING_LINE_PX 19u
+#define HEADING_CHAR_DPX 75u
+
+/* What a heading takes of its picture: the picture is made this much
+ * taller, and at least this wide, so that no line of it is cut. */
+struct heading_size {
+	unsigned height, width;
+};
+
+static unsigned at_least(unsigned v, unsigned min)
+{
+	return v < min ? min : v;
+}
+
+/* Opens the multiplot of rows x cols panels with the picture's heading as
+ * its title, which gnuplot makes room for above the panels: the title
+ * (what, headed by the workload), the subtitle (which run,
+ * pfs_plot_script_about) and the notes, '\n' between lines, one for each
+ * mark the picture uses. Every picture is a multiplot, of one panel or
+ * more, so that every one carries its heading the same way. Returns the
+ * room the heading takes (struct heading_size). The title and
+ * the notes are the callers' words around names already safe, without
+ * quotes (tests/unit/test_plotscript.c checks they balance). */
+static struct heading_size heading(FILE *fp, const struct pfs_plot_script *s, size_t rows,
+				   size_t cols, const char *title, const char *notes)
+{
+	unsigned lines = 1 + (s->about[0] != 0);
+	size_t longest = strlen(s->what) + 2 + strlen(title), line = 0;
+
+	longest = strlen(s->about) > longest ? strlen(s->about) : longest;
+	fprintf(fp, "set multiplot layout %zu,%zu title \"%s%s%s%s%s", rows, cols, s->what,
+		s->what[0] ? ": " : "", title, s->about[0] ? "\\n" : "", s->about);
+	for (const char *p = notes; p && *p; p++) {
+		if (p == notes || p[-1] == '\n') {
+			fputs("\\n", fp);
+			lines++;
+			line = 0;
+		}
+		if (*p != '\n')
+			fputc(*p, fp);
+		longest = ++line > longest ? line : longest;
+	}
+	fputs("\" font " HEADING_FONT "\n", fp);
+	return (struct heading_size){ lines * HEADING_LINE_PX + 8,
+				      (unsigned)(longest * HEADING_CHAR_DPX / 10 + 40) };
+}
+
+/* Appends a note line to notes (len bytes), cut if it does not fit. */
+static void note(char *notes, size_t len, const char *line)
+{
+	size_t n = strlen(notes);
+
+	if (n + 2 < len)
+		snprintf(notes + n, len - n, "%s%s", n ? "\n" : "", line);
+}
+
+/* The units of a picture's panels, as its title says them: "files/s" or
+ * "files/s, MiB/s". */
+static void units_text(char *buf, size_t len, const bool *seen)
+{
+	buf[0] = 0;
+	for (int u = 0; u < PFS_UNIT_COUNT; u++)
+		if (seen[u]) {
+			size_t n = strlen(buf);
+
+			snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				 pfs_unit_rate_label((enum pfs_unit)u));
+		}
+}
+
 /* ---- lanes on an axis -------------------------------------------------------- */
 
 static bool node_late(const struct pfs_plot_flag *flags, size_t nflags, uint32_t node)
@@ -190,7 +277,10 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	const char **ops = malloc((nbars ? nbars : 1) * sizeof(*ops));
 	size_t nops = 0, npanels = 0;
 	char blk[32], label[PFS_PLOT_LABEL_MAX];
+	char notes[256] = "";
 	struct pfs_membuf b;
+	struct heading_size head;
+	bool any_wait = false, any_late = false;
 	double lm;
 	int rc;
 
@@ -206,14 +296,23 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 		free(ops);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < nbars; i++)
+	for (size_t i = 0; i < nbars; i++) {
 		npanels += !i || strcmp(bars[i].test, bars[i - 1].test);
+		any_wait |= pfs_plot_wait_us(&bars[i]) > 0;
+	}
+	for (size_t l = 0; l < nlanes; l++)
+		any_late |= node_late(flags, nflags, lanes[l].node_index);
+	if (any_wait)
+		note(notes, sizeof(notes), "grey: the wait of a rank at the barrier until the last rank of the step was done");
+	if (any_late)
+		note(notes, sizeof(notes), "(late): a node show --analyze says leaves the barriers late");
+	head = heading(b.fp, s, npanels, 1, "the steps of each test, a lane per node and worker (seconds)",
+		       notes);
 	fprintf(b.fp,
-		"set multiplot layout %zu,1\n"
 		"set xlabel 'seconds since the run began (one clock for all nodes)'\n"
 		"set yrange [%f:-0.6]\nset grid xtics\n"
 		"set key outside top right horizontal samplen 2\nset rmargin at screen 0.97\n",
-		npanels, (double)nlanes - 0.4);
+		(double)nlanes - 0.4);
 	/* The key above each panel and one left margin for all, wide enough
 	 * for the longest lane label (about 7 pixels a character of the 1000),
 	 * so the lanes line up from test to test. */
@@ -270,8 +369,9 @@ int pfs_plot_timeline_script(struct pfs_plot_script *s, const char *name, const 
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, 1000,
-			     (unsigned)(npanels * (110 + 22 * (nlanes < 60 ? nlanes : 60))), b.buf);
+		rc = picture(s, name, caption, at_least(1000, head.width),
+			     (unsigned)(npanels * (110 + 22 * (nlanes < 60 ? nlanes : 60))) + head.height,
+			     b.buf);
 	free(b.buf);
 	free(ops);
 	return rc;
@@ -283,26 +383,55 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 			  const struct pfs_plot_lane *lanes, size_t nlanes,
 			  const struct pfs_plot_rate *rates, size_t nrates)
 {
-	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX];
+	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX], notes[400] = "", units[64],
+		title[128];
 	size_t ngroups = 0, cols, rows, pw;
+	bool seen[PFS_UNIT_COUNT] = { false }, any_slow = false, too_short = false, unlike = false,
+	     few = false;
 	struct pfs_membuf b;
+	struct heading_size head;
 	int rc;
 
 	if (!name_ok(name) || !nrates || !nlanes)
 		return -EINVAL;
-	for (size_t i = 0; i < nrates; i++)
+	for (size_t i = 0; i < nrates; i++) {
 		ngroups += !i || rates[i].group != rates[i - 1].group;
+		if ((int)rates[i].unit >= 0 && rates[i].unit < PFS_UNIT_COUNT)
+			seen[rates[i].unit] = true;
+		any_slow |= rates[i].slow > 0;
+		too_short |= rates[i].withheld == PFS_PLOT_TOO_SHORT;
+		unlike |= rates[i].withheld == PFS_PLOT_NOT_ALIKE;
+		few |= rates[i].withheld == PFS_PLOT_FEW_NODES;
+	}
 	cols = ngroups < 4 ? ngroups : 4;
 	rows = (ngroups + cols - 1) / cols;
 	pw = 120 + 28 * nlanes;
 	pw = pw < 260 ? 260 : pw > 900 ? 900 : pw;
 	if (body_open(&b))
 		return -ENOMEM;
+	units_text(units, sizeof(units), seen);
+	snprintf(title, sizeof(title), "the rate of each op per node and worker (%s)", units);
+	if (any_slow)
+		note(notes, sizeof(notes),
+		     "red, Nx slower (or stalled): a node show --analyze names slow in that op, by the "
+		     "rate of the median node / its rate");
+	if (too_short)
+		note(notes, sizeof(notes),
+		     "hatched, not judged: steps < 10 ms: too short to time, no node judged slow "
+		     "or even there");
+	if (unlike)
+		note(notes, sizeof(notes),
+		     "hatched, not judged: no like steps of 3 nodes or more to set side by side, no "
+		     "node judged there");
+	if (few)
+		note(notes, sizeof(notes),
+		     "hatched, not judged: < 3 nodes: it takes 3 nodes or more to tell a slow one");
+	head = heading(b.fp, s, rows, cols, title, notes);
 	fprintf(b.fp,
-		"set multiplot layout %zu,%zu\nset boxwidth 0.8\nset style fill solid 0.85 noborder\n"
+		"set boxwidth 0.8\nset style fill solid 0.85 noborder\n"
 		"set xrange [-0.6:%f]\nset yrange [0:*]\nset grid ytics\nset xtics rotate by 45 right\n"
 		"set offsets 0,0,graph 0.12,0\n",
-		rows, cols, (double)nlanes - 0.4);
+		(double)nlanes - 0.4);
 	lane_tics(b.fp, "xtics", lanes, nlanes, NULL, 0);
 	for (size_t i = 0, j, g = 0; i < nrates; i = j, g++) {
 		bool slow = false;
@@ -322,10 +451,21 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 		fputs("EOD\n", s->fp);
 		pfs_plot_safe(test, sizeof(test), rates[i].test);
 		pfs_plot_safe(op, sizeof(op), rates[i].op);
+		/* Withheld: the bars hatched, and why written above them. */
+		if (rates[i].withheld != PFS_PLOT_JUDGED)
+			fprintf(b.fp,
+				"set label 1 \"not judged: %s\" at graph 0.5, graph 0.95 center font ',9' "
+				"tc rgb '#555555'\n",
+				rates[i].withheld == PFS_PLOT_TOO_SHORT	  ? "steps < 10 ms"
+				: rates[i].withheld == PFS_PLOT_FEW_NODES ? "< 3 nodes"
+									  : "no like steps");
+		else
+			fputs("unset label 1\n", b.fp);
 		fprintf(b.fp,
 			"set title \"%s %s\"\nset ylabel '%s'\n"
-			"plot %s using 1:2:3 with boxes lc rgb variable notitle",
-			test, op, pfs_unit_rate_label(rates[i].unit), blk);
+			"plot %s using 1:2:3 with boxes lc rgb variable %snotitle",
+			test, op, pfs_unit_rate_label(rates[i].unit), blk,
+			rates[i].withheld != PFS_PLOT_JUDGED ? "fs pattern 4 border " : "");
 		if (slow)
 			fprintf(b.fp,
 				", %s using 1:($4>0?$2:NaN):($4>=%g?'stalled':sprintf($4<10?'%%.1fx "
@@ -337,7 +477,8 @@ int pfs_plot_rates_script(struct pfs_plot_script *s, const char *name, const cha
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, (unsigned)(cols * pw), (unsigned)(rows * 300), b.buf);
+		rc = picture(s, name, caption, at_least((unsigned)(cols * pw), head.width),
+			     (unsigned)(rows * 300) + head.height, b.buf);
 	free(b.buf);
 	return rc;
 }
@@ -348,8 +489,9 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 			     const struct pfs_plot_progress_panel *panels, size_t npanels,
 			     const char *const *node_names)
 {
-	char blk[32], label[PFS_PLOT_LABEL_MAX];
+	char blk[32], label[PFS_PLOT_LABEL_MAX], title[128];
 	unsigned nnodes = npanels ? panels[0].p->nnodes : 0;
+	struct heading_size head;
 	struct pfs_membuf b;
 	int rc;
 
@@ -379,10 +521,11 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 	}
 	if (body_open(&b))
 		return -ENOMEM;
-	fprintf(b.fp,
-		"set multiplot layout %zu,1\nset ylabel '%s'\nset yrange [0:*]\nset grid\n"
-		"set key outside right top\n",
-		npanels, pfs_unit_rate_label(panels[0].p->unit));
+	snprintf(title, sizeof(title), "%s over time, a line per node, a panel per test",
+		 pfs_unit_rate_label(panels[0].p->unit));
+	head = heading(b.fp, s, npanels, 1, title, NULL);
+	fprintf(b.fp, "set ylabel '%s'\nset yrange [0:*]\nset grid\nset key outside right top\n",
+		pfs_unit_rate_label(panels[0].p->unit));
 	for (size_t k = 0; k < npanels; k++) {
 		pfs_plot_safe(label, sizeof(label), panels[k].test);
 		fprintf(b.fp,
@@ -403,7 +546,8 @@ int pfs_plot_progress_script(struct pfs_plot_script *s, const char *name, const 
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, 1000, (unsigned)(npanels * 260), b.buf);
+		rc = picture(s, name, caption, at_least(1000, head.width),
+			     (unsigned)(npanels * 260) + head.height, b.buf);
 	free(b.buf);
 	return rc;
 }
@@ -418,6 +562,7 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 	double lo = INFINITY, hi = 0;
 	size_t npanels = 0, nops = 0;
 	struct pfs_membuf b;
+	struct heading_size head;
 	int rc;
 
 	if (!ops)
@@ -448,11 +593,13 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 	/* One x range for every panel, so tests compare at a glance. */
 	lo = lo > 0.001 ? lo : 0.001;
 	hi = hi > lo ? hi : lo * 10;
+	head = heading(b.fp, s, npanels, 1,
+		       "latency of each op, all iterations and ranks (CDF, us), a panel per test", NULL);
 	fprintf(b.fp,
-		"set multiplot layout %zu,1\nset logscale x\nset format x '%%g'\nset yrange [0:1]\n"
+		"set logscale x\nset format x '%%g'\nset yrange [0:1]\n"
 		"set xrange [%.9g:%.9g]\nset xlabel 'latency (us, log scale)'\n"
 		"set ylabel 'fraction of items <= x'\nset grid\nset key outside right top\n",
-		npanels, lo / 1.2, hi * 1.2);
+		lo / 1.2, hi * 1.2);
 	for (size_t c = 0, j; c < ncurves; c = j) {
 		pfs_plot_safe(label, sizeof(label), curves[c].test);
 		fprintf(b.fp, "set title \"test %s\"\nplot ", label);
@@ -467,7 +614,8 @@ int pfs_plot_latency_script(struct pfs_plot_script *s, const char *name, const c
 	fputs("unset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
 	if (!rc)
-		rc = picture(s, name, caption, 1000, (unsigned)(npanels * 280), b.buf);
+		rc = picture(s, name, caption, at_least(1000, head.width),
+			     (unsigned)(npanels * 280) + head.height, b.buf);
 	free(b.buf);
 	free(ops);
 	return rc;
@@ -492,10 +640,12 @@ static bool cmp_one_unit(const struct pfs_plot_cmp *c)
 int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const char *caption,
 			    const struct pfs_plot_cmp *c, const char *const *labels)
 {
-	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX];
+	char blk[32], test[PFS_PLOT_LABEL_MAX], op[PFS_PLOT_LABEL_MAX], notes[400] = "",
+		title[160], base_label[PFS_PLOT_LABEL_MAX];
 	double w, lo = INFINITY, hi = 0;
-	bool one_unit;
+	bool one_unit, any_interval = false, any_cut = false, any_called = false;
 	struct pfs_membuf b;
+	struct heading_size head;
 	int rc;
 
 	if (!name_ok(name) || !c->nlines || c->nruns < 2)
@@ -509,6 +659,23 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 		return -EINVAL;
 	one_unit = cmp_one_unit(c);
 	w = 0.8 / (double)c->nruns;
+	/* The marks this picture uses, to explain each in it: a whisker cut
+	 * where its bound, on the base's rate, lies beyond the axis. */
+	for (size_t l = 0; l < c->nlines; l++)
+		for (size_t r = 1; r < c->nruns; r++) {
+			const struct pfs_plot_cmp_cell *cell = &c->cells[l * c->nruns + r];
+			const struct pfs_plot_cmp_cell *bc = &c->cells[l * c->nruns];
+
+			if (!pfs_plot_cmp_drawn(cell))
+				continue;
+			any_called |= cell->called_out;
+			if (!cell->interval || !(cell->low > 0) || !isfinite(cell->high) ||
+			    !pfs_plot_cmp_drawn(bc) || !(cell->ratio > 0))
+				continue;
+			any_interval = true;
+			any_cut |= bc->rate * cell->low < lo / CMP_MARGIN ||
+				   bc->rate * cell->high > hi * CMP_MARGIN;
+		}
 	/* One block per run: x, its rate, the base's rate and compare's
 	 * ratio (NaN where the base's rate is 0), the interval's bounds (NaN
 	 * without one, and for the base) and whether it calls the change out. */
@@ -539,6 +706,24 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 	}
 	if (body_open(&b))
 		return -ENOMEM;
+	pfs_plot_safe(base_label, sizeof(base_label), labels[0]);
+	snprintf(title, sizeof(title), "the rate of each op in %zu runs, against %s (%s, log scale)",
+		 c->nruns, base_label, one_unit ? pfs_unit_rate_label(c->lines[0].unit) : "unit by op");
+	if (any_interval) {
+		char line[200];
+
+		snprintf(line, sizeof(line),
+			 "whiskers: the interval compare gives the ratio to %s, times the rate of %s",
+			 base_label, base_label);
+		note(notes, sizeof(notes), line);
+	}
+	if (any_cut)
+		note(notes, sizeof(notes),
+		     "triangle at the edge of the axis: a whisker cut there, going on beyond (the axis "
+		     "spans the rates 4x each way)");
+	if (any_called)
+		note(notes, sizeof(notes), "*: a change compare calls out");
+	head = heading(b.fp, s, 1, 1, title, notes);
 	/* An interval's bound beyond the axis is drawn at the axis, with a
 	 * triangle pointing on. */
 	fprintf(b.fp,
@@ -574,11 +759,14 @@ int pfs_plot_compare_script(struct pfs_plot_script *s, const char *name, const c
 			"$d%zu_%zu using 1:($7>0?$2*1.6:NaN):('*') with labels font ',16' notitle",
 			s->npics, r, s->npics, r, s->npics, r, s->npics, r);
 	}
-	fputc('\n', b.fp);
+	fputs("\nunset multiplot\n", b.fp);
 	rc = pfs_membuf_close(&b);
-	if (!rc)
-		rc = picture(s, name, caption, (unsigned)(160 + 22 * c->nruns * c->nlines < 500 ? 500 : 160 + 22 * c->nruns * c->nlines), 460,
-			     b.buf);
+	if (!rc) {
+		unsigned width = (unsigned)(160 + 22 * c->nruns * c->nlines);
+
+		rc = picture(s, name, caption, at_least(at_least(width, 500), head.width),
+			     460 + head.height, b.buf);
+	}
 	free(b.buf);
 	return rc;
 }
@@ -602,6 +790,7 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 {
 	char blk[32], size[32];
 	struct pfs_membuf b;
+	struct heading_size head;
 	int rc;
 
 	if (!name_ok(name) || !m->rows || !m->cols || m->rows > PFS_MATRIXFMT_MAX ||
@@ -624,6 +813,8 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 	fputs("EOD\n", s->fp);
 	if (body_open(&b))
 		return -ENOMEM;
+	head = heading(b.fp, s, 1, 1, "MiB/s of each transfer and request size",
+		       "blank cell: a request larger than its transfer, not run");
 	fprintf(b.fp,
 		"set xrange [-0.5:%f]\nset yrange [-0.5:%f]\nset xlabel 'request size'\n"
 		"set ylabel 'transfer size'\nset cblabel 'MiB/s'\nset xtics rotate by 45 right\n"
@@ -639,13 +830,19 @@ int pfs_plot_heatmap_script(struct pfs_plot_script *s, const char *name, const c
 		pfs_plot_size_text(size, sizeof(size), (unsigned long long)m->xfer_bytes[r]);
 		fprintf(b.fp, "%s'%s' %u", r ? ", " : "", size, r);
 	}
+	/* "pixels": each cell a rectangle of its own. A plain image is
+	 * embedded in an SVG as a bitmap of a pixel a cell, which browsers
+	 * smooth into a gradient when they scale it up. */
 	fprintf(b.fp,
-		")\nplot %s using 1:2:3 with image notitle, "
-		"%s using 1:2:(valid(3) ? sprintf('%%.0f',$3) : '') with labels font ',8' notitle\n",
+		")\nplot %s using 1:2:3 with image pixels notitle, "
+		"%s using 1:2:(valid(3) ? sprintf('%%.0f',$3) : '') with labels font ',8' notitle\n"
+		"unset multiplot\n",
 		blk, blk);
 	rc = pfs_membuf_close(&b);
-	if (!rc)
-		rc = picture(s, name, caption, 120 + 64 * m->cols, 120 + 34 * m->rows, b.buf);
+	if (!rc) {
+		rc = picture(s, name, caption, at_least(120 + 64 * m->cols, head.width),
+			     120 + 34 * m->rows + head.height, b.buf);
+	}
 	free(b.buf);
 	return rc;
 }

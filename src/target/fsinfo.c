@@ -73,6 +73,36 @@ static void option_value(const char *opts, const char *key, char *out, size_t le
 	}
 }
 
+/* Whether option word (len chars) is in the comma-separated list. */
+static bool has_option(const char *list, const char *word, size_t len)
+{
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strcspn(p, ",") == len && !strncmp(p, word, len))
+			return true;
+	return false;
+}
+
+/* The options as /proc/mounts lists them, each once: mountinfo splits them
+ * into the mount's ("rw,relatime") and the superblock's ("rw,discard"),
+ * both starting with rw or ro. The kernel shows one of those (ro when
+ * either is read-only), then the mount's others, then the superblock's.
+ * Cut when very long: provenance, not something we act on. */
+static void merge_options(char *out, size_t len, const char *mnt, const char *super)
+{
+	bool ro = has_option(mnt, "ro", 2) || has_option(super, "ro", 2);
+	size_t n = (size_t)snprintf(out, len, "%s", ro ? "ro" : "rw");
+
+	for (int pass = 0; pass < 2; pass++)
+		for (const char *p = pass ? super : mnt; p && *p && n < len;
+		     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+			size_t w = strcspn(p, ",");
+
+			if (!w || has_option("rw,ro", p, w) || (pass && has_option(mnt, p, w)))
+				continue;
+			n += (size_t)snprintf(out + n, len - n, ",%.*s", (int)w, p);
+		}
+}
+
 int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinfo *info)
 {
 	const char *line = mountinfo;
@@ -99,9 +129,7 @@ int pfs_mountinfo_find(const char *mountinfo, const char *path, struct pfs_fsinf
 			best = len;
 			snprintf(info->mount_point, sizeof(info->mount_point), "%s", mp);
 			snprintf(info->mount_source, sizeof(info->mount_source), "%s", src);
-			/* Cut when very long: provenance, not something we act on. */
-			(void)pfs_format(info->mount_options, sizeof(info->mount_options), "%s%s%s",
-					 opts, super[0] ? "," : "", super);
+			merge_options(info->mount_options, sizeof(info->mount_options), opts, super);
 			for (size_t i = 0; i < sizeof(info->fstype); i++)
 				if (!(info->fstype[i] = (char)toupper((unsigned char)type[i])))
 					break;

@@ -1,8 +1,18 @@
 /* registry.c: the list of workloads. A new workload is one file in this
- * directory and one line here; nothing else tests a workload's name. */
+ * directory, its two lines here (its name and its place in the list) and
+ * its source in Makefile.am; nothing else names it, and nothing tests a
+ * workload's name. */
 #include "pfsbench/engine/workload.h"
 
 #include <string.h>
+
+/* Each defined in its own file; only this list (and tests/workloads.h, for
+ * the tests that take one by name) declares them. */
+extern const struct pfs_workload pfs_workload_create_unlink;
+extern const struct pfs_workload pfs_workload_tree;
+extern const struct pfs_workload pfs_workload_stream;
+extern const struct pfs_workload pfs_workload_matrix;
+extern const struct pfs_workload pfs_workload_bonnie;
 
 const struct pfs_workload *const pfs_workloads[] = {
 	&pfs_workload_create_unlink,

@@ -59,6 +59,7 @@ enum stream_op { OP_PREPARE, OP_OPEN, OP_STREAM, OP_CHECK };
 
 struct stream_state {
 	const struct pfs_stream_opts *o;
+	FILE *out;           /* the run's (w->out), for rank 0's marks */
 	struct pfs_seqio_buf buf;
 	char path[PATH_MAX]; /* the file this rank streams on */
 	/* ... opened as name relative to at: in the worker's (or for --shared
@@ -88,16 +89,16 @@ static void marks(void *ctx, uint64_t len, uint64_t done)
 	struct stream_state *st = ctx;
 
 	if (st->o->marks)
-		fputc(len == st->o->block ? 'R' : 'r', stdout);
+		fputc(len == st->o->block ? 'R' : 'r', st->out);
 	if (st->o->dialog && st->dialog_total) {
 		int pct = (int)(100.0 * (double)done / (double)st->dialog_total);
 
 		if (pct != st->dialog_last) {
-			printf("\r%3d", pct);
+			fprintf(st->out, "\r%3d", pct);
 			st->dialog_last = pct;
 		}
 	}
-	fflush(stdout);
+	fflush(st->out);
 }
 
 static bool shows_marks(const struct pfs_worker *w, const struct pfs_stream_opts *o)
@@ -176,9 +177,9 @@ static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, b
 		if (fd < 0)
 			return pfs_fail_path(w, "open", st->path, errno);
 		if (direct && (!st->one_file || w->rank == 0)) {
-			fprintf(stderr, "NOT using O_DIRECT for %s file %s\n", wr ? "output" : "input",
+			fprintf(w->err, "NOT using O_DIRECT for %s file %s\n", wr ? "output" : "input",
 				st->path);
-			fflush(stderr);
+			fflush(w->err);
 		}
 	}
 	*fdp = fd;
@@ -278,6 +279,7 @@ static int op_stream(struct pfs_worker *w, struct stream_state *st)
 		st->dialog_last = 0;
 		io.each = marks;
 		io.ctx = st;
+		st->out = w->out;
 	}
 	pfs_op_start(w, wr ? PFS_STREAM_OP_WRITE : PFS_STREAM_OP_READ, PFS_UNIT_BYTES,
 		     pfs_seqio_requests(io.bytes, io.req), 0);
@@ -286,8 +288,8 @@ static int op_stream(struct pfs_worker *w, struct stream_state *st)
 	if (!rc)
 		rc = pfs_op_done(w);
 	if (shows) {
-		fputc('\n', stdout);
-		fflush(stdout);
+		fputc('\n', w->out);
+		fflush(w->out);
 	}
 	if (close_stream(w, st, &st->fd) && !rc)
 		rc = -EIO;

@@ -6,6 +6,7 @@
  * a raw newline followed by "Done." (a forged line of the report), and
  * cells a spreadsheet would run as formulas (=, +, -, @, tab).
  * Usage: escape_results A.h5 B.h5 (tests/archive/escape.sh) */
+#include "../registry.h"
 #include "../synth.h"
 
 #include "pfsbench/core/results.h"

@@ -1,24 +1,20 @@
-# lib.sh: what every archive test shares: MPI as root, a scratch directory
-# removed on exit, the synthetic-results writer, and Debian's Python with
-# h5py (installed when missing, when apt-get can).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# lib.sh: what the archive tests share, on tests/lib.sh's checks and
+# scratch directory ($SCRATCH): the synthetic-results writer, Debian's
+# Python with h5py (installed when missing, when apt-get can), and a small
+# real run. A step the rest needs ends the test with `fail WHAT`.
+# shellcheck source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 : "${PFSBENCH:?run me from make check}" "${SRCDIR:?run me from make check}"
 MPIRUN=${MPIRUN:-mpirun}
 SYNTH=$(dirname "$(dirname "$PFSBENCH")")/tests/archive/synth_results
 PY=/usr/bin/python3
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+t_scratch
 trap 'exit 1' INT TERM
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
 
 need_h5py() {
 	[ -x "$PY" ] || skip "Debian's $PY is missing"
 	"$PY" -c 'import h5py' 2>/dev/null && return 0
-	command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] ||
-		skip "python3-h5py is not installed and apt-get cannot install it here"
-	apt-get install -y -q python3-h5py >/dev/null 2>&1 || skip "apt-get install python3-h5py failed"
+	need_pkg python3-h5py
 	"$PY" -c 'import h5py' 2>/dev/null || skip "h5py does not import after installing python3-h5py"
 }
 
@@ -27,12 +23,12 @@ need_h5py() {
 run_mpi() {
 	name=$1 per=$2 nodes=$3
 	shift 3
-	mkdir -p "$scratch/target"
-	set -- create-unlink -m "$scratch/target" --no-drop-caches --results "$scratch/$name.h5" "$@"
+	mkdir -p "$SCRATCH/target"
+	set -- create-unlink -m "$SCRATCH/target" --no-drop-caches --results "$SCRATCH/$name.h5" "$@"
 	if [ "$nodes" = 1 ]; then
-		"$MPIRUN" --oversubscribe -np "$per" "$PFSBENCH" "$@" >"$scratch/$name.txt"
+		"$MPIRUN" --oversubscribe -np "$per" "$PFSBENCH" "$@" >"$SCRATCH/$name.txt"
 	else
 		"$MPIRUN" --oversubscribe -np "$per" -x PFSBENCH_NODENAME=nA "$PFSBENCH" "$@" : \
-			-np "$per" -x PFSBENCH_NODENAME=nB "$PFSBENCH" "$@" >"$scratch/$name.txt"
+			-np "$per" -x PFSBENCH_NODENAME=nB "$PFSBENCH" "$@" >"$SCRATCH/$name.txt"
 	fi
 }

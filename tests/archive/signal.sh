@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # SIGINT or SIGTERM to mpirun mid-run: the results file stays readable, says
 # aborted and why, and keeps the rows measured so far; show prints the
 # partial report with its status; the target is cleaned up.
 . "$SRCDIR/tests/archive/lib.sh"
-mkdir -p "$scratch/target"
+mkdir -p "$SCRATCH/target"
 # mpirun gives the ranks odls_base_sigkill_timeout seconds (default 1)
 # between its SIGTERM and its SIGKILL (and waits as long before the
 # SIGTERM); removing 2000 files on a loaded machine can take longer, and
@@ -12,32 +12,33 @@ mkdir -p "$scratch/target"
 # a minute (issue 24).
 export OMPI_MCA_odls_base_sigkill_timeout=10
 for sig in INT TERM; do
-	h5="$scratch/$sig.h5"
-	"$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" create-unlink -m "$scratch/target" -f 2000 -F 5 \
-		-s 4k -t se,pa -i 1000 --no-drop-caches --results "$h5" >"$scratch/$sig.txt" 2>"$scratch/$sig.err" &
+	h5="$SCRATCH/$sig.h5"
+	"$MPIRUN" --oversubscribe -np 2 "$PFSBENCH" create-unlink -m "$SCRATCH/target" -f 2000 -F 5 \
+		-s 4k -t se,pa -i 1000 --no-drop-caches --results "$h5" >"$SCRATCH/$sig.txt" 2>"$SCRATCH/$sig.err" &
 	pid=$!
 	# Wait for the first block of rows in the report, then interrupt.
 	for _ in $(seq 1 300); do
-		grep -q ' Unlink ' "$scratch/$sig.txt" 2>/dev/null && break
+		grep -q ' Unlink ' "$SCRATCH/$sig.txt" 2>/dev/null && break
 		sleep 0.1
 	done
-	grep -q ' Unlink ' "$scratch/$sig.txt" || { kill -KILL $pid; fail "the run never printed a row"; }
+	grep -q ' Unlink ' "$SCRATCH/$sig.txt" || { kill -KILL $pid; fail "the run never printed a row"; }
 	kill -s "$sig" $pid
 	wait $pid
 	rc=$?
 	[ $rc != 0 ] || fail "SIG$sig: the run exited 0"
-	"$PFSBENCH" export "$h5" --csv --provenance >"$scratch/prov.csv" || fail "SIG$sig: the file is not readable"
-	grep -q '^status,aborted' "$scratch/prov.csv" ||
-		fail "SIG$sig: status is not aborted: $(grep ^status "$scratch/prov.csv"); exit $rc; the run's stderr: $(tail -15 "$scratch/$sig.err")"
+	"$PFSBENCH" export "$h5" --csv --provenance >"$SCRATCH/prov.csv" || fail "SIG$sig: the file is not readable"
+	grep -q '^status,aborted' "$SCRATCH/prov.csv" ||
+		fail "SIG$sig: status is not aborted: $(grep ^status "$SCRATCH/prov.csv"); exit $rc; the run's stderr: $(tail -15 "$SCRATCH/$sig.err")"
 	# mpirun passes SIGINT and SIGTERM on to the ranks as SIGTERM.
 	grep -q '^status_reason,"node [^,]* worker [0-9]*: interrupted by SIGTERM from mpirun (pid [0-9]*' \
-		"$scratch/prov.csv" || fail "SIG$sig: $(grep ^status_reason "$scratch/prov.csv")"
-	"$PFSBENCH" show "$h5" >"$scratch/show.txt" || fail "SIG$sig: show failed"
-	grep -q '^Status: aborted: node .*: interrupted by SIGTERM from mpirun' "$scratch/show.txt" ||
+		"$SCRATCH/prov.csv" || fail "SIG$sig: $(grep ^status_reason "$SCRATCH/prov.csv")"
+	"$PFSBENCH" show "$h5" >"$SCRATCH/show.txt" || fail "SIG$sig: show failed"
+	grep -q '^Status: aborted: node .*: interrupted by SIGTERM from mpirun' "$SCRATCH/show.txt" ||
 		fail "SIG$sig: show gives no status"
 	[ "$("$PFSBENCH" export "$h5" --csv | wc -l)" -gt 8 ] || fail "SIG$sig: the rows measured were lost"
-	[ -z "$(ls -A "$scratch/target")" ] || fail "SIG$sig: the run left files in the target"
-	grep -qxF "pfsbench: results: $h5 (read it with: pfsbench show $h5)" "$scratch/$sig.err" ||
-		fail "SIG$sig: stderr does not say where the results are: $(tail -3 "$scratch/$sig.err")"
+	[ -z "$(ls -A "$SCRATCH/target")" ] || fail "SIG$sig: the run left files in the target"
+	grep -qxF "pfsbench: results: $h5 (read it with: pfsbench show $h5)" "$SCRATCH/$sig.err" ||
+		fail "SIG$sig: stderr does not say where the results are: $(tail -3 "$SCRATCH/$sig.err")"
 done
-echo "PASS"
+ok "every step above"
+finish

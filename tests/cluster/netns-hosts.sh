@@ -40,15 +40,15 @@ pfs_hosts_check() {
     command -v ip >/dev/null || need_pkg iproute2
     local c
     for c in ip nsenter unshare hostname; do
-        command -v "$c" >/dev/null || pfs_skip "missing command: $c"
+        command -v "$c" >/dev/null || skip "missing command: $c"
     done
     local probe="${PFS_HOST_PREFIX}-probe$$" err
     if ! err=$(ip netns add "$probe" 2>&1); then
-        pfs_skip "cannot create network namespace: $err"
+        skip "cannot create network namespace: $err"
     fi
     if ! err=$(ip -n "$probe" link add br0 type bridge 2>&1); then
         ip netns del "$probe" 2>/dev/null || true
-        pfs_skip "cannot create bridge: $err"
+        skip "cannot create bridge: $err"
     fi
     ip netns del "$probe"
 }

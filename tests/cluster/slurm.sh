@@ -115,7 +115,7 @@ pfs_slurm_up() {
     need_pkg slurm-wlm munge
     # "NodeName=<host> CPUs=2 Boards=1 ... RealMemory=N" describing this machine
     node=$(slurmd -C 2>&1 | head -n 1) || true
-    [[ $node == NodeName=* ]] || pfs_skip "slurmd -C does not work here: $node"
+    [[ $node == NodeName=* ]] || skip "slurmd -C does not work here: $node"
     pfs_slurm_down
     mkdir -p "$d/state" "$d/spool"
     chmod 755 "$d"  # munged: socket dir must be o+x, not group/other-writable

@@ -4,7 +4,8 @@
 # draws at least 2 updates of its progress line on stderr, and stdout holds
 # the report and nothing else; the results file keeps a timeline of at least
 # 20 ticks per rank for the phase. Without a terminal nothing is drawn, and
-# --progress=always draws lines into a log.
+# --progress=always draws lines into a log: never a placeholder, and each
+# line's time counts from its step's start, so is below the run's wall time.
 . "$(dirname "$0")/../mpi/lib.sh"
 
 command -v script >/dev/null || skip "no script(1) to make a pseudo-terminal (Debian's bsdutils)"
@@ -41,9 +42,31 @@ check "nothing of the run is left" dir_unchanged "$D"
 PFSBENCH=$(faulty "delay openat 1ms") pfs 2 "${args[@]}" -f 2600 --results "$SCRATCH/pipe.h5"
 check "without a terminal: exit 0" test "$RC" -eq 0
 check "without a terminal: no progress line" test "$(grep -c 'pfsbench: pa 1/1' "$ERR")" -eq 0
+wall_start=$(date +%s.%N)
 PFSBENCH=$(faulty "delay openat 1ms") pfs 2 "${args[@]}" -f 8000 --progress=always --results "$SCRATCH/log.h5"
+wall=$(awk -v a="$wall_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 check "--progress=always without a terminal: whole lines on stderr" \
 	grep -qE '^pfsbench: pa 1/1 Create: [0-9]+ files/s, [0-9.]+ s, about [0-9]+ s to go, slowest ' "$ERR"
 check "--progress=always: no carriage returns in a log" test "$(grep -c $'\r' "$ERR")" -eq 0
+# Issue 29: the line was drawn in the setup's agreement, before any step,
+# as "pfsbench: (null) 0/1 : 0 files/s, 349.7 s, slowest vm (200%)" (the
+# time being the machine's uptime). Every line names its test, iteration
+# and op, and its time counts from its step's start: below the run's wall
+# time as this script measured it around mpirun.
+live=$(grep -E '^pfsbench: .* [0-9.]+ s(,|$)' "$ERR" | grep -v '^pfsbench: results: ')
+echo "# run of $wall s; the progress lines:"
+echo "$live" | sed 's/^/#   /'
+check "--progress=always: no placeholder in a line" test "$(grep -c -e '(null)' -e ' 0/' -e ' : ' <<<"$live")" -eq 0
+check "--progress=always: every line has a test, iteration and op" \
+	test "$(grep -cvE '^pfsbench: pa [1-9][0-9]*/1 [A-Z][a-z]+: ' <<<"$live")" -eq 0
+longest=$(sed -nE 's/^.*files\/s, ([0-9.]+) s.*$/\1/p' <<<"$live" | sort -g | tail -1)
+check "--progress=always: a line's time is below the run's wall time ($longest < $wall)" \
+	awk -v l="${longest:-0}" -v w="$wall" 'BEGIN { exit !(l < w) }'
+# The run of the issue, too short for a line: no placeholder drawn either.
+rm -f "$SCRATCH/short.h5"
+pfs 2 create-unlink -m "$D" -f 100 -F 10 -t pa --no-drop-caches --progress=always --results "$SCRATCH/short.h5"
+check "a short run: exit 0" test "$RC" -eq 0
+check "a short run: no placeholder line" test "$(grep -c '(null)' "$ERR")" -eq 0
+if grep -q '(null)' "$ERR"; then sed 's/^/#   /' "$ERR"; fi
 [ "$T_FAILED" -eq 0 ] || show_run
 finish

@@ -4,7 +4,7 @@
  * The engine must still stop the run with exit 1 and a message naming the
  * node, the worker and the op. Run under mpirun like pfsbench:
  *   SILENT_OP_RANK=1 mpirun -np 2 silent_op -m DIR */
-#include "pfsbench/engine/engine.h"
+#include "pfsbench/commands/run.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
@@ -90,7 +90,8 @@ int main(int argc, char **argv)
 
 	if (MPI_Init(&argc, &argv) != MPI_SUCCESS)
 		return PFS_EXIT_FAILED;
-	status = pfs_engine_main(&silent_workload, argc, argv, MPI_COMM_WORLD);
+	status = pfs_engine_run_workload(&silent_workload, pfs_outputs, argc, argv, MPI_COMM_WORLD,
+					 stdout, stderr);
 	MPI_Finalize();
 	return status;
 }

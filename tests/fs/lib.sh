@@ -1,10 +1,10 @@
 #!/bin/bash
 # lib.sh - common start of the tests that run pfsbench on real filesystems
 # they make and mount themselves (sourced): the checks and runs of
-# tests/mpi/lib.sh (check, finish, skip, pfs, pfs_nodes, rows, snapshot,
-# dir_unchanged; $SCRATCH removed at exit), the root, package, lock and
-# loop device helpers of tests/cluster/lib.sh (pfs_need_root, need_pkg,
-# fs_lock, loop_fs), and
+# tests/mpi/lib.sh and tests/lib.sh (check, finish, skip, need_pkg, pfs,
+# pfs_nodes, rows, snapshot, dir_unchanged; $SCRATCH removed at exit), the
+# root, lock and loop device helpers of tests/cluster/lib.sh
+# (pfs_need_root, fs_lock, loop_fs), and
 #   prov FILE KEY           a provenance attribute of results FILE, read back
 #                           through `pfsbench export --json --provenance`
 #   check_create_unlink FS DIR FILE   the run in $OUT: see below

@@ -83,20 +83,44 @@ run_matrix --write "$D" --req 64k,256k --xfer 1m,2m -i 3 --no-drop-caches --resu
 cp "$OUT" "$SCRATCH/a.txt"
 run_matrix --write "$D" --req 64k,256k --xfer 1m,2m -i 3 --no-drop-caches --results "$SCRATCH/b.h5"
 cp "$OUT" "$SCRATCH/b.txt"
-for pair in "a.txt b.txt" "a.h5 b.h5" "a.txt b.h5"; do
-	set -- $pair
-	"$PFSBENCH" compare "$SCRATCH/$1" "$SCRATCH/$2" >"$SCRATCH/cmp.out" 2>&1
-	check "compare $1 $2: exit 0" test $? -eq 0
-	check "compare $1 $2: 2 lines of 2 cells, perf_matrix's" \
-		test "$(head -2 "$SCRATCH/cmp.out" | grep -cE '^( (-?[0-9]+\.[0-9]{2}|-\.--)%){2}$')" -eq 2
-	check "compare $1 $2: the diff of the reports' own matrices" test "$(head -2 "$SCRATCH/cmp.out")" = \
-		"$(/usr/bin/python3 - "$SCRATCH/a.txt" "$SCRATCH/b.txt" <<'PY'
+own_diff() {
+	/usr/bin/python3 - "$SCRATCH/a.txt" "$SCRATCH/b.txt" <<'PY'
 import sys
 a, b = ([[float(x) for x in l.split()] for l in open(p).read().split("\n\n")[0].splitlines()] for p in sys.argv[1:])
 for ra, rb in zip(a, b):
     print("".join(" -.--%" if x == 0 or y == 0 else " %.2f%%" % ((y - x) / x * 100) for x, y in zip(ra, rb)))
 PY
-)"
+}
+# Two text files: perf_matrix's lines. With a results file on a side: a
+# header saying what each side measured (issue 29: the diff had none, so a
+# write run diffed against a read run went unnoticed), then the same
+# cells labelled by transfer size (rows) and request size (columns), each
+# cell's right edge under its column's size.
+for pair in "a.txt b.txt" "a.h5 b.h5" "a.txt b.h5"; do
+	set -- $pair
+	"$PFSBENCH" compare "$SCRATCH/$1" "$SCRATCH/$2" >"$SCRATCH/cmp.out" 2>&1
+	check "compare $1 $2: exit 0" test $? -eq 0
+	if [ "$pair" = "a.txt b.txt" ]; then
+		check "compare $1 $2: 2 lines of 2 cells, perf_matrix's" \
+			test "$(head -2 "$SCRATCH/cmp.out" | grep -cE '^( (-?[0-9]+\.[0-9]{2}|-\.--)%){2}$')" -eq 2
+		check "compare $1 $2: the diff of the reports' own matrices" \
+			test "$(head -2 "$SCRATCH/cmp.out")" = "$(own_diff)"
+		continue
+	fi
+	sed -n 1,6p "$SCRATCH/cmp.out" | sed 's/^/# /'
+	check "compare $1 $2: the header says what is compared" \
+		grep -qx 'Change of B against A, (B - A) / A x 100 of MiB/s, by transfer size (rows) and request size (columns)' "$SCRATCH/cmp.out"
+	check "compare $1 $2: B is the Write run of 1 rank" \
+		grep -qE "^B: '$SCRATCH/b.h5': Write, 1 rank on 1 node, [0-9T:-]+Z\$" "$SCRATCH/cmp.out"
+	check "compare $1 $2: the columns' sizes, then each row's" \
+		eval 'sed -n 4p "$SCRATCH/cmp.out" | grep -qE "^ +64KiB +256KiB\$" &&
+		      test "$(sed -n 5,6p "$SCRATCH/cmp.out" | awk "{print \$1}" | tr "\n" " ")" = "1MiB 2MiB "'
+	check "compare $1 $2: the diff of the reports' own matrices" \
+		test "$(sed -n 5,6p "$SCRATCH/cmp.out" | awk '{ s = ""; for (i = 2; i <= NF; i++) s = s " " $i; print s }')" = "$(own_diff)"
+	check "compare $1 $2: every cell ends under its column's size" \
+		awk 'NR == 4 { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) ~ /^ ?$/) e[i] = 1 }
+		     NR == 5 || NR == 6 { n = 0; for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) ~ /^ ?$/) { n++; if (n > 1 && !e[i]) bad = 1 } }
+		     END { exit bad }' "$SCRATCH/cmp.out"
 done
 check "compare of two text files: the diff only" test "$(wc -l <"$SCRATCH/cmp.out")" -ge 2
 "$PFSBENCH" compare "$SCRATCH/a.txt" "$SCRATCH/b.txt" | tail -n +3 >"$SCRATCH/rest"
@@ -104,6 +128,14 @@ check "compare of two text files: nothing after the diff (no noise to speak of)"
 "$PFSBENCH" compare "$SCRATCH/a.h5" "$SCRATCH/b.h5" >"$SCRATCH/cmp.out"
 check "compare of two runs: then the cells beyond the noise, listed" \
 	grep -qE '^Beyond the noise \(\|ln\(B/A\)\| > max\(ln 1\.10, 3 x the cells. combined noise\); noise of A, B\):' "$SCRATCH/cmp.out"
+# A read run against a write run: one line, exit 2, nothing on stdout.
+run_matrix --read "$D" --req 64k,256k --xfer 1m,2m -i 1 --no-drop-caches --results "$SCRATCH/r.h5"
+"$PFSBENCH" compare "$SCRATCH/a.h5" "$SCRATCH/r.h5" >"$SCRATCH/cmp.out" 2>"$SCRATCH/cmp.err"
+check "compare of a write run and a read run: exit 2" test $? -eq 2
+check "compare of a write run and a read run: one line saying so" grep -qx \
+	"pfsbench compare: '$SCRATCH/a.h5' measured Write (MiB/s) and '$SCRATCH/r.h5' Read (MiB/s): the diff of their cells would compare unlike things" "$SCRATCH/cmp.err"
+check "compare of a write run and a read run: one line, nothing on stdout" \
+	eval 'test "$(wc -l <"$SCRATCH/cmp.err")" -eq 1 && test ! -s "$SCRATCH/cmp.out"'
 if [ -r "${PFSFAULT:-}" ]; then
 	# Writes made 10 ms and 200 ms long (the fault injector), 4 to 16 of
 	# them a cell: all 4 cells about 20x slower (ln 20 = 3.0), so that a
@@ -146,7 +178,7 @@ if [ -x "${PERF_MATRIX:-}" ]; then
 		cmp -s "$SCRATCH/pmdiff.out" <(seed_diff)
 	PFSBENCH=$PFSBENCH "$PERF_MATRIX" diff "$SCRATCH/pm.txt" "$SCRATCH/pm.h5" >"$SCRATCH/pmdiff.out"
 	check "perf_matrix diff of a saved report and its run: no change anywhere" \
-		test "$(head -2 "$SCRATCH/pmdiff.out")" = "$(printf ' 0.00%% 0.00%%\n 0.00%% 0.00%%')"
+		test "$(sed -n 5,6p "$SCRATCH/pmdiff.out" | awk '{ $1 = ""; print }')" = "$(printf ' 0.00%% 0.00%%\n 0.00%% 0.00%%')"
 	check "perf_matrix: nothing left" dir_unchanged "$D"
 fi
 

@@ -4,21 +4,7 @@
 # results file.
 . "$(dirname "$0")/lib.sh"
 
-D=$SCRATCH/target
-mkdir "$D"
-snapshot "$D"
-
-# refused NP MESSAGE ARGS...: exit 2, MESSAGE (fixed text) on stderr,
-# nothing created, no results file in the current directory.
-refused() {
-	local np=$1 msg=$2
-	shift 2
-	pfs "$np" bonnie "$@"
-	check "'$*': exit 2" test "$RC" -eq 2
-	check "'$*': says '$msg'" grep -qF -- "$msg" "$ERR"
-	check "'$*': nothing created" dir_unchanged "$D"
-	check "'$*': no results file" test -z "$(ls "$SCRATCH"/pfsbench-bonnie-*.h5 2>/dev/null)"
-}
+refusals_of bonnie
 
 S=(-d "$D" -r 32m)
 # The refusals of values, each with its message, are

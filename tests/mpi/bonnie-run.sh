@@ -31,6 +31,21 @@ p = json.load(sys.stdin)["provenance"]; print(p["caches_dropped"], p["caches_not
 RC=$?
 check "compare reads bonnie runs" test "$RC" -eq 0
 check "compare has the 12 tests, in their units" test "$(grep -cE '^bonnie ((putc|put_block|rewrite|getc|get_block) +MiB/s|seeks +ops/s|(seq|ran)_(create|stat|del) +files/s) ' "$OUT")" -eq 12
+# Tables sized from their content (issue 29: bonnie's test name and op
+# names, put_block, seq_create, pushed each line's columns off the
+# header): every row of compare's tables, and of show --latency's, stays
+# under its header.
+COLUMNS_PY=$(dirname "$BONNIE_HERE")/columns.py
+check "compare of 3 runs: every row under its header" python3 "$COLUMNS_PY" "$OUT" "Test " \
+	"Test:L?" "Op:L?" "Unit:L?" "Run:L" "rate:R" "noise:R" "verdict:L?" "change (interval):L?"
+"$PFSBENCH" compare "$SCRATCH/tmpfs-1.h5" "$SCRATCH/tmpfs-2.h5" >"$OUT" 2>"$ERR"
+check "compare of 2 runs: exit 0" test $? -eq 0
+check "compare of 2 runs: every row under its header" python3 "$COLUMNS_PY" "$OUT" "Test " \
+	"Test:L" "Op:L" "Unit:L" "[1] rate:R" "[2] rate:R" "verdict:L?" "change (interval):L"
+"$PFSBENCH" show --latency "$SCRATCH/tmpfs-1.h5" >"$OUT" 2>"$ERR"
+check "show --latency: exit 0" test $? -eq 0
+check "show --latency: every row under its header" python3 "$COLUMNS_PY" "$OUT" "Test   It TestType" \
+	"Test:L" "It:R" "TestType:L" "Items:R" "min:R" "p50:R" "p90:R" "p99:R" "p99.9:R" "max:R"
 [ "$T_FAILED" -eq 0 ] || show_run
 
 # -x 2 (as -i 2): bonnie++'s header, then only CSV lines.

@@ -1,60 +1,14 @@
-# lib.sh: shared by the integration tests. Runs the real binary under
-# mpirun on scratch directories, counts checks, always cleans up.
-# Sourced; expects PFSBENCH and MPIRUN from the test environment.
+# lib.sh: shared by the integration tests, on tests/lib.sh's checks and
+# scratch directory: runs the real binary under mpirun there and reads
+# what it wrote (pfs, pfs_nodes, faulty, rows, provenance, snapshot,
+# dir_unchanged, refused, ...). Sourced; expects PFSBENCH and MPIRUN from
+# the test environment.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 : "${PFSBENCH:?PFSBENCH must point at the built binary}"
 : "${MPIRUN:=mpirun}"
-# Open MPI refuses root without these; this is the test harness's choice,
-# never the product's.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-T_PASSED=0
-T_FAILED=0
-T_CLEANUP=()
-SCRATCH=$(mktemp -d /tmp/pfsbench-test.XXXXXX)
-T_CLEANUP+=("rm -rf '$SCRATCH'")
-# Open MPI keeps its session directory under TMPDIR; mpiruns started at the
-# same moment race to create a shared one ("mkdir ... File exists").
-mkdir "$SCRATCH/t"
-export TMPDIR=$SCRATCH/t
-trap 't_cleanup' EXIT
-
-t_cleanup() {
-	local i
-	for ((i = ${#T_CLEANUP[@]} - 1; i >= 0; i--)); do
-		eval "${T_CLEANUP[i]}" || true
-	done
-}
-
-ok() {
-	T_PASSED=$((T_PASSED + 1))
-	echo "ok - $*"
-}
-
-not_ok() {
-	T_FAILED=$((T_FAILED + 1))
-	echo "not ok - $*"
-}
-
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-
-# The closing line automake and CI read; exit status follows it.
-finish() {
-	echo "$T_PASSED passed, $T_FAILED failed"
-	[ "$T_FAILED" -eq 0 ]
-	exit $?
-}
-
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
+t_scratch
 
 # pfs NP ARGS...: runs pfsbench on NP ranks; stdout in $OUT, stderr in $ERR,
 # exit status in $RC. A hang is a failure: every run has a time limit.
@@ -152,6 +106,35 @@ snapshot() {
 results_said() {
 	test "$(grep '^pfsbench: ' "$ERR" | tail -1)" = \
 		"pfsbench: results: $1 (read it with: pfsbench show $1)" && test -f "$1"
+}
+
+# refusals_of WORKLOAD: the start of a bad-input test: $D, an empty target
+# directory, snapshotted; then each `refused NP MESSAGE ARGS...` runs
+# pfsbench WORKLOAD ARGS on NP ranks and checks exit 2, MESSAGE (fixed
+# text) on stderr, nothing created in $D and no new results file of
+# WORKLOAD where a run's default one lands ($SCRATCH).
+refusals_of() {
+	T_REFUSING=$1
+	D=$SCRATCH/target
+	mkdir "$D"
+	snapshot "$D"
+}
+
+refused() {
+	local np=$1 msg=$2 before
+	shift 2
+	before=$(results_files "$T_REFUSING")
+	pfs "$np" "$T_REFUSING" "$@"
+	check "'$*': exit 2" test "$RC" -eq 2
+	check "'$*': says '$msg'" grep -qF -- "$msg" "$ERR"
+	check "'$*': nothing created" dir_unchanged "$D"
+	check "'$*': no results file" test "$(results_files "$T_REFUSING")" = "$before"
+}
+
+# results_files WORKLOAD: the default-named results files of WORKLOAD's
+# runs in $SCRATCH, one a line.
+results_files() {
+	find "$SCRATCH" -maxdepth 1 -name "pfsbench-$1-*.h5" | sort
 }
 
 # small_fs OPTIONS: mounts a tmpfs with OPTIONS (size=..., nr_inodes=...)

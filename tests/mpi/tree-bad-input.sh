@@ -1,23 +1,11 @@
 #!/bin/bash
 # pfsbench tree refuses bad input before it creates anything: each case
-# exits 2, says why on stderr, and leaves the target as it was. --dry-run
-# prints the plan and creates nothing; a second -C changes nothing.
+# exits 2, says why on stderr, leaves the target as it was and writes no
+# results file. --dry-run prints the plan and creates nothing; a second -C
+# changes nothing.
 . "$(dirname "$0")/lib.sh"
 
-D=$SCRATCH/target
-mkdir "$D"
-snapshot "$D"
-
-# refused NP MESSAGE ARGS...: exit 2, MESSAGE (fixed text) on stderr,
-# nothing created.
-refused() {
-	local np=$1 msg=$2
-	shift 2
-	pfs "$np" tree "$@"
-	check "'$*': exit 2" test "$RC" -eq 2
-	check "'$*': says '$msg'" grep -qF -- "$msg" "$ERR"
-	check "'$*': nothing created" dir_unchanged "$D"
-}
+refusals_of tree
 
 S=(-o "$D" --no-drop-caches)
 # The refusals of values, each with its message, are

@@ -5,6 +5,7 @@
  * ticks and latency cells spread over three decades, so every picture is
  * drawn from it with a shape to see.
  * Usage: hostile_results OUT.h5 */
+#include "../registry.h"
 #include "../synth.h"
 
 #include "pfsbench/core/histogram.h"

@@ -5,6 +5,7 @@
  * groups, it searched the groups seen for each row (quadratic) and kept a
  * 36 KB histogram for each (tests/plot/latency-ops.sh).
  * Usage: latency_ops_results OUT.h5 N */
+#include "../registry.h"
 #include "../synth.h"
 
 #include "pfsbench/core/histogram.h"

@@ -1,28 +1,10 @@
-# lib.sh: what the picture tests share, on top of tests/mpi/lib.sh: the
-# checks of a picture file, and a small real run to draw.
+# lib.sh: what the picture tests share, on top of tests/mpi/lib.sh (and
+# tests/lib.sh's need_deb, for gnuplot): the checks of a picture file, and
+# a small real run to draw.
 . "$(dirname "${BASH_SOURCE[0]}")/../mpi/lib.sh"
 PLOT_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip "Debian's $PY is missing: the pictures are read with it"
-
-# need_deb PACKAGE COMMAND: COMMAND is on PATH, installing Debian's
-# PACKAGE first when it is missing and apt-get can (as root); fails, saying
-# why in NEED_WHY, when it cannot.
-need_deb() {
-	NEED_WHY=
-	command -v "$2" >/dev/null && return 0
-	if ! command -v apt-get >/dev/null || [ "$(id -u)" != 0 ]; then
-		NEED_WHY="$1 is not installed, and installing it needs apt-get as root"
-		return 1
-	fi
-	echo "# installing Debian's $1"
-	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1" ||
-		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$1"; }; } \
-		>"$SCRATCH/apt.log" 2>&1
-	command -v "$2" >/dev/null && return 0
-	NEED_WHY="apt-get install $1 failed: $(tail -n 1 "$SCRATCH/apt.log")"
-	return 1
-}
 
 # svg_ok FILE: an SVG document that parses as XML, of 2 KB to 2 MB.
 svg_ok() {
@@ -87,4 +69,23 @@ measured() {
 	RC=$?
 	RSS=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$SCRATCH/$name.time")
 	echo "# $name: exit $RC, peak RSS ${RSS:-?} KiB, $(grep -h 'Elapsed' "$SCRATCH/$name.time")"
+}
+
+# svg_texts FILE: the text of each <text> element of an SVG, one a line,
+# in document order (entities decoded).
+svg_texts() {
+	"$PY" -c 'import sys, xml.etree.ElementTree as E
+for t in E.parse(sys.argv[1]).iter():
+    if t.tag.endswith("}text") or t.tag == "text":
+        print("".join(t.itertext()))' "$1"
+}
+
+# heading_ok PNG LINES: the PNG's heading, the top LINES lines of text
+# (19 pixels each, and 8 more), is drawn: LINES runs of ink rows or more
+# between blank rows, the first in the top line, all black on white.
+heading_ok() {
+	set -- "$1" "$2" $("$PY" "$PLOT_LIB/pngcheck.py" --band 0 $(($2 * 19 + 8)) "$1") || return 1
+	[ $# -eq 7 ] || return 1
+	echo "# $(basename "$1"): top $(($2 * 19 + 8)) rows: $3 with ink ($4 of the pixels), $5 lines, the first at row $6, $7 in colour"
+	[ "$5" -ge "$2" ] && [ "$6" -ge 0 ] && [ "$6" -lt 19 ] && awk -v c="$7" 'BEGIN { exit !(c == 0) }'
 }

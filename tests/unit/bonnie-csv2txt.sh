@@ -20,15 +20,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR
 . "$here/../cluster/lib.sh"
 cases=${BONNIE_CASES:-$here/bonnie_cases}
-[ -x "$cases" ] || pfs_skip "no '$cases' (make check builds it)"
+[ -x "$cases" ] || skip "no '$cases' (make check builds it)"
 have_tools() { command -v bon_csv2txt >/dev/null && command -v bon_csv2html >/dev/null; }
 have_tools || need_pkg bonnie++
-have_tools || pfs_skip "bon_csv2txt or bon_csv2html missing after installing bonnie++"
+have_tools || skip "bon_csv2txt or bon_csv2html missing after installing bonnie++"
 # Both tools read only their own CSV format: 1.98, written by 1.98 to 2.00a.
 ver=$(dpkg-query -W -f='${Version}' bonnie++ 2>/dev/null || echo unknown)
 case $ver in
     1.98* | 2.00*) ;;
-    *) pfs_skip "bonnie++ $ver reads another CSV format than 1.98" ;;
+    *) skip "bonnie++ $ver reads another CSV format than 1.98" ;;
 esac
 
 tmp=$(mktemp -d)

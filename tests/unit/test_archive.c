@@ -2,6 +2,7 @@
  * verdicts on bad files, where results may go, and compare's call-outs. */
 #include "cmocka_prelude.h"
 
+#include "../registry.h"
 #include "../synth.h"
 
 #include "pfsbench/analysis/compare.h"

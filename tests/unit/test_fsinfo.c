@@ -44,7 +44,36 @@ static void test_later_mount_on_same_point_hides_earlier(void **state)
 	assert_int_equal(pfs_mountinfo_find(mountinfo, "/mnt/gfs2/bench", &fi), 0);
 	assert_string_equal(fi.fstype, "EXT3");
 	assert_string_equal(fi.mount_source, "/dev/loop0");
-	assert_string_equal(fi.mount_options, "rw,rw,data=ordered");
+	assert_string_equal(fi.mount_options, "rw,data=ordered");
+}
+
+/* As /proc/mounts lists them (issue 29: "rw,relatime,rw,..." before):
+ * one rw or ro, ro when the mount or its superblock is read-only, then
+ * the mount's options, then the superblock's not already said. */
+static void test_mount_options_each_once(void **state)
+{
+	static const char mi[] =
+		"22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda "
+		"rw,discard,resv_strict,resuid=65534,resgid=65534\n"
+		"23 22 0:30 / /ro ro,nosuid,relatime - tmpfs tmpfs rw,size=10k,relatime\n"
+		"24 22 0:31 / /sro rw,noatime - xfs /dev/vdb ro,attr2,inode64\n"
+		"25 22 0:32 / /none rw - proc proc \n";
+	static const struct {
+		const char *path, *options;
+	} cases[] = {
+		{ "/x", "rw,relatime,discard,resv_strict,resuid=65534,resgid=65534" },
+		{ "/ro/x", "ro,nosuid,relatime,size=10k" },
+		{ "/sro", "ro,noatime,attr2,inode64" },
+		{ "/none", "rw" },
+	};
+	struct pfs_fsinfo fi;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&fi, 0, sizeof(fi));
+		assert_int_equal(pfs_mountinfo_find(mi, cases[i].path, &fi), 0);
+		assert_string_equal(fi.mount_options, cases[i].options);
+	}
 }
 
 static void test_optional_fields_and_escapes(void **state)
@@ -180,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_longest_mount_wins),
 		cmocka_unit_test(test_later_mount_on_same_point_hides_earlier),
+		cmocka_unit_test(test_mount_options_each_once),
 		cmocka_unit_test(test_optional_fields_and_escapes),
 		cmocka_unit_test(test_gfs2_lock_options_from_mountinfo),
 		cmocka_unit_test(test_gfs2_lock_from_sysfs),

@@ -2,6 +2,8 @@
  * create-unlink option table with its checks. */
 #include "cmocka_prelude.h"
 
+#include "../registry.h"
+
 #include "pfsbench/core/options.h"
 #include "pfsbench/engine/workload.h"
 

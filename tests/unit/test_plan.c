@@ -3,6 +3,8 @@
  * through the plan and the completion order, and gets the seed's row order. */
 #include "cmocka_prelude.h"
 
+#include "../registry.h"
+
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/results.h"
 #include "pfsbench/core/topology.h"

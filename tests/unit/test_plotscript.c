@@ -5,7 +5,9 @@
  * bad picture names are refused; a slow node's bars are red with show
  * --analyze's words for the factor; the heatmap of the seed's perf_matrix
  * blanks the cells that were not run; the comparison places each run's
- * rate side by side, with compare's interval on the rate's scale. */
+ * rate side by side, with compare's interval on the rate's scale; every
+ * picture's heading (title, subtitle, a line per mark) and a withheld
+ * judgement hatched and labelled. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/formats/matrixfmt.h"
@@ -294,12 +296,69 @@ static void test_size_text(void **state)
 	assert_string_equal(b, "3GiB");
 }
 
+/* The heading inside a picture: the workload heads the title, the
+ * subtitle is what pfs_plot_script_about was told (its quotes and
+ * newlines made '?', not cut at a label's length), and a (test, op) the
+ * analysis withheld its judgement of is hatched, says why in its panel,
+ * and the heading explains the hatching; a judged one is solid. */
+static void test_heading_and_withheld(void **state)
+{
+	struct pfs_plot_lane lanes[2] = { { 0, 1, "n1" }, { 1, 1, "n2" } };
+	struct pfs_plot_rate rates[2] = {
+		{ .test = "se", .op = "Write", .unit = PFS_UNIT_FILES, .group = 0, .lane = 0,
+		  .rate = 100, .withheld = PFS_PLOT_TOO_SHORT },
+		{ .test = "se", .op = "Create", .unit = PFS_UNIT_FILES, .group = 1, .lane = 1,
+		  .rate = 90 },
+	};
+	const char *const bad[] = { "set output 'y'" };
+	struct pfs_plot_script s;
+	char *buf = NULL, about[200];
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	/* longer than a label, with a quote and a newline of a hostile label */
+	snprintf(about, sizeof(about), "%s: TMPFS on /dev/shm/a-mount-point-of-some-length, 3 nodes "
+		 "x 1 worker, 2026-11-30T23:30:21Z", "x\"\nset output 'y'");
+	assert_non_null(fp);
+	assert_int_equal(pfs_plot_script_begin(&s, fp, PFS_PLOT_SVG), 0);
+	pfs_plot_script_about(&s, "create-unlink", about);
+	assert_int_equal(pfs_plot_rates_script(&s, "rates", "c", lanes, 2, rates, 2), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_script_safe(buf, bad, 1);
+	assert_non_null(strstr(buf, "set multiplot layout 1,2 title \"create-unlink: the rate of each "
+				    "op per node and worker (files/s)\\nx??set output ?y?: TMPFS on "
+				    "/dev/shm/a-mount-point-of-some-length, 3 nodes x 1 worker, "
+				    "2026-11-30T23:30:21Z\\nhatched, not judged: steps < 10 ms"));
+	/* the withheld panel first: its label and hatching, then the judged
+	 * one without either */
+	assert_non_null(strstr(buf, "set label 1 \"not judged: steps < 10 ms\""));
+	assert_non_null(strstr(buf, "with boxes lc rgb variable fs pattern 4 border notitle"));
+	assert_non_null(strstr(buf, "unset label 1\nset title \"se Create\""));
+	assert_non_null(strstr(buf, "with boxes lc rgb variable notitle"));
+	/* no red: no line explains it */
+	assert_null(strstr(buf, "red, Nx slower"));
+	/* two narrow panels (520 pixels) widened for the subtitle's 107
+	 * characters, so that no line of the heading is cut */
+	{
+		const char *size = strstr(buf, "set terminal svg size ");
+		unsigned w = 0, h = 0;
+
+		assert_non_null(size);
+		assert_int_equal(sscanf(size, "set terminal svg size %u,%u", &w, &h), 2);
+		assert_true(w >= 107 * 7);
+	}
+	pfs_plot_script_free(&s);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_timeline_and_rates_hostile_names),
 		cmocka_unit_test(test_rates_flags),
+		cmocka_unit_test(test_heading_and_withheld),
 		cmocka_unit_test(test_heatmap_of_the_seed),
 		cmocka_unit_test(test_compare_intervals),
 		cmocka_unit_test(test_size_text),

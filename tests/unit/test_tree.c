@@ -2,6 +2,8 @@
  * persistence key and needs, through its public table. */
 #include "cmocka_prelude.h"
 
+#include "../registry.h"
+
 #include "pfsbench/engine/workload.h"
 #include "pfsbench/plans/tree_plan.h"
 

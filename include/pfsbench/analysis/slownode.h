@@ -98,6 +98,10 @@ struct pfs_balance {
 	double imbalance;  /* 0: no step had 2 ranks on it */
 	uint64_t step_us;  /* median wall time of its nodes' steps */
 	bool judged;       /* its nodes' rates were compared */
+	/* Why not, for its row: "fewer than 3 nodes", "steps under 10 ms",
+	 * "steps of different kinds", "fewer than 3 nodes a step"; NULL when
+	 * judged. Static text. */
+	const char *not_judged;
 };
 
 struct pfs_waiting {

@@ -26,6 +26,9 @@ enum {
  * path reads `return pfs_error(...)`. */
 int pfs_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pfs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Sends pfs_error's and pfs_warn's messages to fp from now on (NULL:
+ * stderr) and returns where they went before, to be put back. */
+FILE *pfs_messages_to(FILE *fp);
 
 /* qsort, and nothing for n == 0: an empty list's array is often NULL, and
  * qsort's may not be even then (C11 7.22.5; UBSan says so). */

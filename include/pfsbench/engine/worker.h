@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/results.h"
@@ -74,6 +75,10 @@ struct pfs_worker {
 	uint64_t ledger[PFS_LEDGER_MAX];
 	uint64_t peer_ledger[PFS_LEDGER_MAX];
 	uint64_t reader_ledger[PFS_LEDGER_MAX];
+
+	/* The run's text streams, as its caller chose (struct pfs_engine_io):
+	 * a workload that prints as its tool did (stream's marks) prints here. */
+	FILE *out, *err;
 
 	struct pfs_engine *engine;
 	bool keep;            /* the run leaves its items for a later run: cleanup

@@ -194,12 +194,8 @@ struct pfs_workload {
 			     char *err, size_t errlen);
 };
 
-/* Registry (src/workloads/registry.c). */
-extern const struct pfs_workload pfs_workload_create_unlink;
-extern const struct pfs_workload pfs_workload_tree;
-extern const struct pfs_workload pfs_workload_stream;
-extern const struct pfs_workload pfs_workload_matrix;
-extern const struct pfs_workload pfs_workload_bonnie;
+/* Registry (src/workloads/registry.c): every workload, NULL-ended. Each
+ * is declared there only, so a new one touches no header. */
 extern const struct pfs_workload *const pfs_workloads[];
 /* Sets opts to the workload's defaults: its option table's, then its
  * defaults hook. 0, or -EINVAL when a table's default is no value. Inline,

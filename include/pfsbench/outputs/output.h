@@ -28,9 +28,13 @@ struct pfs_block {
 	size_t nfsstats;
 };
 
+/* One output of a run and where it writes: what the engine's caller hands
+ * it (struct pfs_engine_io, include/pfsbench/engine/engine.h), so the
+ * engine calls each through its ops and never names one. */
 struct pfs_output {
 	const struct pfs_output_ops *ops;
-	FILE *fp;
+	FILE *fp;  /* its text; unused by an output of the results file */
+	FILE *err; /* text it sends beside fp (bonnie -q's tables); NULL: stderr */
 	void *priv;
 	struct pfs_row_budget *budget; /* NULL: every row's line */
 };
@@ -46,6 +50,9 @@ struct pfs_row_budget {
 	const char *path; /* the results file, named in the note */
 };
 
+/* Where o's side text goes: o->err, or stderr without one. */
+FILE *pfs_output_err(const struct pfs_output *o);
+
 /* Whether the line of the next row is printed: always without a budget,
  * else while fewer than lines_max were; counts it either way. */
 bool pfs_output_row(struct pfs_output *o);
@@ -56,16 +63,27 @@ bool pfs_output_rows_left(const struct pfs_output *o);
  * print them, when any were; nothing else. */
 void pfs_output_rows_note(const struct pfs_output *o);
 
+/* The output writes the run's results file (ri->results_file), the run's
+ * record: the engine claims the file before the run only when an output
+ * of the run has this flag, and a run whose record cannot begin or take a
+ * test iteration stops; any other output's failure is a warning. */
+#define PFS_OUTPUT_RESULTS_FILE 1u
+
 struct pfs_output_ops {
 	const char *name;
+	unsigned flags; /* PFS_OUTPUT_* */
 	int (*begin)(struct pfs_output *o, const struct pfs_run_info *ri);
 	int (*block)(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_block *b);
 	int (*end)(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_run_status status,
 		   const char *reason);
 };
 
-/* The outputs every run writes besides its workload's report on stdout,
- * NULL-terminated (src/outputs/output.c). A new output is one file and one line. */
+/* The outputs every run of the pfsbench command writes besides its
+ * workload's report, NULL-terminated (src/outputs/output.c); the command
+ * hands them to the engine (src/commands/run.c), each writing to the run's
+ * out stream. A new output is one file, its two lines in that list (its
+ * name and its place) and Makefile.am: the registered outputs are declared
+ * there only (the results file, src/outputs/hdf5.c, among them). */
 extern const struct pfs_output_ops *const pfs_outputs[];
 
 /* The create_unlink_perf table (src/outputs/table.c). */
@@ -88,12 +106,6 @@ extern const struct pfs_output_ops pfs_output_bonnie;
  * several nodes the slowest node per cell against the median node. */
 extern const struct pfs_output_ops pfs_output_matrix;
 
-/* The results file (src/outputs/hdf5.c): writes ri->results_path,
- * appending and flushing each block, so an interrupted run keeps its rows.
- * Its begin writes through the descriptor of the empty regular file the
- * engine's preflight created (ri->results_file, pfs_results_path_claim),
- * never through its name, and nothing else. */
-extern const struct pfs_output_ops pfs_output_hdf5;
 
 /* Pieces of the table, for reports that embed it (tree's per-node table). */
 void pfs_table_header(FILE *fp);

@@ -104,13 +104,29 @@ uint64_t pfs_plot_wait_us(const struct pfs_plot_bar *b);
 
 /* ---- rates per node and worker -------------------------------------------- */
 
+/* Why the slow-node analysis withheld its judgement of a (test, op):
+ * the picture says so there, so that bars of a slow node left uncoloured
+ * are not read as a node found even. */
+enum pfs_plot_withheld {
+	PFS_PLOT_JUDGED = 0,
+	PFS_PLOT_TOO_SHORT, /* its steps last under PFS_SHORT_STEP_US (median) */
+	PFS_PLOT_NOT_ALIKE, /* no steps of one kind (the same ops on as many
+			     * nodes) of 3 nodes or more to set side by side */
+	PFS_PLOT_FEW_NODES, /* the run has under PFS_SLOW_MIN_NODES nodes: none judged */
+};
+
+/* Every node of a (test, op): a flag with this node_index and withheld set. */
+#define PFS_PLOT_ALL_NODES UINT32_MAX
+
 /* A slow (test, op) of a node, as the slow-node analysis names it
- * (include/pfsbench/analysis/slownode.h when it is there), for the bars to flag. */
+ * (include/pfsbench/analysis/slownode.h when it is there), for the bars to
+ * flag; or, for node PFS_PLOT_ALL_NODES, a (test, op) it did not judge. */
 struct pfs_plot_flag {
 	uint32_t node_index;
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
 	double factor; /* the median node's rate / this node's, > 1 */
+	enum pfs_plot_withheld withheld;
 };
 
 struct pfs_plot_rate {
@@ -121,6 +137,7 @@ struct pfs_plot_rate {
 	size_t lane;
 	double rate;    /* per second, in the unit's display scale (MiB/s for bytes) */
 	double slow;    /* the flag's factor; 0 when not flagged */
+	enum pfs_plot_withheld withheld; /* of its (test, op), for every lane */
 };
 
 /* One entry per (test, op, lane) that has rows, by group then lane; flags

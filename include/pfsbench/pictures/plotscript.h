@@ -34,6 +34,8 @@ struct pfs_plot_script {
 	unsigned formats;                  /* PFS_PLOT_SVG | PFS_PLOT_PNG */
 	struct pfs_plot_picture *pics;
 	size_t npics, cap;
+	char what[PFS_PLOT_LABEL_MAX];     /* the workload: heads each picture's title */
+	char about[PFS_PLOT_CAPTION_MAX];  /* which run(s): each picture's subtitle */
 };
 
 /* Starts a script on fp. Returns 0 or -EINVAL for no format. */
@@ -46,8 +48,16 @@ void pfs_plot_script_free(struct pfs_plot_script *s);
  * '?', and more than PFS_PLOT_LABEL_MAX - 1 bytes are cut with "...". */
 void pfs_plot_safe(char *dst, size_t len, const char *src);
 
+/* What the next pictures are of, drawn inside each of them: what (the
+ * workload, "" for none) heads its title, about (which run: its label,
+ * filesystem and mount point, nodes x workers, date) is its subtitle.
+ * Both pass through pfs_plot_safe's filter (about is not cut). */
+void pfs_plot_script_about(struct pfs_plot_script *s, const char *what, const char *about);
+
 /* The pictures. name: [a-z0-9-], unique within the script; the caption is
- * the caller's words. Each returns 0, -EINVAL for a bad name or nothing to
+ * the caller's words. Inside each picture: a title (what it shows, of
+ * which workload, in which unit), the subtitle pfs_plot_script_about set,
+ * and a line for each mark it uses (red, hatched, a triangle, "*"). Each returns 0, -EINVAL for a bad name or nothing to
  * draw, -ENOMEM. */
 
 /* One panel per test (bars in order of test), a lane per (node, worker):
