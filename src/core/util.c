@@ -341,13 +341,25 @@ int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
 	return 0;
 }
 
-char *pfs_pattern_alloc(size_t len)
+static char *pattern_fill(char *buf, size_t len)
 {
-	char *buf = malloc(len ? len : 1);
-
 	for (size_t i = 0; buf && i < len; i++)
 		buf[i] = (char)(i * 131 + 7);
 	return buf;
+}
+
+char *pfs_pattern_alloc(size_t len)
+{
+	return pattern_fill(malloc(len ? len : 1), len);
+}
+
+char *pfs_pattern_alloc_aligned(size_t len, size_t align)
+{
+	void *buf = NULL;
+
+	if (posix_memalign(&buf, align, len ? len : 1))
+		return NULL;
+	return pattern_fill(buf, len);
 }
 
 uint64_t pfs_mul_sat_u64(uint64_t a, uint64_t b)

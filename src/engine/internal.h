@@ -53,6 +53,10 @@ struct pfs_engine {
 	const struct pfs_workload *wl;
 	void *opts;
 	struct pfs_common_opts *common;
+	/* --output-format json|csv: writes the rows at the end (the caller's,
+	 * struct pfs_engine_io); NULL: text only */
+	int (*summary)(FILE *out, const char *results_path, unsigned format);
+	struct pfs_output *kept_outputs; /* the caller's outputs less the report */
 	struct pfs_topology topo;
 	struct pfs_worker w;
 	MPI_Datatype row_type, cell_type, tick_type, fsstat_type;

@@ -53,6 +53,12 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 	if (rc == PFS_PARSE_OK)
 		rc = pfs_tests_name(names, common->tests, common->ntests, common->test_list,
 				    sizeof(common->test_list));
+	/* --runtime is --stonewall under fio's name: one limit, one rule. */
+	if (rc == PFS_PARSE_OK && common->runtime_s && common->stonewall_s)
+		rc = pfs_refuse(err, errlen, -EINVAL, "--runtime is --stonewall under another "
+				"name: give one of them");
+	if (rc == PFS_PARSE_OK && common->runtime_s)
+		common->stonewall_s = common->runtime_s;
 	if (rc == PFS_PARSE_OK)
 		rc = wl->validate(opts, err, errlen);
 	return rc;
@@ -230,6 +236,29 @@ static int check_results_path(struct pfs_engine *e)
 	return 0;
 }
 
+/* --direct: the filesystem must take O_DIRECT, and the plan's sizes its
+ * alignment; else the run is refused before anything is created, naming
+ * the filesystem (rank 0's node speaks for all: one filesystem). */
+static int check_direct(struct pfs_engine *e, const struct pfs_fsinfo *fs)
+{
+	char fstype[PFS_PRINTABLE_SIZE(sizeof(fs->fstype))], why[PFS_USAGE_MAX] = "";
+	uint64_t align = 4096;
+	/* A named file or device is not probed (its directory may be another
+	 * filesystem): opening it with O_DIRECT fails the run where refused. */
+	int rc = e->persist == PFS_PERSIST_NAMED ? 0 : pfs_direct_probe(e->common->dir, &align);
+
+	pfs_printable(fstype, sizeof(fstype), fs->fstype);
+	if (rc == -EINVAL || rc == -EOPNOTSUPP)
+		return pfs_error("--direct: the filesystem of '%s' (%s) refuses O_DIRECT; run "
+				 "without --direct", e->common->dir, fstype);
+	if (rc)
+		return pfs_error("--direct: cannot try O_DIRECT in '%s' (%s): %s", e->common->dir,
+				 fstype, strerror(-rc));
+	if (e->wl->check_direct && e->wl->check_direct(e->opts, align, why, sizeof(why)))
+		return pfs_error("--direct on '%s' (%s): %s", e->common->dir, fstype, why);
+	return 0;
+}
+
 static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 {
 	struct pfs_needs needs = { 0, 0 };
@@ -249,6 +278,8 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	rc = pfs_fsinfo_get(e->common->dir, fs);
 	if (rc)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
+	if (e->common->direct && check_direct(e, fs))
+		return -1;
 	if (e->wants_results && check_results_path(e))
 		return -1;
 	if (!e->common->force && needs.bytes > fs->bytes_free)
@@ -538,6 +569,38 @@ static void remove_run(struct pfs_engine *e)
 	pfs_rundir_remove(e);
 }
 
+/* --output-format json|csv: the workload's report (wl->report) is left
+ * out, and the caller's summary writes the rows from the results file at
+ * the end; so the caller must have handed over both. The kept outputs are
+ * the engine's own copy: the caller's list stays as it was. 0, or -1
+ * after rank 0 said why (exit 2). */
+static int choose_outputs(struct pfs_engine *e)
+{
+	size_t n = 0;
+
+	if (e->common->output_format == PFS_FORMAT_TEXT)
+		return 0;
+	if (!e->summary || !e->wants_results) {
+		if (e->rank == 0)
+			fprintf(e->err, "pfsbench %s: --output-format %s needs a results file to "
+					"read the rows from, and this run writes none\n",
+				e->wl->name, pfs_output_format_choices[e->common->output_format]);
+		return -1;
+	}
+	e->kept_outputs = calloc(e->noutputs ? e->noutputs : 1, sizeof(*e->kept_outputs));
+	if (!e->kept_outputs) {
+		if (e->rank == 0)
+			pfs_error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < e->noutputs; i++)
+		if (e->outputs[i].ops != e->wl->report)
+			e->kept_outputs[n++] = e->outputs[i];
+	e->outputs = e->kept_outputs;
+	e->noutputs = n;
+	return 0;
+}
+
 static int run(struct pfs_engine *e, int argc, char **argv)
 {
 	struct pfs_fsinfo fs;
@@ -546,6 +609,8 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	rc = parse_options(e, argc, argv);
 	if (rc != PFS_PARSE_OK)
 		return rc < 0 ? PFS_EXIT_USAGE : PFS_EXIT_OK;
+	if (choose_outputs(e))
+		return PFS_EXIT_USAGE;
 	if (identify(e))
 		return PFS_EXIT_FAILED;
 	e->persist = e->wl->persist ? e->wl->persist(e->opts, e->persist_key,
@@ -605,6 +670,13 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	if (e->rank == 0 && e->interrupted_ranks)
 		say_removing(e, abort_reason(e, status));
 	remove_run(e);
+	/* The rows as export writes them, from the file just completed: one
+	 * writer of JSON and CSV, so they never differ. */
+	if (e->rank == 0 && e->summary && e->results_made &&
+	    e->common->output_format != PFS_FORMAT_TEXT &&
+	    e->summary(e->out, e->results_path, e->common->output_format))
+		status = PFS_EXIT_FAILED;
+	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
 	if (e->rank == 0)
 		say_results(e);
 	return status;
@@ -622,6 +694,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.err = io->err;
 	e.outputs = io->outputs;
 	e.noutputs = io->noutputs;
+	e.summary = io->summary;
 	for (size_t i = 0; i < e.noutputs; i++)
 		if (e.outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE)
 			e.wants_results = true;
@@ -689,6 +762,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.fsstats);
 	pfs_progress_free(&e);
 	free(e.opts);
+	free(e.kept_outputs);
 	pfs_results_file_close(&e.results);
 	pfs_topology_free(&e.topo);
 	pfs_gather_free_types(&e);

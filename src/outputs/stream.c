@@ -190,6 +190,8 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_s
 		fprintf(fp, "%" PRIu64 " bytes per worker", o->size);
 	else
 		fprintf(fp, "to the end");
+	if (o->common.runtime_s)
+		fprintf(fp, " or for %" PRIu64 " s", o->common.runtime_s);
 	fprintf(fp, "%s%s%s\n", o->direct ? ", O_DIRECT" : "", !reading && o->sync ? ", fsync" : "",
 		reading && o->verify ? ", verified" : "");
 }

@@ -1,5 +1,5 @@
-/* fsinfo.c: the target's filesystem (type, mount, GFS2's locking, space) and
- * cache dropping. */
+/* fsinfo.c: the target's filesystem (type, mount, GFS2's locking, space,
+ * whether it takes O_DIRECT) and cache dropping. */
 #include "pfsbench/target/fsinfo.h"
 #include "pfsbench/core/interrupt.h"
 #include "pfsbench/core/util.h"
@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -234,6 +235,83 @@ int pfs_fsinfo_get(const char *dir, struct pfs_fsinfo *info)
 	if (!strcmp(info->fstype, "GFS2") && !stat(dir, &st))
 		(void)pfs_gfs2_lock_find("/sys/fs/gfs2", major(st.st_dev), minor(st.st_dev), info);
 	return 0;
+}
+
+#define DIRECT_ALIGN_DEFAULT 4096u
+
+/* The O_DIRECT alignment of fd's file, where statx says it (Linux 6.1). */
+static uint64_t direct_align(int fd)
+{
+	uint64_t align = DIRECT_ALIGN_DEFAULT;
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align)
+		align = stx.stx_dio_offset_align;
+#else
+	(void)fd;
+#endif
+	return align;
+}
+
+/* A probe file in dirfd: unnamed where the filesystem can, else named
+ * (*named set) with the pid in its name, created exclusively. */
+static int direct_probe_open(int dirfd, char *name, size_t len, bool *named)
+{
+	int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+
+	*named = false;
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+		return fd;
+	snprintf(name, len, ".pfsbench-direct-probe.%ld", (long)getpid());
+	fd = openat(dirfd, name, O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+	if (fd < 0 && errno == EINVAL) {
+		/* Refused at open: created nonetheless on some filesystems. */
+		int err = errno;
+
+		unlinkat(dirfd, name, 0);
+		errno = err;
+	}
+	*named = fd >= 0;
+	return fd;
+}
+
+int pfs_direct_probe(const char *dir, uint64_t *align)
+{
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = -1, rc = 0;
+	char name[64] = "";
+	bool named = false;
+	void *buf = NULL;
+
+	*align = DIRECT_ALIGN_DEFAULT;
+	if (dirfd < 0)
+		return -errno;
+	fd = direct_probe_open(dirfd, name, sizeof(name), &named);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	*align = direct_align(fd);
+	/* Some filesystems open with O_DIRECT and refuse the I/O itself. */
+	rc = posix_memalign(&buf, *align > 4096 ? (size_t)*align : 4096, (size_t)*align);
+	if (rc) {
+		rc = -rc;
+		goto out;
+	}
+	memset(buf, 0, (size_t)*align);
+	errno = 0;
+	if (pwrite(fd, buf, (size_t)*align, 0) != (ssize_t)*align)
+		rc = errno ? -errno : -EIO;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (named)
+		unlinkat(dirfd, name, 0);
+	close(dirfd);
+	free(buf);
+	return rc;
 }
 
 int pfs_check_dir(const char *dir, char *why, size_t whylen)

@@ -22,7 +22,10 @@
  * (include/pfsbench/engine/worker.h): the owner publishes the range of its files
  * that exist, the reader how far it has removed them; the owner's cleanup
  * removes only what its reader has not, so every file is removed exactly
- * once, also after a failure in the middle of a shifted Unlink. */
+ * once, also after a failure in the middle of a shifted Unlink.
+ *
+ * --direct: Write and Read open with O_DIRECT, from a page-aligned buffer;
+ * the engine has probed the filesystem and check_direct the sizes first. */
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
@@ -287,10 +290,15 @@ static int op_names(struct pfs_worker *w, struct cu_state *st, bool peer, uint64
 	return pfs_op_done(w);
 }
 
+static int direct_flag(const struct cu_opts *o)
+{
+	return o->common.direct ? O_DIRECT : 0;
+}
+
 static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
 		     const char *name)
 {
-	int fd = pfs_openat(st->dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0), rc;
+	int fd = pfs_openat(st->dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | direct_flag(o), 0), rc;
 
 	if (fd < 0)
 		return pfs_fail_in(w, "open", st->dir, name, errno);
@@ -314,7 +322,7 @@ static int write_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_st
 static int read_one(struct pfs_worker *w, const struct cu_opts *o, struct cu_state *st,
 		    int dirfd, const char *dir, const char *name)
 {
-	int fd = pfs_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+	int fd = pfs_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | direct_flag(o), 0);
 	uint64_t got = 0;
 	ssize_t n;
 
@@ -471,7 +479,10 @@ static int cu_setup(struct pfs_worker *w)
 		pfs_format(st->ptag, sizeof(st->ptag), ".%u.%u", w->peer_node, w->worker);
 	}
 	st->buflen = o->size < IO_CHUNK ? (size_t)o->size : IO_CHUNK;
-	st->buf = pfs_pattern_alloc(st->buflen);
+	/* O_DIRECT needs the buffer aligned too: a page covers any logical
+	 * block size the probe accepts (check_direct). */
+	st->buf = o->common.direct ? pfs_pattern_alloc_aligned(st->buflen, 4096)
+				   : pfs_pattern_alloc(st->buflen);
 	if (!st->buf)
 		return pfs_fail(w, "allocate", "the I/O buffer", ENOMEM);
 	return 0;
@@ -629,6 +640,9 @@ static const struct pfs_option cu_options[] = {
 	PFS_OPT_FLAG(struct cu_opts, stat, "stat", 0,
 		     "se, pa, ub: a Stat op, stat every file in creation order, before Unlink"),
 	PFS_STONEWALL_OPTION(struct cu_opts),
+	PFS_RUNTIME_OPTION(struct cu_opts, PFS_RUNTIME_SAME_HELP),
+	PFS_DIRECT_OPTION(struct cu_opts, "Write and Read with O_DIRECT (refused where the filesystem "
+			  "refuses it, or -s is no multiple of its block)"),
 	PFS_COMMON_OPTIONS(struct cu_opts),
 	PFS_OPT_END,
 };
@@ -707,8 +721,22 @@ static int cu_peers(const void *opts, const struct pfs_topology *topo, int *peer
 	return 0;
 }
 
-/* The report's header says when Read and Unlink shift, and when the
- * files share one directory. */
+/* --direct: every write and read moves whole blocks; the buffer is
+ * IO_CHUNK at most, so it must be whole blocks too. */
+static int cu_check_direct(const void *opts, uint64_t align, char *err, size_t errlen)
+{
+	const struct cu_opts *o = opts;
+
+	if (o->size % align || (o->size > IO_CHUNK && IO_CHUNK % align))
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "-s %llu is no multiple of %llu bytes, the block O_DIRECT "
+				  "needs there",
+				  (unsigned long long)o->size, (unsigned long long)align);
+	return 0;
+}
+
+/* The report's header says when Read and Unlink shift, when the files
+ * share one directory, and when Write and Read bypass the page cache. */
 static void cu_note(const void *opts, unsigned nnodes, char *note, size_t len)
 {
 	const struct cu_opts *o = opts;
@@ -722,9 +750,14 @@ static void cu_note(const void *opts, unsigned nnodes, char *note, size_t len)
 			   (unsigned long long)o->shift, nnodes);
 		at = strlen(note);
 	}
-	if (o->shared_dir)
+	if (o->shared_dir) {
 		pfs_format(note + at, len - at, "%s directory: every worker of every node creates "
 			   "its files in the run directory", at ? "; shared" : "Shared");
+		at = strlen(note);
+	}
+	if (o->common.direct && at + 1 < len)
+		pfs_format(note + at, len - at, "%sDirect: Write and Read use O_DIRECT",
+			   at ? "; " : "");
 }
 
 /* At its peak a worker holds -f files, -F of them with -s bytes. */
@@ -757,4 +790,5 @@ const struct pfs_workload pfs_workload_create_unlink = {
 	.run_items = cu_run_items,
 	.note = cu_note,
 	.peers = cu_peers,
+	.check_direct = cu_check_direct,
 };

@@ -335,10 +335,13 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 	/* A read overwrites the pattern the buffer held for writes. */
 	if (!wr)
 		b->ready = false;
-	while (to_end || left) {
+	while ((to_end || left) && !(io->until_target && w->items >= w->target)) {
 		uint64_t len = to_end || io->req < left ? io->req : left, got = 0;
 		uint64_t lat = pfs_lat_start(w);
 		bool end = false;
+
+		if (io->until_target)
+			w->items++;
 
 		while (got < len) {
 			size_t n = len - got < b->len ? (size_t)(len - got) : b->len;
@@ -382,8 +385,10 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 			if (tick(w) || (io->cap_bps && pace(w, io->cap_bps, t0_us, done)))
 				return -ECANCELED;
 		}
+		if (!got && io->until_target)
+			w->items--; /* the end came first: no request */
 		if (got) {
-			w->items++;
+			w->items += !io->until_target;
 			pfs_lat_stop(w, lat);
 			if (io->each)
 				io->each(io->ctx, got, done);

@@ -170,7 +170,7 @@ static int open_stream(struct pfs_worker *w, struct stream_state *st, bool wr, b
 		return open_held(w, st, wr, direct, fdp, directp);
 	fd = direct ? pfs_openat(st->at, st->name, flags | st->nofollow | O_DIRECT, 0644) : -1;
 	*directp = fd >= 0;
-	if (fd < 0 && direct && errno != EINVAL)
+	if (fd < 0 && direct && (errno != EINVAL || st->o->common.direct))
 		return pfs_fail_path(w, "open with O_DIRECT", st->path, errno);
 	if (fd < 0) {
 		fd = pfs_openat(st->at, st->name, flags | st->nofollow, 0644);
@@ -271,6 +271,7 @@ static int op_stream(struct pfs_worker *w, struct stream_state *st)
 	io.fsync = wr && o->sync;
 	io.cap_bps = o->bandwidth;
 	io.verify = !wr && o->verify;
+	io.until_target = o->common.runtime_s != 0;
 	if (wr && o->pattern != PFS_STREAM_NO_PATTERN)
 		io.fill = (int)o->pattern;
 	if (shows) {
@@ -457,7 +458,10 @@ static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps
 				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_PREPARE), PFS_STEP_UNTIMED));
 	i = pfs_plan_put(steps, cap, i,
 			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_UNTIMED));
-	i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_STREAM));
+	/* --runtime: the stream stops by time, every rank at the same count. */
+	i = pfs_plan_put(steps, cap, i,
+			 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_STREAM),
+				       o->common.runtime_s ? PFS_STEP_STONEWALL : 0));
 	if (!pfs_stream_reading(o) && o->verify)
 		i = pfs_plan_put(steps, cap, i, PFS_STEP1(PFS_ALL_NODES, OP_CHECK));
 	return i;
@@ -499,6 +503,10 @@ static const struct pfs_option stream_options[] = {
 		   NULL, "a pattern naming rank and offset"),
 	PFS_OPT_FLAG(O, direct, "o_direct", 'x',
 		     "O_DIRECT, page-aligned buffers (where refused: without, and dm's message)"),
+	PFS_RUNTIME_OPTION(O, "stop the stream after SECONDS, every rank at the request count "
+			      "of the busiest (docs/methodology.md)"),
+	PFS_DIRECT_OPTION(O, "O_DIRECT as -x, but refused before the run where the filesystem "
+			  "refuses it or -b, -s, -k, -l are no multiples of its block"),
 	DM_NUM(bandwidth, "bandwidth", 'w', PFS_OPT_UINT, 0, "at most N bytes a second per rank"),
 	PFS_OPT_FLAG(O, sync, "sync", 'y', "fsync before the clock stops"),
 	PFS_OPT_FLAG(O, marks, "marks", 'm', "rank 0 prints R per request (r for a short one)"),
@@ -617,6 +625,18 @@ static int stream_validate(void *opts, char *err, size_t errlen)
 				  "--prepare writes -s bytes per rank: give -s");
 	if (o->dialog && !reading && !o->size)
 		return pfs_refuse(err, errlen, -EINVAL, "-d shows the percentage of -s: give -s");
+	if ((o->marks || o->dialog) && o->common.output_format != PFS_FORMAT_TEXT)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "-m and -d print on stdout, which --output-format %s keeps for "
+				  "the summary",
+				  pfs_output_format_choices[o->common.output_format]);
+	if (o->common.runtime_s && o->keep)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--keep leaves -s bytes for a read run, and --runtime may stop "
+				  "the write sooner");
+	/* --direct is -x without dm's fallback: probed before the run. */
+	if (o->common.direct)
+		o->direct = true;
 	if (locate(o, err, errlen))
 		return -EINVAL;
 	if (o->named && o->keep)
@@ -643,6 +663,26 @@ static void stream_needs(const void *opts, unsigned nranks, struct pfs_needs *ne
 	/* What lies before a seek is a hole: it takes no space. */
 	needs->bytes = writes && !o->named ? pfs_mul_sat_u64(o->size, nranks) : 0;
 	needs->inodes = o->named ? 0 : (uint64_t)nranks + 2;
+}
+
+/* --direct: every request and offset in whole blocks of the target. */
+static int stream_check_direct(const void *opts, uint64_t align, char *err, size_t errlen)
+{
+	const struct pfs_stream_opts *o = opts;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} sizes[] = { { "-b", o->block }, { "-s", o->size }, { "-k", o->seek_in },
+		      { "-l", o->seek_out } };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i].v % align)
+			return pfs_refuse(err, errlen, -EINVAL,
+					  "%s %llu is no multiple of %llu bytes, the block "
+					  "O_DIRECT needs there",
+					  sizes[i].name, (unsigned long long)sizes[i].v,
+					  (unsigned long long)align);
+	return 0;
 }
 
 /* A --keep write leaves DIR/pfsbench.stream.<layout>.<size> for the read
@@ -685,4 +725,5 @@ const struct pfs_workload pfs_workload_stream = {
 	.items = stream_items,
 	.run_items = stream_run_items,
 	.persist = stream_persist,
+	.check_direct = stream_check_direct,
 };

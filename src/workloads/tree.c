@@ -473,6 +473,7 @@ static const struct pfs_option tree_options[] = {
 	PFS_OPT_FLAG(struct pfs_tree_opts, common.dry_run, "dry-run", 0,
 		     "print the totals and the space and inodes needed; create nothing"),
 	PFS_STONEWALL_OPTION(struct pfs_tree_opts),
+	PFS_RUNTIME_OPTION(struct pfs_tree_opts, PFS_RUNTIME_SAME_HELP),
 	PFS_COMMON_OPTIONS(struct pfs_tree_opts),
 	PFS_OPT_END,
 };

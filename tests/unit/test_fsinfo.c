@@ -177,6 +177,33 @@ static void test_this_machine(void **state)
 	assert_int_equal(pfs_fsinfo_get(dir, &fi), -ENOENT);
 }
 
+/* --direct's probe leaves nothing behind, whatever the filesystem says;
+ * where it takes O_DIRECT the alignment is a power of two of 512 or more;
+ * a missing directory or a file is no place to probe. */
+static void test_direct_probe(void **state)
+{
+	char dir[] = "/tmp/pfsbench-direct-XXXXXX", file[64];
+	uint64_t align = 0;
+	FILE *f;
+	int rc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	rc = pfs_direct_probe(dir, &align);
+	assert_true(rc == 0 || rc == -EINVAL);
+	if (!rc)
+		assert_true(align >= 512 && !(align & (align - 1)));
+	/* nothing left: rmdir fails on a directory that holds anything */
+	snprintf(file, sizeof(file), "%s/f", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(pfs_direct_probe(file, &align), -ENOTDIR);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(pfs_direct_probe(dir, &align), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_gfs2_lock_options_from_mountinfo),
 		cmocka_unit_test(test_gfs2_lock_from_sysfs),
 		cmocka_unit_test(test_this_machine),
+		cmocka_unit_test(test_direct_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,6 +211,12 @@ struct pfs_option {
 enum pfs_progress_mode { PFS_PROGRESS_AUTO, PFS_PROGRESS_ALWAYS, PFS_PROGRESS_NEVER };
 extern const char *const pfs_progress_choices[];
 
+/* --output-format: what the run prints on stdout. text: the workload's
+ * own report; json and csv: instead of it, at the end, what `pfsbench
+ * export --json` or `--csv` writes of the run's results file. */
+enum pfs_output_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
+extern const char *const pfs_output_format_choices[];
+
 /* Options every workload shares; each workload's options struct starts with
  * one of these (so the engine can read them without knowing the workload). */
 struct pfs_common_opts {
@@ -220,8 +226,11 @@ struct pfs_common_opts {
 	char label[PFS_LABEL_MAX];          /* --label: the run's name in compare, "" for none */
 	uint64_t iterations;
 	uint64_t stonewall_s;               /* --stonewall, 0 for none */
+	uint64_t runtime_s;                 /* --runtime, 0 for none */
 	uint64_t phase_timeout_s;           /* --phase-timeout, 0 for none */
 	unsigned progress;                  /* enum pfs_progress_mode */
+	unsigned output_format;             /* enum pfs_output_format */
+	bool direct;                        /* --direct: O_DIRECT, probed before the run */
 	bool drop_caches;
 	bool latency;                       /* --latency: also in the hottest loops */
 	bool force;
@@ -253,6 +262,10 @@ struct pfs_common_opts {
 	PFS_OPT_CHOOSE_DEF(TYPE, common.progress, "progress", 0, pfs_progress_choices,          \
 			   "[=always|never|auto]",                                                \
 			   "a live progress line on stderr (auto: on a terminal)", 0, "auto"),     \
+	PFS_OPT_CHOOSE_DEF(TYPE, common.output_format, "output-format", 0,                      \
+			   pfs_output_format_choices, "text|json|csv",                            \
+			   "stdout: the report, or at the end the rows as export --json/--csv "   \
+			   "writes them", PFS_OPTF_NEEDS_ARG | PFS_OPTF_NOT_PARAM, "text"),        \
 	PFS_OPT_FLAG(TYPE, common.force, "force", 0, FORCE_HELP),                               \
 	PFS_OPT_NUM_DEF(TYPE, common.phase_timeout_s, "phase-timeout", 0, PFS_OPT_UINT, 31536000, \
 			"SECONDS",                                                                \
@@ -281,6 +294,16 @@ struct pfs_common_opts {
 	PFS_OPT_NUM(TYPE, common.stonewall_s, "stonewall", 0, PFS_OPT_UINT, 86400, "SECONDS",  \
 		    "creating phases stop after SECONDS, then every rank wears out to the "     \
 		    "count of the busiest (docs/methodology.md)")
+
+/* --runtime, fio's name for a time-limited run: the engine's parse makes
+ * it the stonewall of the steps the plan marks PFS_STEP_STONEWALL (in
+ * create-unlink and tree, --stonewall under another name). */
+#define PFS_RUNTIME_OPTION(TYPE, HELP) \
+	PFS_OPT_NUM(TYPE, common.runtime_s, "runtime", 0, PFS_OPT_UINT, 86400, "SECONDS", HELP)
+#define PFS_RUNTIME_SAME_HELP "the same as --stonewall SECONDS, under fio's name"
+
+/* --direct, for workloads with a check_direct (engine/workload.h). */
+#define PFS_DIRECT_OPTION(TYPE, HELP) PFS_OPT_FLAG(TYPE, common.direct, "direct", 0, HELP)
 
 enum {
 	PFS_PARSE_OK = 0,

@@ -177,5 +177,7 @@ int pfs_membuf_close(struct pfs_membuf *m);
  * not zeros, which some storage compresses or skips. NULL when out of
  * memory; free() it. */
 char *pfs_pattern_alloc(size_t len);
+/* The same, aligned to align (a power of two, for O_DIRECT). */
+char *pfs_pattern_alloc_aligned(size_t len, size_t align);
 
 #endif

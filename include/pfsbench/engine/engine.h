@@ -22,6 +22,12 @@ struct pfs_engine_io {
 	 * order; each output's priv is its own between begin and end. */
 	struct pfs_output *outputs;
 	size_t noutputs;
+	/* --output-format json|csv: on rank 0, once the run has ended and its
+	 * results file is complete (or says aborted), writes the rows on out
+	 * from that file at results_path; 0, or -1 after a message. The
+	 * engine cannot read results files (that is the reading side's), so
+	 * the caller lends it the reader. NULL: such a run is refused. */
+	int (*summary)(FILE *out, const char *results_path, unsigned format);
 };
 
 /* Parses argv (argv[0] is the subcommand) on rank 0, broadcasts the options,

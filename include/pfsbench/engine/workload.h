@@ -171,6 +171,12 @@ struct pfs_workload {
 	 * hold every rank's part). 0, or -EINVAL with a message: the run is
 	 * refused (exit 2). */
 	int (*check_ranks)(const void *opts, unsigned nranks, char *err, size_t errlen);
+	/* For a workload with --direct (PFS_DIRECT_OPTION): on rank 0, once
+	 * the engine's probe found that the target takes O_DIRECT with offsets
+	 * and lengths in multiples of align, checks the sizes of the plan
+	 * against it. 0, or -EINVAL with a message: refused (exit 2) before
+	 * anything is created. */
+	int (*check_direct)(const void *opts, uint64_t align, char *err, size_t errlen);
 	/* Optional: on rank 0, once a test iteration's rows are gathered (in
 	 * report order) and before any output sees them: marks rows that the
 	 * workload's outlier rule leaves out of its results (row.discarded),

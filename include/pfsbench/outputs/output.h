@@ -3,7 +3,8 @@
  * include/pfsbench/core/provenance.h, and its blocks of rows), and the
  * registry of outputs (src/outputs/output.c). Outputs run on rank 0 only
  * and never see MPI. CSV and JSON are no outputs of a run: `pfsbench
- * export` writes them from a results file (src/commands/export.c). */
+ * export` writes them from a results file (src/commands/export.c), and
+ * --output-format json|csv has main.c do the same at the run's end. */
 #ifndef PFSBENCH_OUTPUT_H
 #define PFSBENCH_OUTPUT_H
 

@@ -37,6 +37,16 @@ int pfs_gfs2_lock_find(const char *sysfs_root, unsigned major, unsigned minor,
  * negative errno with a one-line reason in why. */
 int pfs_check_dir(const char *dir, char *why, size_t whylen);
 
+/* --direct's probe, before the run: whether dir's filesystem takes
+ * O_DIRECT. Opens an unnamed file in dir (O_TMPFILE; where the filesystem
+ * has none, a named one, removed at once) with O_DIRECT and writes one
+ * aligned block into it, so nothing stays. *align: the file offset and
+ * length alignment O_DIRECT needs there (statx's STATX_DIOALIGN where the
+ * kernel says, else 4096, which every logical block size divides).
+ * Returns 0, or a negative errno: -EINVAL where the filesystem refuses
+ * O_DIRECT. */
+int pfs_direct_probe(const char *dir, uint64_t *align);
+
 /* sync(), then writes 3 to /proc/sys/vm/drop_caches. Returns 0, -errno, or
  * -ECANCELED when SIGINT or SIGTERM came first (pfsbench/interrupt.h): the
  * drop then ends on its own while the caller goes on. */

@@ -89,6 +89,12 @@ struct pfs_seqio {
 	bool fsync;             /* writes: fsync(fd) before the stream ends */
 	bool direct;            /* fd has O_DIRECT (for the EINVAL message) */
 	uint64_t cap_bps;       /* at most this many bytes a second; 0: no cap */
+	/* A time-limited stream (--runtime): it also ends once w->items, its
+	 * requests, reach w->target, which the engine's stonewall lowers to
+	 * the count all ranks agree on. A request counts from its start, so
+	 * that the count a rank gives the agreement includes the request it
+	 * is in the middle of, which it finishes. */
+	bool until_target;
 	/* After each request: len bytes moved of a request of io->req (less
 	 * for the last one); done bytes in all. Inside the timing, as dm's
 	 * progress marks are. NULL: nothing. */
