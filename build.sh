@@ -308,13 +308,16 @@ check)
 	# uses under a lock of its own, tests/cluster/lib.sh):
 	#  - the whole make check, on the sanitizer build: any report of ASan,
 	#    LSan or UBSan fails the test it comes from (tests/sanitized.sh);
-	#    then the fuzz target's gate (every known input replayed alone) and
-	#    its search for 120 s, which reports what is new without failing
-	#    (docs/fuzzing.md), at a low priority;
+	#    the longest lane (11.5-12 min in the CI of stop 37), so it runs
+	#    alone;
 	#  - GFS2 in virtual machines (QEMU, Debian's kernel);
 	#  - several hosts (network namespaces) and a private Slurm, mostly
 	#    waiting, then the tarball built out of tree with a subset of its
-	#    tests (the whole suite ran here on the same sources);
+	#    tests (the whole suite ran here on the same sources), then the
+	#    fuzz target's gate (every known input replayed alone) and its
+	#    search for 120 s, which reports what is new without failing
+	#    (docs/fuzzing.md), at a low priority: after the sanitizer lane
+	#    they made CI 15.5-16 min, here the lane ends about when it does;
 	#  - ext3, ext4, xfs on loop devices and a GlusterFS volume;
 	#  - the .deb and the RPM built from the distribution, the .deb
 	#    installed, run and purged (check-package): 45 s to 2 minutes, of
@@ -346,8 +349,8 @@ check)
 			;;
 		esac
 	}
-	run_lanes "make check (sanitizers);check-fuzz;fuzz-explore" "check-gfs2" \
-		"check-cluster;distcheck-quick" "check-fs" "check-package;check-mpich"
+	run_lanes "make check (sanitizers)" "check-gfs2" \
+		"check-cluster;distcheck-quick;check-fuzz;fuzz-explore" "check-fs" "check-package;check-mpich"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
 	report_failures
 	# One closing line for the whole suite (test programs and scripts; the
