@@ -9,7 +9,8 @@
 #   create-unlink  Create, Stat, Unlink: bench/baseline_create_unlink (shared
 #                  names: it stats); Write, Read: a shell loop of GNU dd, one
 #                  per file (dd conv=notrunc,fsync of=FILE; dd if=FILE);
-#                  mdtest -F -C / -T / -r when MDTEST names it
+#                  mdtest -F -C / -T / -r when MDTEST names it; uc's
+#                  CreateUnlink has no peer (counted alone)
 #   tree           Mkdir, Create, Unlink+Rmdir: bench/baseline_tree (it
 #                  removes its tree in one walk, so pfsbench's Unlink and
 #                  Rmdir are counted together); Stat has no peer here
@@ -102,6 +103,9 @@ create_unlink() { # FS DIR
 	pfs "cu.$1" create-unlink -m "$d" -f "$FILES" -F "$WFILES" -s "$WSIZE" -t se --stat &&
 		count "$g/pfsbench" "cu.$1" "$d" rusage \
 			"-:0,Create:$FILES,Write:$WFILES,Read:$WFILES,Stat:$FILES,Unlink:$FILES,-:0" || return 1
+	# uc: create one file and unlink it, FILES times; no peer does this.
+	pfs "uc.$1" create-unlink -m "$d" -f "$FILES" -F 1 -s 4k -t uc &&
+		count "$g/pfsbench" "uc.$1" "$d" rusage "-:0,CreateUnlink:$FILES,-:0" || return 1
 	trace "cu-loop.$1" env WARM_MS=0 "$BASELINE_CU" "$d/loop" "$FILES" shared &&
 		count "$g/loop" "cu-loop.$1" "$d/loop" rusage "-:0,Create:$FILES,Stat:$FILES,Unlink:$FILES" ||
 		return 1
