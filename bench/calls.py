@@ -17,9 +17,10 @@ the path behind every descriptor). Kinds:
 MODE says where ops begin and end:
   rusage  at the getrusage calls of the thread with the most calls on the
           files: pfsbench's engine reads its CPU time with getrusage when
-          an op starts (pfs_op_start), when its clock stops (pfs_op_done)
-          and after the op returns (pfs_worker_end_op); the C loops
-          (bench/baseline_*.c) around every phase. Every stretch between two
+          an op starts (pfs_op_start) and when its clock stops
+          (pfs_op_done; for an op without one, after it returns:
+          pfs_worker_end_op); the C loops (bench/baseline_*.c) around
+          every phase. Every stretch between two
           of them (or before the first, or after the last) that touches the
           files is one op; pfsbench's untimed stretches (setup, a stream's
           Open, what an op does after its clock stops, cleanup) are named "-"
@@ -164,7 +165,6 @@ def emit(side, per, items, order):
 
 def report(table):
     rows = collections.OrderedDict()  # (group, op) -> side -> (items, {(kind, call): n})
-    sides = []
     with open(table) as f:
         for line in f:
             w = line.split()
@@ -172,8 +172,6 @@ def report(table):
                 continue
             side, op, n, kind, name, k = w[0], w[1], int(w[2]), w[3], w[4], int(w[5])
             group, _, who = side.partition('/')
-            if who not in sides:
-                sides.append(who)
             d = rows.setdefault((group, op), collections.OrderedDict())
             d.setdefault(who, [n, collections.Counter()])[1][(kind, name)] += k
     flagged = 0
