@@ -5,6 +5,8 @@
  *   f       f0000000000, f0000000001, ...  pfsbench create-unlink's
  *   mdtest  file.mdtest.0.0, file.mdtest.0.1, ...  mdtest's (rank 0)
  *   short   f0, f1, ...  a prefix of one letter, no padding
+ *   tagged  f0000000000.0.1, ...  create-unlink --shared-dir's (node 0,
+ *           worker 1): f's names made as long as mdtest's
  * Every name is made before the clock starts, so the loops differ in the
  * names the kernel hashes and compares, not in the work of making them.
  * Usage: baseline_names DIR N STYLE
@@ -34,7 +36,7 @@ int main(int argc, char **argv)
 	int dirfd;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s DIR N f|mdtest|short\n", argv[0]);
+		fprintf(stderr, "usage: %s DIR N f|mdtest|short|tagged\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[3], "f"))
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 		fmt = "file.mdtest.0.%lu";
 	else if (!strcmp(argv[3], "short"))
 		fmt = "f%lu";
+	else if (!strcmp(argv[3], "tagged"))
+		fmt = "f%010lu.0.1";
 	else {
 		fprintf(stderr, "%s: unknown style '%s'\n", argv[0], argv[3]);
 		return 2;

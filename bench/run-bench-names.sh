@@ -1,9 +1,10 @@
 #!/bin/bash
 # run-bench-names.sh: what the names alone cost ext4's directory. One C loop
 # (bench/baseline_names.c: openat O_CREAT|O_EXCL|O_NOFOLLOW + close, then
-# unlinkat, FILES files in one new directory) with three styles of name:
-# f (f0000000000: pfsbench create-unlink's), mdtest (file.mdtest.0.N) and
-# short (fN). On an ext4 made on a loop device whose image lives on the
+# unlinkat, FILES files in one new directory) with four styles of name:
+# f (f0000000000: pfsbench create-unlink's), mdtest (file.mdtest.0.N),
+# short (fN) and tagged (f0000000000.0.1: create-unlink --shared-dir's, as
+# long as mdtest's). On an ext4 made on a loop device whose image lives on the
 # machine's disk (BENCH_IMG_DIR, default /var/tmp), and on a tmpfs for
 # contrast. Method (bench/lib.sh): one CPU, a warm-up round each, then
 # ROUNDS (default 9) interleaved rounds in a Williams order; sync before
@@ -42,6 +43,7 @@ side() {
 f_side() { side f "$1"; }
 mdtest_side() { side mdtest "$1"; }
 short_side() { side short "$1"; }
+tagged_side() { side tagged "$1"; }
 
 report() { # FS LABEL
 	local s
@@ -50,7 +52,7 @@ report() { # FS LABEL
 		"Create files/s" "Unlink files/s" "CPU vs mdtest's (create, unlink)"
 	read -r mc _ <<<"$(stats "$work/$1.mdtest" 3)"
 	read -r mu _ <<<"$(stats "$work/$1.mdtest" 4)"
-	for s in f mdtest short; do
+	for s in f mdtest short tagged; do
 		awk -v n="$FILES" -v s="$s" -v mc="$mc" -v mu="$mu" \
 			-v cc="$(stats "$work/$1.$s" 3)" -v uc="$(stats "$work/$1.$s" 4)" \
 			-v cw="$(stats "$work/$1.$s" 1)" -v uw="$(stats "$work/$1.$s" 2)" 'BEGIN {
@@ -68,10 +70,10 @@ report() { # FS LABEL
 echo "names on ext4 and tmpfs: bench/baseline_names, 1 process on CPU $BENCH_CPU"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 FS=ext4 FS_DIR=$EXT4_DIR
-rounds "$ROUNDS" f_side mdtest_side short_side || exit 1
+rounds "$ROUNDS" f_side mdtest_side short_side tagged_side || exit 1
 echo "load after ext4: $(cut -d' ' -f1-3 /proc/loadavg)"
 FS=tmpfs FS_DIR=$shm
-rounds "$ROUNDS" f_side mdtest_side short_side || exit 1
+rounds "$ROUNDS" f_side mdtest_side short_side tagged_side || exit 1
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 report ext4 "ext4 on a loop device, image in $BENCH_IMG_DIR ($(stat -f -c %T "$BENCH_IMG_DIR"))"
 report tmpfs tmpfs
