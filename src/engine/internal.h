@@ -106,6 +106,11 @@ struct pfs_engine {
 	uint64_t op_wait_ns;   /* the thread's run_delay when the op began */
 	int schedstat_fd;      /* /proc/thread-self/schedstat; -1 without one */
 	struct pfs_cgroup_meter throttle; /* the cgroup's throttled time, cpu.stat */
+	/* The op's CPU, wait and throttled time, read by pfs_op_done when the
+	 * op called it (metered), so that untimed work after the clock stops
+	 * (closing a stream, emptying a matrix cell's file) is not in them. */
+	bool op_metered;
+	uint64_t op_meter_cpu_us, op_meter_wait_us, op_meter_throttled_us;
 	unsigned nsamples;     /* rows this rank emitted in the step */
 	struct pfs_sample pending[PFS_MAX_SAMPLES]; /* noted by the op, rows after it */
 	uint64_t pending_start_us[PFS_MAX_SAMPLES];
