@@ -8,7 +8,10 @@
 # at most one a tick, and one last message at the end). The live line
 # (--progress=always) still sums every rank of every node, and the results
 # file's /progress still has each rank's own ticks, at most 256 per rank
-# and step (timeline.h).
+# and step (timeline.h). The watchdog reads the nodes' sums too: with 2 of
+# node2's 3 ranks stopped in Create (its aggregator, rank 3, done),
+# --phase-timeout names one of them, the one heard from longest ago, and
+# says that 1 more of node2 is not done; the heading counts both.
 . "$(dirname "$0")/../mpi/lib.sh"
 
 D=$SCRATCH/target
@@ -48,4 +51,45 @@ check "/progress: as many ticks as rank 0 stored" \
 	test "$(($(wc -l <"$SCRATCH/ticks.csv") - 1))" -eq "$stored"
 check "nothing of the run is left" dir_unchanged "$D"
 [ "$T_FAILED" -eq 0 ] || show_run
+
+# The watchdog: 2 nodes of 3 ranks; ranks 4 and 5 (node2's workers 2 and
+# 3) slowed to 30 ms a file (1000 files: 30 s), then stopped once rank 3
+# (node2's worker 1, its aggregator) has made its files.
+W=$SCRATCH/wd
+mkdir "$W"
+wslow=$(faulty "delay openat 30ms rank=4; delay openat 30ms rank=5")
+cmd=()
+for n in 1 2; do
+	[ "$n" -gt 1 ] && cmd+=(:)
+	mpi_env "PFSBENCH_NODENAME=node$n"
+	cmd+=(-np 3 "${MPI_ENV[@]}" "$wslow" create-unlink -m "$W" -t pa -f 1000 -F 1 -s 1k
+		--no-drop-caches --phase-timeout 10 --results "$SCRATCH/wd.h5")
+done
+(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") \
+	>"$SCRATCH/wd.out" 2>"$SCRATCH/wd.err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	[ "$(find "$W" -mindepth 3 -path '*/node2.1/*' 2>/dev/null | wc -l)" -ge 1000 ] && break
+	sleep 0.1
+done
+stopped=()
+for r in 4 5; do
+	p=$(pid_with_env "^$T_PFSBENCH create-unlink -m $W" "$RANK_VAR=$r") || continue
+	T_CLEANUP+=("kill -CONT $p 2>/dev/null")
+	kill -STOP "$p" && stopped+=("$p")
+done
+check "the watchdog: ranks 4 and 5 found and stopped" test "${#stopped[@]}" -eq 2
+wait "$pid"
+rc=$?
+for p in "${stopped[@]}"; do kill -CONT "$p" 2>/dev/null; done
+check "the watchdog: the job ends by itself: exit 1 (a hang is the harness's 124)" test "$rc" -eq 1
+check "the watchdog: 2 workers not done" \
+	grep -Eq '^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 10; 2 workers not done:$' \
+	"$SCRATCH/wd.err"
+check "the watchdog: one of node2's stopped ranks named, and 1 more of node2" \
+	grep -Eq "^pfsbench:   node node2 worker [23] \\(rank [45]\\): Create in '$W/pfsbench\\.[^']*/node2\\.[23]', [0-9]+ of 1000 files, last heard [0-9.]+ s ago; 1 more of node node2 not done\$" \
+	"$SCRATCH/wd.err"
+check "the watchdog: no worker of node1 named" test "$(grep -c '^pfsbench:   node node1' "$SCRATCH/wd.err")" -eq 0
+[ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/wd.err"
+check "the watchdog: pfsbench clean removes what the job left" "$PFSBENCH" clean "$W"
 finish
