@@ -28,19 +28,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
-MPIRUN=${MPIRUN:-mpirun}
-BONNIE=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
+bonnie_bench_init || exit
 REPS=${REPS:-9}
-BENCH_FS=${BENCH_FS:-tmpfs ext4}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs and a loop device)"; exit 77; }
-[ -x "$BONNIE" ] || { echo "SKIP: no bonnie++ (apt-get install bonnie++)"; exit 77; }
-case $BENCH_FS in
-"tmpfs ext4" | tmpfs | ext4) ;;
-*) echo "BENCH_FS: give tmpfs, ext4 or both ('tmpfs ext4'), not '$BENCH_FS'" >&2; exit 2 ;;
-esac
 work=$(mktemp -d /tmp/pfsbench-bench-bonnie.XXXXXX) || exit 1
 dev=
 cleanup() {
