@@ -150,21 +150,24 @@ static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
  * test's key alone, not from the generator's running sequence, so that
  * owned() can make it again rather than read it from the table: comparing
  * against a table of a quarter of a million names cost seq_stat 2 % of
- * its time, most likely in cache misses. Writes the random
- * characters to r (room for RAND_CHARS_MAX) and returns how many. */
+ * its time, most likely in cache misses. Each character takes 6 bits of
+ * one random number, through NAME_CHARS and its first two characters
+ * again for the 2 values left over (a bias no filesystem can tell): 62
+ * divisions and remainders by 62 made this 165 user instructions a name,
+ * and seq_stat and seq_del make every name again (issue 33). Writes the
+ * random characters to r (room for RAND_CHARS_MAX) and returns how many. */
 static unsigned name_rand(uint64_t key, uint64_t i, char *r)
 {
-	static const char chars[] = NAME_CHARS;
+	static const char chars[64 + 1] = NAME_CHARS "ab";
+	_Static_assert(sizeof(NAME_CHARS) == 62 + 1, "NAME_CHARS and 2 more: 64 characters");
 	uint64_t s = key ^ (i * UINT64_C(0xd1b54a32d192ed03)), x = rng_next(&s);
-	unsigned len = (unsigned)(x % (RAND_CHARS_MAX + 1));
+	/* the top byte scaled to 0..12, the other 56 bits 9 characters */
+	unsigned len = (unsigned)(((x >> 56) * (RAND_CHARS_MAX + 1)) >> 8), k;
 
-	/* 8 characters from each 64-bit number: 62^8 < 2^64 */
-	for (unsigned k = 0; k < len; k++) {
-		if (k % 8 == 0)
-			x = rng_next(&s);
-		r[k] = chars[x % (sizeof(chars) - 1)];
-		x /= sizeof(chars) - 1;
-	}
+	for (k = 0; k < len && k < 9; k++, x >>= 6)
+		r[k] = chars[x & 63];
+	for (x = k < len ? rng_next(&s) : 0; k < len; k++, x >>= 6)
+		r[k] = chars[x & 63];
 	return len;
 }
 
