@@ -27,6 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bonnie_bench_init || exit
 BENCH_CHAR=${BENCH_CHAR:-1}
 command -v strace >/dev/null || { echo "SKIP: no strace (apt-get install strace)"; exit 77; }
+strace -f -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace here (ptrace not allowed)"; exit 77; }
 trap undo_all EXIT
 trap 'exit 1' INT TERM
 work=$(mktemp -d /tmp/pfsbench-bench-bonnie-calls.XXXXXX) || exit 1

@@ -17,6 +17,7 @@
 BONNIE=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
 [ -x "$BONNIE" ] || skip "no bonnie++ (apt-get install bonnie++)"
 command -v strace >/dev/null || skip "no strace (apt-get install strace)"
+strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace not allowed)"
 CALLS_PY=$(cd "$(dirname "$0")/../../bench" && pwd)/bonnie-calls.py
 D=$SCRATCH/target
 mkdir "$D"
