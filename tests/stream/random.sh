@@ -6,10 +6,11 @@
 # every rank's stamped pattern at every offset as an independent reader
 # sees it (so every block was written, each where it belongs), then a random
 # read of them with --verify, nothing left. A flipped byte fails a random
-# read. --format fio: fio's terse line per rank, each field of the shape of
-# a real fio's line. Without io_uring (a build without liburing), --iodepth
-# over 1 is refused and the depth-8 cases are left out. Bad input: one
-# message, exit 2, nothing created.
+# read. --runtime: every rank the same requests. --format fio: fio's terse
+# line per rank, each field of the shape of a real fio's line. Without
+# io_uring (a build without liburing), --iodepth over 1 is refused and the
+# depth-8 cases are left out. Bad input: one message, exit 2, nothing
+# created.
 . "$(dirname "$0")/../mpi/lib.sh"
 . "$(dirname "$0")/checks.sh"
 
@@ -73,6 +74,19 @@ for depth in $DEPTHS; do
 	RUNNER=(pfs 2)
 	random_cycle 2ranks-d$depth 2 "$depth" file
 	random_cycle 2ranks-shared-d$depth 2 "$depth" shared
+done
+
+# --runtime: each rank stops submitting at the count all agree on and
+# completes what is in flight: every row the same requests, none over -s.
+RUNNER=(pfs 2)
+for depth in $DEPTHS; do
+	run_stream -o "$D" -b 4k -s 64m --pattern random --iodepth "$depth" --runtime 1 \
+		--results "$SCRATCH/rt$depth.h5"
+	check "depth $depth --runtime 1: exit 0" test "$RC" -eq 0
+	check "depth $depth --runtime 1: both ranks the same requests, at most 16384" \
+		test "$(random_rows | awk '$4 == "Write" && $6 <= 16384 { print $6 }' | sort -u | wc -l)" -eq 1 -a \
+		"$(random_rows | wc -l)" -eq 2
+	check "depth $depth --runtime 1: nothing left" dir_unchanged "$D"
 done
 
 # A byte changed in a kept file: the random read names the file and offset.
