@@ -258,6 +258,23 @@ static void prep(struct io_uring *ring, const struct pfs_randio *r, struct pfs_r
 	io_uring_sqe_set_data64(sqe, i);
 }
 
+/* Submits what the ring holds and waits for one completion at least.
+ * False when the loop cannot go on: the kernel refused the requests, so
+ * none of them will complete (those in flight before are waited for by
+ * io_uring_queue_exit, before their buffers are freed). */
+static bool submit_and_wait(struct pfs_worker *w, struct io_uring *ring,
+			    const struct pfs_seqio *io, int *rc)
+{
+	int err = io_uring_submit_and_wait(ring, 1);
+
+	if (err >= 0 || err == -EINTR || err == -EAGAIN || err == -EBUSY)
+		return true;
+	if (!*rc)
+		*rc = pfs_failf(w, -err, "cannot submit to io_uring for '%s': %s (%s)", io->path,
+				strerror(-err), pfs_errno_name(-err));
+	return !io_uring_sq_ready(ring);
+}
+
 /* Depth N: up to depth requests in flight. free_slot[] holds the slots not
  * in flight. On a failure or a stop the loop submits no more and waits for
  * every request in flight before it returns: the kernel writes into their
@@ -298,23 +315,14 @@ static int run_uring(struct pfs_worker *w, const struct pfs_randio *r, struct pf
 		}
 		if (!inflight)
 			break;
-		/* Submission's time for the requests it submits first. */
+		/* The new requests' latency starts with the call that submits
+		 * them (the slots just taken from free_slot[]). */
 		now = w->lat ? pfs_now_ns() : 0;
 		for (unsigned k = 0; k < fresh; k++)
 			c->slot[free_slot[nfree + k]].t0_ns = now;
 		fresh = 0;
-		{
-			int err = io_uring_submit_and_wait(ring, 1);
-
-			if (err < 0 && err != -EINTR && err != -EAGAIN && err != -EBUSY) {
-				if (!rc)
-					rc = pfs_failf(w, -err, "cannot submit to io_uring for '%s': %s (%s)",
-						       io->path, strerror(-err), pfs_errno_name(-err));
-				/* Nothing more comes back: the kernel took none of them. */
-				if (io_uring_sq_ready(ring))
-					break;
-			}
-		}
+		if (!submit_and_wait(w, ring, io, &rc))
+			break;
 		now = w->lat ? pfs_now_ns() : 0;
 		io_uring_for_each_cqe(ring, head, cqe) {
 			unsigned i = (unsigned)io_uring_cqe_get_data64(cqe);
