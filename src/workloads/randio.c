@@ -85,6 +85,36 @@ struct pfs_randio_slot {
 	uint64_t t0_ns; /* when its first submission began */
 };
 
+#ifdef HAVE_LIBURING
+/* The ring as fio 3.33's io_uring engine sets it up (engines/io_uring.c,
+ * fio_ioring_queue_init): a completion queue as deep as the submission
+ * queue, cooperative task work (no interrupt to run completions), one
+ * issuer and task work deferred until completions are reaped; a kernel
+ * that refuses a flag (EINVAL) is asked again without it, in fio's order. */
+static int ring_init(struct io_uring *ring, unsigned depth)
+{
+	static const unsigned drop[] = {
+		IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+		IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_CQSIZE,
+	};
+	struct io_uring_params p;
+	unsigned flags = IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN |
+			 IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	int rc;
+
+	for (size_t i = 0;; i++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = flags;
+		p.cq_entries = depth;
+		rc = io_uring_queue_init_params(depth, ring, &p);
+		if (rc != -EINVAL || i == sizeof(drop) / sizeof(drop[0]))
+			return rc;
+		flags &= ~drop[i];
+	}
+}
+#endif
+
 int pfs_randio_init(struct pfs_randio_ctx *c, uint64_t req, unsigned depth)
 {
 	int rc;
@@ -109,7 +139,7 @@ int pfs_randio_init(struct pfs_randio_ctx *c, uint64_t req, unsigned depth)
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = io_uring_queue_init(depth, c->ring, 0);
+	rc = ring_init(c->ring, depth);
 	if (rc) {
 		free(c->ring);
 		c->ring = NULL;

@@ -21,8 +21,10 @@
  *  - Depth. With depth 1 each request is one pread or pwrite (short
  *    transfers completed by further calls, as seqio does): fio's psync
  *    engine. With depth N > 1 up to N requests are in flight through
- *    io_uring (fio's io_uring engine, no registered files or buffers, no
- *    polling): the loop fills the ring, submits, waits for one completion
+ *    io_uring, set up as fio 3.33's io_uring engine sets it up with its
+ *    defaults (a completion queue of N, COOP_TASKRUN, SINGLE_ISSUER,
+ *    DEFER_TASKRUN, each left out where the kernel refuses it; no
+ *    registered files or buffers, no polling): the loop fills the ring, submits, waits for one completion
  *    at least, reaps every completion there is and refills. Where
  *    pfsbench was built without liburing, or the kernel refuses io_uring,
  *    pfs_randio_init returns -ENOSYS or the kernel's error
