@@ -123,6 +123,8 @@ check "--format fio: 121 fields" \
 check "--format fio: each rank's job, NODE.WORKER, a write of 256 KiB" \
 	test "$(grep '^3;' "$OUT" | cut -d';' -f3,47 | sort | tr '\n' ' ')" = \
 	"$(hostname).1;256 $(hostname).2;256 "
+"$PFSBENCH" show "$SCRATCH/fio.h5" >"$SCRATCH/show.out"
+check "--format fio: show prints the run's report, byte for byte" cmp -s "$SCRATCH/show.out" "$OUT"
 if command -v fio >/dev/null && [ "$DEPTHS" != 1 ]; then
 	fio --name=t --filename="$D/fio.file" --rw=randwrite --bs=4k --size=256k \
 		--ioengine=io_uring --iodepth=8 --minimal >"$SCRATCH/fio.out" 2>&1
