@@ -18,9 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# man-db: `man pfsbench` after the quick start (and the install test).
+# man-db: `man pfsbench` after the quick start (and the install test);
+# liburing-dev: stream --iodepth over 1 (io_uring; optional to configure).
 PACKAGES=(build-essential autoconf automake libtool pkg-config
-	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev man-db)
+	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev man-db liburing-dev)
 # What only the tests use: h5py reads results files as a foreign client;
 # namespaces, Slurm, loop filesystems, GlusterFS and GFS2 in virtual
 # machines are the test systems; gnuplot-nox draws plot's and report's

@@ -16,8 +16,12 @@
  * the span of the iteration's rows (pfs_span). dm's progress marks are the
  * workload's (rank 0 prints them as it goes), so `pfsbench show` prints the
  * report without them. */
+#include "config.h"
+
+#include "pfsbench/core/histogram.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/formats/ddfmt.h"
+#include "pfsbench/formats/fioterse.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/stream_opts.h"
 
@@ -26,13 +30,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rows of every iteration, for the table at the end. */
+/* A row's latency percentiles (--pattern random's table), from its
+ * histogram's cells in the block. */
+struct row_lat {
+	uint64_t p50_ns, p99_ns;
+};
+
+/* The rows of every iteration, for the table at the end, and their
+ * latencies. */
 struct stream_report {
 	struct pfs_row *rows;
+	struct row_lat *lat;
 	size_t n, cap;
 };
 
-static int keep_rows(struct pfs_output *o, const struct pfs_block *b)
+/* Row r's latency histogram, from the block's cells and the row's exact
+ * min and max (include/pfsbench/core/histogram.h). */
+static void row_hist(const struct pfs_block *b, size_t r, struct pfs_hist *h)
+{
+	pfs_hist_init(h);
+	for (size_t c = 0; c < b->nlat; c++)
+		if (b->lat[c].row == r && b->lat[c].bucket < PFS_HIST_BUCKETS) {
+			h->counts[b->lat[c].bucket] += b->lat[c].count;
+			h->n += b->lat[c].count;
+		}
+	if (h->n) {
+		h->min_ns = b->rows[r].lat_min_ns;
+		h->max_ns = b->rows[r].lat_max_ns;
+	}
+}
+
+/* Each row's p50 and p99 of its requests' latency (0 without any). */
+static int row_lats(const struct pfs_block *b, struct row_lat *out)
+{
+	struct pfs_hist *h = malloc(sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t r = 0; r < b->nrows; r++) {
+		row_hist(b, r, h);
+		out[r].p50_ns = h->n ? pfs_hist_percentile(h, 50) : 0;
+		out[r].p99_ns = h->n ? pfs_hist_percentile(h, 99) : 0;
+	}
+	free(h);
+	return 0;
+}
+
+static int keep_rows(struct pfs_output *o, const struct pfs_block *b, bool random)
 {
 	struct stream_report *sr = o->priv;
 
@@ -51,13 +95,21 @@ static int keep_rows(struct pfs_output *o, const struct pfs_block *b)
 
 		while (cap < sr->n + b->nrows)
 			cap *= 2;
+		struct row_lat *nl;
+
 		nr = realloc(sr->rows, cap * sizeof(*nr));
 		if (!nr)
 			return -ENOMEM;
 		sr->rows = nr;
+		nl = realloc(sr->lat, cap * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		sr->lat = nl;
 		sr->cap = cap;
 	}
 	memcpy(sr->rows + sr->n, b->rows, b->nrows * sizeof(*b->rows));
+	if (random && row_lats(b, sr->lat + sr->n))
+		return -ENOMEM;
 	sr->n += b->nrows;
 	return 0;
 }
@@ -118,6 +170,42 @@ static int print_summary(FILE *fp, const char *prefix, const struct summary *s, 
 	return 0;
 }
 
+/* --format fio: a terse line per rank (a fio job each), named NODE.WORKER,
+ * none for all ranks (fio without group_reporting prints none). */
+static int print_fio(struct pfs_output *out, const struct pfs_stream_opts *o,
+		     const struct pfs_block *b, size_t from, size_t to)
+{
+	struct pfs_hist *h = malloc(sizeof(*h));
+	char line[PFS_FIOTERSE_MAX], job[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX) + 16];
+	char node[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
+	int rc = 0;
+
+	if (!h)
+		return -1;
+	for (size_t i = from; !rc && i < to; i++) {
+		const struct pfs_row *r = &b->rows[i];
+		struct pfs_fioterse t = { .version = "pfsbench-" PACKAGE_VERSION, .jobname = job,
+					  .write = !strcmp(r->op, PFS_STREAM_OP_WRITE),
+					  .bytes = r->bytes, .ios = r->items,
+					  .elapsed_us = r->elapsed_us, .cpu_us = r->cpu_us,
+					  .depth = o->access == PFS_STREAM_RANDOM ? o->iodepth : 1,
+					  .lat = h };
+
+		pfs_printable(node, sizeof(node), r->node);
+		/* a ';' would split the job name into two fields */
+		for (char *c = node; *c; c++)
+			*c = *c == ';' ? '_' : *c;
+		snprintf(job, sizeof(job), "%s.%" PRIu32, node, r->worker);
+		row_hist(b, i, h);
+		rc = pfs_output_row(out) ? pfs_fioterse_format(line, sizeof(line), &t) : 1;
+		if (!rc)
+			fputs(line, out->fp);
+		rc = rc < 0 ? -1 : 0;
+	}
+	free(h);
+	return rc;
+}
+
 /* One iteration's lines: each rank's, then all ranks' together. */
 static int print_iteration(struct pfs_output *out, const struct pfs_run_info *ri,
 			   const struct pfs_stream_opts *o, const struct pfs_row *rows, size_t n)
@@ -160,13 +248,14 @@ static int stream_block(struct pfs_output *o, const struct pfs_run_info *ri,
 	const struct pfs_stream_opts *opts = ri->opts;
 	const struct pfs_row *rows = b->rows;
 
-	if (keep_rows(o, b))
+	if (keep_rows(o, b, opts->access == PFS_STREAM_RANDOM))
 		return -1;
 	/* `pfsbench show` hands over all iterations at once. */
 	for (size_t i = 0, j; i < b->nrows; i = j) {
 		for (j = i + 1; j < b->nrows && rows[j].iteration == rows[i].iteration; j++)
 			;
-		if (print_iteration(o, ri, opts, rows + i, j - i))
+		if (opts->format == PFS_STREAM_FMT_FIO ? print_fio(o, opts, b, i, j)
+						       : print_iteration(o, ri, opts, rows + i, j - i))
 			return -1;
 	}
 	return fflush(o->fp) ? -1 : 0;
@@ -194,6 +283,10 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_s
 		fprintf(fp, " or for %" PRIu64 " s", o->common.runtime_s);
 	fprintf(fp, "%s%s%s\n", o->direct ? ", O_DIRECT" : "", !reading && o->sync ? ", fsync" : "",
 		reading && o->verify ? ", verified" : "");
+	if (o->access == PFS_STREAM_RANDOM)
+		fprintf(fp, "random order: each block of %" PRIu64 " bytes once, seed %" PRIu64
+			    ", %" PRIu64 " in flight (%s)\n",
+			o->block, o->seed, o->iodepth, o->iodepth > 1 ? "io_uring" : "pread/pwrite");
 }
 
 static void table_row(FILE *fp, const struct pfs_row *r)
@@ -211,24 +304,55 @@ static void table_row(FILE *fp, const struct pfs_row *r)
 		pfs_rate_display(PFS_UNIT_BYTES, pfs_rate_per_s(r->bytes, r->elapsed_us)));
 }
 
+/* --pattern random: IOPS = the row's requests / its time; p50 and p99 of
+ * its requests' latencies (submission to completion), in microseconds. */
+static void table_row_random(FILE *fp, const struct pfs_row *r, const struct row_lat *l)
+{
+	char node[PFS_PRINTABLE_SIZE(sizeof(r->node))], op[PFS_PRINTABLE_SIZE(sizeof(r->op))];
+
+	fprintf(fp, "%2" PRIu32 " %-14s %4" PRIu32 " %-8s %10" PRIu64 " %10" PRIu64 " %10.0f %9.2f"
+		    " %9.1f %9.1f %9.1f\n",
+		r->iteration, pfs_printable(node, sizeof(node), r->node), r->worker,
+		pfs_printable(op, sizeof(op), r->op), r->elapsed_us, r->items,
+		pfs_rate_per_s(r->items, r->elapsed_us),
+		pfs_rate_display(PFS_UNIT_BYTES, pfs_rate_per_s(r->bytes, r->elapsed_us)),
+		(double)l->p50_ns / 1e3, (double)l->p99_ns / 1e3, (double)r->lat_max_ns / 1e3);
+}
+
 static int stream_end(struct pfs_output *o, const struct pfs_run_info *ri,
 		      enum pfs_run_status status, const char *reason)
 {
 	struct stream_report *sr = o->priv;
+	const struct pfs_stream_opts *opts = ri->opts;
+	bool random = opts->access == PFS_STREAM_RANDOM;
 	int rc;
 
 	describe(o->fp, ri, ri->opts);
-	fputs("Test It  Node name     Work TestType Microsecs  Requests   Bytes          MiB/s\n"
-	      "---- -- -------------- ---- -------- ---------- ---------- -------------- ---------\n",
-	      o->fp);
-	for (size_t i = 0; sr && i < sr->n; i++)
-		if (pfs_output_row(o))
-			table_row(o->fp, &sr->rows[i]);
+	if (random) {
+		fputs("It Node name     Work TestType Microsecs  Requests   IOPS       MiB/s     "
+		      "p50 us    p99 us    max us\n"
+		      "-- -------------- ---- -------- ---------- ---------- ---------- --------- "
+		      "--------- --------- ---------\n",
+		      o->fp);
+		for (size_t i = 0; sr && i < sr->n; i++)
+			if (pfs_output_row(o))
+				table_row_random(o->fp, &sr->rows[i], &sr->lat[i]);
+	} else {
+		fputs("Test It  Node name     Work TestType Microsecs  Requests   Bytes          "
+		      "MiB/s\n"
+		      "---- -- -------------- ---- -------- ---------- ---------- -------------- "
+		      "---------\n",
+		      o->fp);
+		for (size_t i = 0; sr && i < sr->n; i++)
+			if (pfs_output_row(o))
+				table_row(o->fp, &sr->rows[i]);
+	}
 	/* The table's own ending: its notes, then "Done." or "Aborted.". */
 	o->priv = NULL;
 	rc = pfs_output_table.end(o, ri, status, reason);
 	if (sr) {
 		free(sr->rows);
+		free(sr->lat);
 		free(sr);
 	}
 	return rc;

@@ -232,20 +232,21 @@ static void restamp_offsets(char *dst, size_t len, uint64_t off)
 /* The buffer, made to hold the n bytes that belong at file offset off.
  * While the fill, the writer and the sector phase stay the same only the
  * stamps' offsets are rewritten: 8 bytes a sector instead of 512. */
-static void buf_fill(struct pfs_seqio_buf *b, const struct pfs_seqio *io, uint64_t off, size_t n)
+void pfs_seqio_buf_fill(struct pfs_seqio_buf *b, int fill, uint32_t writer, uint64_t off,
+			size_t n)
 {
 	unsigned phase = (unsigned)(off % SECTOR);
 
-	if (!b->ready || b->fill != io->fill ||
-	    (io->fill == PFS_SEQIO_STAMPED && (b->phase != phase || b->writer != io->writer))) {
-		pfs_seqio_pattern(b->data, b->len, off, io->writer, io->fill);
-		b->fill = io->fill;
+	if (!b->ready || b->fill != fill ||
+	    (fill == PFS_SEQIO_STAMPED && (b->phase != phase || b->writer != writer))) {
+		pfs_seqio_pattern(b->data, b->len, off, writer, fill);
+		b->fill = fill;
 		b->phase = phase;
-		b->writer = io->writer;
+		b->writer = writer;
 		b->ready = true;
 		return;
 	}
-	if (io->fill == PFS_SEQIO_STAMPED)
+	if (fill == PFS_SEQIO_STAMPED)
 		restamp_offsets(b->data, n, off);
 }
 
@@ -258,9 +259,9 @@ uint64_t pfs_seqio_requests(uint64_t bytes, uint64_t req)
 	return bytes / req + (bytes % req != 0);
 }
 
-static int io_fail(struct pfs_worker *w, const struct pfs_seqio *io, const char *op,
-		   uint64_t off, int err)
+int pfs_seqio_fail_call(struct pfs_worker *w, const struct pfs_seqio *io, uint64_t off, int err)
 {
+	const char *op = io->dir == PFS_SEQIO_WRITE ? "write" : "read";
 	bool direct = err == EINVAL && io->direct;
 
 	return pfs_failf(w, err, "cannot %s '%s' at offset %" PRIu64 ": %s (%s)%s%s", op, io->path,
@@ -304,8 +305,8 @@ static bool pace(struct pfs_worker *w, uint64_t cap_bps, uint64_t t0_us, uint64_
 
 /* A read that differs from the pattern: where, what, and whose data the
  * sector holds when its stamp is intact (a misplaced block). */
-static int verify_fail(struct pfs_worker *w, const struct pfs_seqio *io, const char *buf,
-		       size_t len, uint64_t off, uint64_t bad, unsigned char want)
+int pfs_seqio_fail_verify(struct pfs_worker *w, const struct pfs_seqio *io, const char *buf,
+			  size_t len, uint64_t off, uint64_t bad, unsigned char want)
 {
 	unsigned char got = (unsigned char)buf[bad - off];
 	uint64_t s = bad - bad % SECTOR, sector;
@@ -347,7 +348,7 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 			ssize_t r;
 
 			if (wr)
-				buf_fill(b, io, pos, n);
+				pfs_seqio_buf_fill(b, io->fill, io->writer, pos, n);
 			r = wr ? pfs_pwrite(io->fd, b->data, n, pos) : pfs_pread(io->fd, b->data, n, pos);
 			if (r < 0) {
 				int err = errno;
@@ -359,7 +360,7 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 					end = true;
 					break;
 				}
-				return io_fail(w, io, wr ? "write" : "read", pos, err);
+				return pfs_seqio_fail_call(w, io, pos, err);
 			}
 			if (r == 0) {
 				if (to_end) {
@@ -376,7 +377,7 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 			}
 			if (!wr && io->verify &&
 			    !pfs_seqio_check(b->data, (size_t)r, pos, io->writer, io->fill, &bad, &want))
-				return verify_fail(w, io, b->data, (size_t)r, pos, bad, want);
+				return pfs_seqio_fail_verify(w, io, b->data, (size_t)r, pos, bad, want);
 			got += (uint64_t)r;
 			pos += (uint64_t)r;
 			done += (uint64_t)r;

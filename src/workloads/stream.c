@@ -28,6 +28,7 @@
 #include "pfsbench/formats/ddfmt.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/stream_opts.h"
+#include "pfsbench/workloads/randio.h"
 #include "pfsbench/workloads/seqio.h"
 
 #include <errno.h>
@@ -61,6 +62,7 @@ struct stream_state {
 	const struct pfs_stream_opts *o;
 	FILE *out;           /* the run's (w->out), for rank 0's marks */
 	struct pfs_seqio_buf buf;
+	struct pfs_randio_ctx rnd; /* --pattern random: its buffers and ring */
 	char path[PATH_MAX]; /* the file this rank streams on */
 	/* ... opened as name relative to at: in the worker's (or for --shared
 	 * the run's) directory, never by its path and never through a link;
@@ -256,6 +258,21 @@ static int op_open(struct pfs_worker *w, struct stream_state *st)
 	return 0;
 }
 
+/* Timed, --pattern random: the rank's -s bytes in blocks of -b, each once,
+ * in the order --seed and the rank give (each rank its own order), with
+ * --iodepth requests in flight. The row's items are requests, so its rate
+ * of items is IOPS. */
+static int op_random(struct pfs_worker *w, struct stream_state *st, const struct pfs_seqio *io)
+{
+	const struct pfs_stream_opts *o = st->o;
+	struct pfs_randio r = { .io = *io, .blocks = o->size / o->block };
+
+	r.seed = pfs_stream_rank_seed(o, (unsigned)w->rank);
+	pfs_op_start(w, io->dir == PFS_SEQIO_WRITE ? PFS_STREAM_OP_WRITE : PFS_STREAM_OP_READ,
+		     PFS_UNIT_BYTES, r.blocks, 0);
+	return pfs_randio_run(w, &r, &st->rnd);
+}
+
 /* Timed: the stream, from pfs_op_start to pfs_op_done (fsync included with
  * -y); closing comes after the clock stops, as in dm. */
 static int op_stream(struct pfs_worker *w, struct stream_state *st)
@@ -281,9 +298,13 @@ static int op_stream(struct pfs_worker *w, struct stream_state *st)
 		io.ctx = st;
 		st->out = w->out;
 	}
-	pfs_op_start(w, wr ? PFS_STREAM_OP_WRITE : PFS_STREAM_OP_READ, PFS_UNIT_BYTES,
-		     pfs_seqio_requests(io.bytes, io.req), 0);
-	rc = pfs_seqio_run(w, &io, &st->buf);
+	if (o->access == PFS_STREAM_RANDOM) {
+		rc = op_random(w, st, &io);
+	} else {
+		pfs_op_start(w, wr ? PFS_STREAM_OP_WRITE : PFS_STREAM_OP_READ, PFS_UNIT_BYTES,
+			     pfs_seqio_requests(io.bytes, io.req), 0);
+		rc = pfs_seqio_run(w, &io, &st->buf);
+	}
 	st->written = w->bytes;
 	if (!rc)
 		rc = pfs_op_done(w);
@@ -392,6 +413,15 @@ static int stream_setup(struct pfs_worker *w)
 	rc = pfs_seqio_buf_init(&st->buf, o->block);
 	if (rc)
 		return pfs_fail(w, "allocate", "the I/O buffer", -rc);
+	if (o->access == PFS_STREAM_RANDOM) {
+		rc = pfs_randio_init(&st->rnd, o->block, (unsigned)o->iodepth);
+		if (rc == -ENOMEM)
+			return pfs_fail(w, "allocate", "the I/O buffers", -rc);
+		if (rc)
+			return pfs_failf(w, -rc, "cannot set up io_uring for %" PRIu64
+					 " requests in flight: %s (%s)", o->iodepth, strerror(-rc),
+					 pfs_errno_name(-rc));
+	}
 	if (o->named)
 		rc = pfs_format(st->path, sizeof(st->path), "%s", pfs_stream_target(o));
 	else if (o->shared)
@@ -440,6 +470,7 @@ static int stream_cleanup(struct pfs_worker *w)
 	if (st->own && !w->keep && unlinkat(st->at, st->name, 0) && errno != ENOENT)
 		rc = -errno;
 	pfs_seqio_buf_free(&st->buf);
+	pfs_randio_free(&st->rnd);
 	return rc;
 }
 
@@ -474,7 +505,8 @@ static const struct pfs_test stream_tests[] = {
 
 /* ---- options ------------------------------------------------------------------------ */
 
-static const char *const stream_formats[] = { "dm", "dd", "lmdd", NULL };
+static const char *const stream_formats[] = { "dm", "dd", "lmdd", "fio", NULL };
+static const char *const stream_accesses[] = { "seq", "random", NULL };
 
 #define O struct pfs_stream_opts
 #define DM_NUM(field, lname, sname, kind, max, help) \
@@ -512,9 +544,19 @@ static const struct pfs_option stream_options[] = {
 	PFS_OPT_FLAG(O, marks, "marks", 'm', "rank 0 prints R per request (r for a short one)"),
 	PFS_OPT_FLAG(O, performance, "performance", 'p', "print dm's throughput lines"),
 	PFS_OPT_FLAG(O, dialog, "dialog", 'd', "rank 0 prints its percentage done"),
-	PFS_OPT_CHOOSE_DEF(O, format, "format", 0, stream_formats, "dm|dd|lmdd",
-			   "summary lines as dm, GNU dd or lmbench's lmdd prints them",
+	PFS_OPT_CHOOSE_DEF(O, format, "format", 0, stream_formats, "dm|dd|lmdd|fio",
+			   "summary lines as dm, GNU dd or lmbench's lmdd prints them, or a line "
+			   "per rank as fio --minimal (terse version 3)",
 			   PFS_OPTF_NEEDS_ARG, "dm"),
+	PFS_OPT_CHOOSE_DEF(O, access, "pattern", 0, stream_accesses, "seq|random",
+			   "requests in order, or each -b block of the rank's -s bytes once in a "
+			   "random order (IOPS, docs/stream.md)",
+			   PFS_OPTF_NEEDS_ARG, "seq"),
+	PFS_OPT_NUM_DEF(O, seed, "seed", 0, PFS_OPT_UINT, 0, "N",
+			"--pattern random: the order's key (rank r's order: key N and r)", "1"),
+	PFS_OPT_NUM_DEF(O, iodepth, "iodepth", 0, PFS_OPT_COUNT, PFS_RANDIO_DEPTH_MAX, "N",
+			"--pattern random: requests in flight; over 1 by io_uring, refused "
+			"where there is none", "1"),
 	PFS_OPT_FLAG(O, shared, "shared", 0, "all ranks in one file, rank r at offset r x -s"),
 	PFS_OPT_FLAG(O, prepare, "prepare", 0, "reads: write the data first, untimed"),
 	PFS_OPT_FLAG(O, keep, "keep", 0, "writes: leave the files for a read run with -i"),
@@ -595,6 +637,50 @@ static bool canonical(const char *path, char *out, size_t len)
 	return realpath(dir, real) && !pfs_format(out, len, "%s/%s", real, slash ? slash + 1 : path);
 }
 
+/* --pattern random and --iodepth: what they need, and what they do not
+ * go with (docs/stream.md). */
+static int validate_random(const struct pfs_stream_opts *o, char *err, size_t errlen)
+{
+	bool reading = pfs_stream_reading(o);
+	uint64_t seek = reading ? o->seek_in : o->seek_out;
+	char why[256];
+
+	if (o->access != PFS_STREAM_RANDOM)
+		return o->iodepth > 1 ? pfs_refuse(err, errlen, -EINVAL,
+						   "--iodepth is for --pattern random; a "
+						   "sequential stream has one request in flight")
+				      : 0;
+	if (!o->size)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--pattern random visits each block of -s bytes once: give -s");
+	if (o->block > PFS_SEQIO_SLICE)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--pattern random takes requests of at most %u bytes (-b %" PRIu64
+				  ")", PFS_SEQIO_SLICE, o->block);
+	if (o->size % o->block)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--pattern random needs -s (%" PRIu64 ") a multiple of -b (%" PRIu64
+				  ")", o->size, o->block);
+	if (seek % o->block)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--pattern random aligns requests to -b: -%c %" PRIu64
+				  " is no multiple of %" PRIu64, reading ? 'k' : 'l', seek, o->block);
+	if (o->bandwidth)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "-w caps a sequential stream; not with --pattern random");
+	if (o->marks || o->dialog)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "-m and -d mark a sequential stream; not with --pattern random");
+	if (!reading && o->verify && o->common.runtime_s)
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--verify reads back every block a random write wrote, and "
+				  "--runtime may stop it before all are written");
+	if (o->iodepth > 1 && pfs_randio_uring_probe(why, sizeof(why)))
+		return pfs_refuse(err, errlen, -EINVAL, "--iodepth %" PRIu64 ": %s", o->iodepth,
+				  why);
+	return 0;
+}
+
 static int stream_validate(void *opts, char *err, size_t errlen)
 {
 	struct pfs_stream_opts *o = opts;
@@ -634,6 +720,8 @@ static int stream_validate(void *opts, char *err, size_t errlen)
 		return pfs_refuse(err, errlen, -EINVAL,
 				  "--keep leaves -s bytes for a read run, and --runtime may stop "
 				  "the write sooner");
+	if (validate_random(o, err, errlen))
+		return -EINVAL;
 	/* --direct is -x without dm's fallback: probed before the run. */
 	if (o->common.direct)
 		o->direct = true;
@@ -705,8 +793,10 @@ static int stream_persist(const void *opts, char *key, size_t keylen)
 
 const struct pfs_workload pfs_workload_stream = {
 	.name = "stream",
-	.summary = "Stream sequential writes or reads on every rank at once, as DRBD's dm and dd do.",
-	.synopsis = "-o PATH | -i PATH [-b N] [-s N] [-a N] [-x] [-y] [-m] [-p] [--shared] [options]",
+	.summary = "Stream sequential writes or reads on every rank at once, as DRBD's dm and dd do; "
+		   "or random ones, as fio's randwrite and randread.",
+	.synopsis = "-o PATH | -i PATH [-b N] [-s N] [-a N] [-x] [-y] [-m] [-p] [--shared] "
+		    "[--pattern random [--iodepth N] [--seed N]] [options]",
 	.options = stream_options,
 	.opts_size = sizeof(struct pfs_stream_opts),
 	.state_size = sizeof(struct stream_state),

@@ -6,12 +6,24 @@
 #   RUNNER=(pfs_single)       one process without mpirun (MPI's singleton:
 #                             the same run, started in half the time)
 #   run_stream ARGS...        pfsbench stream ARGS by RUNNER
+#   shm_target NAME           D: a snapshotted directory on tmpfs
 #   stream_cycle DIR LABEL NRANKS file|shared [prepare]
 #                             writes, keeps, reads back (and prepares) on DIR
 #                             (see below); DIR must be snapshotted
 # shellcheck shell=bash
 STREAM_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUNNER=(pfs_single)
+
+# shm_target NAME: D, a new directory on tmpfs (/dev/shm) holding one
+# file of someone else's, snapshotted, removed at the end; the test is
+# skipped where /dev/shm is not tmpfs.
+shm_target() {
+	D=$(mktemp -d "/dev/shm/pfsbench-$1-test.XXXXXX") || skip "no /dev/shm"
+	T_CLEANUP+=("rm -rf '$D' '$D.before'")
+	[ "$(stat -f -c %T "$D")" = tmpfs ] || skip "/dev/shm is not tmpfs"
+	echo keep >"$D/foreign"
+	snapshot "$D"
+}
 
 pfs_single() {
 	OUT=$SCRATCH/out.$$ ERR=$SCRATCH/err.$$

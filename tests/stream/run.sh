@@ -9,11 +9,7 @@
 . "$(dirname "$0")/../mpi/lib.sh"
 . "$(dirname "$0")/checks.sh"
 
-D=$(mktemp -d /dev/shm/pfsbench-stream-test.XXXXXX) || skip "no /dev/shm"
-T_CLEANUP+=("rm -rf '$D' '$D.before'")
-[ "$(stat -f -c %T "$D")" = tmpfs ] || skip "/dev/shm is not tmpfs"
-echo keep >"$D/foreign"
-snapshot "$D"
+shm_target stream
 
 host=$(hostname)
 RUNNER=(pfs_single)

@@ -17,7 +17,12 @@
 #define PFS_STREAM_OP_READ "Read"
 
 /* --format: which tool's summary lines the report prints. */
-enum pfs_stream_format { PFS_STREAM_FMT_DM, PFS_STREAM_FMT_DD, PFS_STREAM_FMT_LMDD };
+enum pfs_stream_format { PFS_STREAM_FMT_DM, PFS_STREAM_FMT_DD, PFS_STREAM_FMT_LMDD, PFS_STREAM_FMT_FIO };
+
+/* --pattern: where the requests go. Sequential (dm's), or each block of
+ * -b bytes of the rank's -s bytes exactly once, in a random order
+ * (src/workloads/randio.c). */
+enum pfs_stream_access { PFS_STREAM_SEQ, PFS_STREAM_RANDOM };
 
 struct pfs_stream_opts {
 	struct pfs_common_opts common; /* common.dir: where -o/-i is, set by validate */
@@ -30,6 +35,9 @@ struct pfs_stream_opts {
 	uint64_t pattern;       /* -a: the fill byte, or PFS_STREAM_NO_PATTERN */
 	uint64_t bandwidth;     /* -w: bytes a second per rank, 0: no cap */
 	unsigned format;        /* --format: enum pfs_stream_format */
+	unsigned access;        /* --pattern: enum pfs_stream_access */
+	uint64_t seed;          /* --seed: the random order's key */
+	uint64_t iodepth;       /* --iodepth: requests in flight (random) */
 	bool direct;            /* -x */
 	bool sync;              /* -y */
 	bool marks;             /* -m */
@@ -67,6 +75,13 @@ static inline uint64_t pfs_stream_offset(const struct pfs_stream_opts *o, bool o
 	uint64_t seek = pfs_stream_reading(o) ? o->seek_in : o->seek_out;
 
 	return one_file ? seek + (uint64_t)rank * o->size : seek;
+}
+
+/* --pattern random: rank's order, keyed by --seed and the rank, so that
+ * ranks sharing a file do not walk their ranges in step. */
+static inline uint64_t pfs_stream_rank_seed(const struct pfs_stream_opts *o, unsigned rank)
+{
+	return o->seed ^ ((uint64_t)rank * 0x9e3779b97f4a7c15ull);
 }
 
 #endif

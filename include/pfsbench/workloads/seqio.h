@@ -132,6 +132,17 @@ uint64_t pfs_seqio_requests(uint64_t bytes, uint64_t req);
  * -ECANCELED when told to stop, or a negative errno after pfs_failf. */
 int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_seqio_buf *b);
 
+/* For other loops on the same data (src/workloads/randio.c): b made to hold
+ * the n bytes (at most b->len) that belong at file offset off, rewriting
+ * only the stamps' offsets while fill, writer and sector phase stay; and
+ * the messages of a failed call ("cannot write 'PATH' at offset O: ...")
+ * and of a verified read that differs. Both go through pfs_failf. */
+void pfs_seqio_buf_fill(struct pfs_seqio_buf *b, int fill, uint32_t writer, uint64_t off,
+			size_t n);
+int pfs_seqio_fail_call(struct pfs_worker *w, const struct pfs_seqio *io, uint64_t off, int err);
+int pfs_seqio_fail_verify(struct pfs_worker *w, const struct pfs_seqio *io, const char *buf,
+			  size_t len, uint64_t off, uint64_t bad, unsigned char want);
+
 /* ---- the pattern: pure, for the loop and for tests ------------------------
  * With fill 0-255 every byte is fill. With PFS_SEQIO_STAMPED the byte at
  * file offset o is, with S = o rounded down to a multiple of 512 and
