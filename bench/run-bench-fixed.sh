@@ -1,0 +1,110 @@
+#!/bin/bash
+# run-bench-fixed.sh: what pfsbench adds to mpirun and MPI_Init, measured
+# on a tiny run (issue 33, "Fixed cost"). At N = 1 and 2 ranks, four sides:
+#   true     mpirun -np N /bin/true                  mpirun alone
+#   hello    mpirun -np N bench/mpi_hello            + MPI_Init, a barrier, MPI_Finalize
+#   pfs      mpirun -np N pfsbench create-unlink -m DIR -f 1 -F 1 -s 4k -t se -i 1 --results F
+#   pfs-nd   the same with --no-drop-caches          the run without its cache drops
+# DIR is a directory in BENCH_DIR (default /dev/shm, a tmpfs), so the
+# filesystem's own work is next to nothing: one file created, written (4
+# KiB, fsync), read, unlinked per worker. -F 1 because Write's 2500 files
+# cannot exceed -f; -s 4k so the write is tiny too. pfs drops the page
+# cache (sync, then drop_caches) before each of se's four phases, as a
+# user's run does by default; that cost belongs to the method (the user
+# chooses it), not to pfsbench's start and end, so pfs-nd shows the rest.
+# Method (bench/lib.sh): a warm-up round of every side, then ROUNDS rounds
+# (default 11) of the eight sides interleaved in rotated orders. Each run
+# is timed whole: wall, from before the launch to after mpirun exits, and
+# CPU, user + system of mpirun and every process it waited for (the ranks),
+# by GNU time. N = 1 runs on one CPU (BENCH_CPU); N = 2 on all of them.
+# Reported: median [p25-p75] of each side's wall and CPU, and of the
+# differences pfs - hello and pfs - true within each round (the sides of a
+# round ran back to back, so the machine's load drifts less between them).
+# Target: pfs-nd - hello <= 0.1 s of wall (what pfsbench adds to mpirun
+# and MPI_Init, its drops apart). CPU varies less than wall on a shared
+# machine; judge by it when the load is high (uptime is printed).
+# Environment: PFSBENCH, HELLO, MPIRUN, BENCH_DIR, ROUNDS, BENCH_CPU.
+# Takes about 1 minute at the default rounds on an idle 2-core machine.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
+HELLO=$(realpath "${HELLO:-bench/mpi_hello}")
+MPIRUN=${MPIRUN:-mpirun}
+ROUNDS=${ROUNDS:-11}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
+[ -x "$HELLO" ] || { echo "SKIP: no '$HELLO' (make bench/mpi_hello)"; exit 77; }
+base=${BENCH_DIR:-/dev/shm}
+if [ "$(stat -f -c %T "$base" 2>/dev/null)" != tmpfs ]; then
+	echo "SKIP: '$base' is not tmpfs; set BENCH_DIR to a tmpfs directory"
+	exit 77
+fi
+work=$(mktemp -d "$base/pfsbench-bench-fixed.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/run"
+cd "$work" || exit 1
+
+# Open MPI's mpirun places ranks by cores; --oversubscribe lets 2 ranks run
+# on a one-CPU mask too. --bind-to none keeps the CPU mask taskset set.
+launch=("$MPIRUN" --bind-to none)
+"$MPIRUN" --version 2>&1 | grep -q 'Open MPI' && launch+=(--oversubscribe)
+drops=1
+[ -w /proc/sys/vm/drop_caches ] || drops=0
+ALL_CPUS=0-$(($(nproc) - 1))
+
+# run SIDE N ROUND CMD...: one timed run; appends "wall_s cpu_s" to SIDE.N.
+run() {
+	local side=$1 n=$2 round=$3 t0 t1 cpu out
+	shift 3
+	out=$work/$side.$n
+	[ "$round" = warm ] && out=/dev/null
+	rm -rf "$work/r.h5" "${work:?}/run/"*
+	t0=$EPOCHREALTIME
+	cpu=$(BENCH_CPU=$([ "$n" = 1 ] && echo "$BENCH_CPU" || echo "$ALL_CPUS") \
+		timed "$work/o" "${launch[@]}" -np "$n" "$@") || return 1
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" -v c="$cpu" 'BEGIN { printf "%.6f %.3f\n", b - a, c }' >>"$out"
+}
+TINY=(create-unlink -m "$work/run" -f 1 -F 1 -s 4k -t se -i 1 --results "$work/r.h5")
+sides=()
+for n in 1 2; do
+	eval "true_$n() { run true $n \"\$1\" /bin/true; }"
+	eval "hello_$n() { run hello $n \"\$1\" \"\$HELLO\"; }"
+	eval "nd_$n() { run pfs-nd $n \"\$1\" \"\$PFSBENCH\" \"\${TINY[@]}\" --no-drop-caches; }"
+	sides+=("true_$n" "hello_$n" "nd_$n")
+	if ((drops)); then
+		eval "pfs_$n() { run pfs $n \"\$1\" \"\$PFSBENCH\" \"\${TINY[@]}\"; }"
+		sides+=("pfs_$n")
+	fi
+done
+
+start=$SECONDS
+echo "bench-fixed: a tiny pfsbench run against mpirun /bin/true and bench/mpi_hello, on $base; $ROUNDS rounds after a warm-up; load: $(uptime | sed 's/.*load average: //')"
+rounds "$ROUNDS" "${sides[@]}" || exit 1
+
+# fmt FILE COLUMN: "median [p25-p75]" in ms.
+fmt() { stats "$1" "$2" | awk '{ printf "%6.0f [%.0f-%.0f]", $1 * 1e3, $2 * 1e3, $3 * 1e3 }'; }
+# diff A B: per round, A - B of both columns.
+diff_of() { paste -d ' ' "$1" "$2" | awk '{ print $1 - $3, $2 - $4 }' >"$work/diff"; }
+for n in 1 2; do
+	printf '\n%d rank(s), CPU %s: median [p25-p75] ms\n' "$n" "$([ "$n" = 1 ] && echo "$BENCH_CPU" || echo "$ALL_CPUS")"
+	printf '  %-22s %-22s %s\n' side wall "CPU (user+sys, whole job)"
+	for s in true hello pfs-nd pfs; do
+		[ -s "$work/$s.$n" ] || continue
+		printf '  %-22s %-22s %s\n' "$s" "$(fmt "$work/$s.$n" 1)" "$(fmt "$work/$s.$n" 2)"
+	done
+	for s in pfs-nd pfs; do
+		[ -s "$work/$s.$n" ] || continue
+		for b in hello true; do
+			diff_of "$work/$s.$n" "$work/$b.$n"
+			printf '  %-22s %-22s %s\n' "$s - $b" "$(fmt "$work/diff" 1)" "$(fmt "$work/diff" 2)"
+		done
+	done
+	diff_of "$work/pfs-nd.$n" "$work/hello.$n"
+	stats "$work/diff" 1 | awk -v n="$n" '{ printf "  pfsbench adds %.0f ms of wall to mpirun and MPI_Init at %d rank(s), cache drops apart (target <= 100): %s\n", $1 * 1e3, n, $1 <= 0.1 ? "met" : "NOT MET" }'
+done
+((drops)) || echo "(not root: the side with cache drops was skipped)"
+echo "bench-fixed took $((SECONDS - start)) s; load now: $(uptime | sed 's/.*load average: //')"
