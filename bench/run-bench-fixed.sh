@@ -23,8 +23,12 @@
 # Target: pfs-nd - hello <= 0.1 s of wall (what pfsbench adds to mpirun
 # and MPI_Init, its drops apart). CPU varies less than wall on a shared
 # machine; judge by it when the load is high (uptime is printed).
-# Environment: PFSBENCH, HELLO, MPIRUN, BENCH_DIR, ROUNDS, BENCH_CPU.
-# Takes about 1 minute at the default rounds on an idle 2-core machine.
+# BEFORE=PATH names another pfsbench (say main's build) whose pfs-nd side,
+# "before", runs in the same rounds: a change measured against the same
+# load, with its difference to hello beside.
+# Environment: PFSBENCH, HELLO, MPIRUN, BENCH_DIR, ROUNDS, BENCH_CPU, BEFORE.
+# Takes about 1 minute at the default rounds on an idle 2-core machine
+# (35 s at 3 rounds on a busy one; the sides take 0.2-1 s each).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -37,6 +41,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
 [ -x "$HELLO" ] || { echo "SKIP: no '$HELLO' (make bench/mpi_hello)"; exit 77; }
+[ -z "${BEFORE:-}" ] || BEFORE=$(realpath "$BEFORE")
 base=${BENCH_DIR:-/dev/shm}
 if [ "$(stat -f -c %T "$base" 2>/dev/null)" != tmpfs ]; then
 	echo "SKIP: '$base' is not tmpfs; set BENCH_DIR to a tmpfs directory"
@@ -75,6 +80,10 @@ for n in 1 2; do
 	eval "hello_$n() { run hello $n \"\$1\" \"\$HELLO\"; }"
 	eval "nd_$n() { run pfs-nd $n \"\$1\" \"\$PFSBENCH\" \"\${TINY[@]}\" --no-drop-caches; }"
 	sides+=("true_$n" "hello_$n" "nd_$n")
+	if [ -n "${BEFORE:-}" ]; then
+		eval "before_$n() { run before $n \"\$1\" \"\$BEFORE\" \"\${TINY[@]}\" --no-drop-caches; }"
+		sides+=("before_$n")
+	fi
 	if ((drops)); then
 		eval "pfs_$n() { run pfs $n \"\$1\" \"\$PFSBENCH\" \"\${TINY[@]}\"; }"
 		sides+=("pfs_$n")
@@ -92,11 +101,11 @@ diff_of() { paste -d ' ' "$1" "$2" | awk '{ print $1 - $3, $2 - $4 }' >"$work/di
 for n in 1 2; do
 	printf '\n%d rank(s), CPU %s: median [p25-p75] ms\n' "$n" "$([ "$n" = 1 ] && echo "$BENCH_CPU" || echo "$ALL_CPUS")"
 	printf '  %-22s %-22s %s\n' side wall "CPU (user+sys, whole job)"
-	for s in true hello pfs-nd pfs; do
+	for s in true hello before pfs-nd pfs; do
 		[ -s "$work/$s.$n" ] || continue
 		printf '  %-22s %-22s %s\n' "$s" "$(fmt "$work/$s.$n" 1)" "$(fmt "$work/$s.$n" 2)"
 	done
-	for s in pfs-nd pfs; do
+	for s in before pfs-nd pfs; do
 		[ -s "$work/$s.$n" ] || continue
 		for b in hello true; do
 			diff_of "$work/$s.$n" "$work/$b.$n"
@@ -107,4 +116,5 @@ for n in 1 2; do
 	stats "$work/diff" 1 | awk -v n="$n" '{ printf "  pfsbench adds %.0f ms of wall to mpirun and MPI_Init at %d rank(s), cache drops apart (target <= 100): %s\n", $1 * 1e3, n, $1 <= 0.1 ? "met" : "NOT MET" }'
 done
 ((drops)) || echo "(not root: the side with cache drops was skipped)"
+[ -z "${BEFORE:-}" ] || echo "(before: $BEFORE, run as pfs-nd)"
 echo "bench-fixed took $((SECONDS - start)) s; load now: $(uptime | sed 's/.*load average: //')"
