@@ -352,6 +352,33 @@ static void mpi_version(char *buf, size_t len)
 	snprintf(buf, len, "%s", v);
 }
 
+/* Rows the plan makes: each step's workers (the nodes it gives an op),
+ * every test and iteration; 0 when a plan cannot be had (no memory). The
+ * results file fits its chunks to it (src/outputs/hdf5.c). */
+static uint64_t rows_planned(const struct pfs_engine *e)
+{
+	uint64_t rows = 0;
+
+	for (unsigned t = 0; t < e->common->ntests; t++) {
+		const struct pfs_test *test = &e->wl->tests[e->common->tests[t]];
+		size_t nsteps = test->plan(e->opts, e->topo.nnodes, NULL, 0);
+		struct pfs_step *steps = calloc(nsteps ? nsteps : 1, sizeof(*steps));
+		uint64_t per_iteration = 0;
+
+		if (!steps)
+			return 0;
+		test->plan(e->opts, e->topo.nnodes, steps, nsteps);
+		for (size_t s = 0; s < nsteps; s++)
+			for (unsigned n = 0; n < e->topo.nnodes; n++)
+				if (pfs_step_op_of_node(&steps[s], n) >= 0)
+					per_iteration += e->topo.nodes[n].nworkers;
+		free(steps);
+		per_iteration = pfs_mul_sat_u64(per_iteration, e->common->iterations);
+		rows = rows > UINT64_MAX - per_iteration ? UINT64_MAX : rows + per_iteration;
+	}
+	return rows;
+}
+
 static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc,
 			 char **argv)
 {
@@ -387,6 +414,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
 	snprintf(ri->lockproto, sizeof(ri->lockproto), "%s", fs->lockproto);
 	snprintf(ri->locktable, sizeof(ri->locktable), "%s", fs->locktable);
+	ri->rows_planned = rows_planned(e);
 	ri->caches_dropped = e->common->drop_caches;
 	if (!e->common->drop_caches)
 		snprintf(ri->caches_note, sizeof(ri->caches_note),
