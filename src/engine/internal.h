@@ -173,6 +173,7 @@ void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call);
 #define PFS_MPI(e, fn, args) pfs_mpi_check((e), fn args, #fn)
 void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req);
 void pfs_engine_barrier(struct pfs_engine *e);
+void pfs_engine_bcast_int(struct pfs_engine *e, int *value);
 void pfs_stop_recv_post(struct pfs_engine *e);
 void pfs_stop_send(struct pfs_engine *e);
 bool pfs_engine_poll(struct pfs_engine *e);

@@ -546,7 +546,7 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 {
 	int rc = e->rank == 0 ? pfs_rundir_make(e) : 0;
 
-	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	pfs_engine_bcast_int(e, &rc);
 	if (rc)
 		return -1;
 	PFS_MPI(e, MPI_Bcast, (e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm));
@@ -667,7 +667,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
 	fflush(e->out);
-	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	pfs_engine_bcast_int(e, &rc);
 	if (rc || e->common->dry_run)
 		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
 
@@ -704,7 +704,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	    e->common->output_format != PFS_FORMAT_TEXT &&
 	    e->summary(e->out, e->results_path, e->common->output_format))
 		status = PFS_EXIT_FAILED;
-	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
+	pfs_engine_bcast_int(e, &status);
 	if (e->rank == 0)
 		say_results(e);
 	return status;
