@@ -77,10 +77,7 @@ void pfs_engine_barrier(struct pfs_engine *e)
  * (on a busy machine, the CPU rank 0 itself needs). */
 void pfs_engine_bcast_int(struct pfs_engine *e, int *value)
 {
-	MPI_Request req;
-
-	PFS_MPI(e, MPI_Ibcast, (value, 1, MPI_INT, 0, e->comm, &req));
-	pfs_engine_wait(e, &req);
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, value, 1, MPI_INT, 0, e->comm);
 }
 
 /* ---- stop notices --------------------------------------------------------- */

@@ -109,9 +109,9 @@ static int gather_node_facts(struct pfs_engine *e)
 		return -ENOMEM;
 	}
 	pfs_local_kernel(kernel);
-	PFS_MPI(e, MPI_Allgather, (&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm));
-	PFS_MPI(e, MPI_Allgather, (kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX,
-				   MPI_CHAR, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, &mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm);
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX,
+		       MPI_CHAR, e->comm);
 	for (unsigned n = 0; n < e->topo.nnodes; n++) {
 		int leader = e->topo.nodes[n].leader_rank;
 
@@ -139,8 +139,8 @@ static int open_probes(struct pfs_engine *e)
 		return -1;
 	}
 	pfs_probe_open(e, probe);
-	PFS_MPI(e, MPI_Allgather, (probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe), MPI_CHAR,
-				   e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe),
+		       MPI_CHAR, e->comm);
 	for (unsigned n = 0; n < e->topo.nnodes; n++) {
 		memcpy(e->topo.nodes[n].fsstats,
 		       probes + (size_t)e->topo.nodes[n].leader_rank * sizeof(probe), sizeof(probe));
@@ -156,17 +156,17 @@ static int identify(struct pfs_engine *e)
 	char *names = NULL, *addrs = NULL;
 	int rc = pfs_local_identity(name, addr), worst = 0;
 
-	PFS_MPI(e, MPI_Allreduce, (&rc, &worst, 1, MPI_INT, MPI_MIN, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &rc, &worst, 1, MPI_INT, MPI_MIN, e->comm);
 	if (worst)
 		return -1;
 	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
 	addrs = malloc((size_t)e->nranks * PFS_ADDR_MAX);
 	if (pfs_all_allocated(e, names && addrs, "gathering the ranks' names"))
 		goto fail;
-	PFS_MPI(e, MPI_Allgather, (name, PFS_NODE_NAME_MAX, MPI_CHAR, names, PFS_NODE_NAME_MAX,
-				   MPI_CHAR, e->comm));
-	PFS_MPI(e, MPI_Allgather,
-		(addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX, MPI_CHAR, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, name, PFS_NODE_NAME_MAX, MPI_CHAR, names,
+		       PFS_NODE_NAME_MAX, MPI_CHAR, e->comm);
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX,
+		       MPI_CHAR, e->comm);
 	if (pfs_all_allocated(e, !pfs_topology_group(&e->topo, names, e->nranks),
 			  "grouping the ranks by node"))
 		goto fail;
@@ -549,10 +549,10 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	pfs_engine_bcast_int(e, &rc);
 	if (rc)
 		return -1;
-	PFS_MPI(e, MPI_Bcast, (e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm);
 	/* Every rank opens the run directory rank 0 made, and no other. */
-	PFS_MPI(e, MPI_Bcast, (&e->run_dir_dev, 1, MPI_UINT64_T, 0, e->comm));
-	PFS_MPI(e, MPI_Bcast, (&e->run_dir_ino, 1, MPI_UINT64_T, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &e->run_dir_dev, 1, MPI_UINT64_T, 0, e->comm);
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &e->run_dir_ino, 1, MPI_UINT64_T, 0, e->comm);
 	/* A resuming run's items stay until its first step: a run that cannot
 	 * start leaves them for another try. */
 	e->w.keep = e->persist == PFS_PERSIST_RESUME;
@@ -585,7 +585,7 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	pfs_clock_sync(e);
 	pfs_engine_barrier(e);
 	e->epoch_us = pfs_now_us();
-	PFS_MPI(e, MPI_Bcast, (&e->epoch_us, 1, MPI_UINT64_T, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &e->epoch_us, 1, MPI_UINT64_T, 0, e->comm);
 	return 0;
 }
 
