@@ -83,21 +83,29 @@ print("%.6f %.6f" % (wall, ru.ru_utime + ru.ru_stime))' "$work/o" \
 		taskset -c "$cpus" "${launch[@]}" -np "$n" "$@" >>"$out" || { cat "$work/o"; return 1; }
 }
 TINY=(create-unlink -m "$work/run" -f 1 -F 1 -s 4k -t se -i 1 --results "$work/r.h5")
-sides=()
-for n in 1 2; do
-	eval "true_$n() { run true $n \"\$1\" /bin/true; }"
-	eval "hello_$n() { run hello $n \"\$1\" \"\$HELLO\"; }"
-	eval "nd_$n() { run pfs-nd $n \"\$1\" \"\$PFSBENCH\" \"\${TINY[@]}\" --no-drop-caches; }"
-	sides+=("true_$n" "hello_$n" "nd_$n")
-	if [ -n "${BEFORE:-}" ]; then
-		eval "before_$n() { run before $n \"\$1\" \"\$BEFORE\" \"\${TINY[@]}\" --no-drop-caches; }"
-		sides+=("before_$n")
-	fi
-	if ((drops)); then
-		eval "pfs_$n() { run pfs $n \"\$1\" \"\$PFSBENCH\" \"\${TINY[@]}\"; }"
-		sides+=("pfs_$n")
-	fi
-done
+# side NAME N ROUND: one run of side NAME at N ranks.
+side() {
+	case $1 in
+	true) run true "$2" "$3" /bin/true ;;
+	hello) run hello "$2" "$3" "$HELLO" ;;
+	pfs-nd) run pfs-nd "$2" "$3" "$PFSBENCH" "${TINY[@]}" --no-drop-caches ;;
+	pfs) run pfs "$2" "$3" "$PFSBENCH" "${TINY[@]}" ;;
+	before) run before "$2" "$3" "$BEFORE" "${TINY[@]}" --no-drop-caches ;;
+	esac
+}
+true_1() { side true 1 "$1"; }
+true_2() { side true 2 "$1"; }
+hello_1() { side hello 1 "$1"; }
+hello_2() { side hello 2 "$1"; }
+nd_1() { side pfs-nd 1 "$1"; }
+nd_2() { side pfs-nd 2 "$1"; }
+pfs_1() { side pfs 1 "$1"; }
+pfs_2() { side pfs 2 "$1"; }
+before_1() { side before 1 "$1"; }
+before_2() { side before 2 "$1"; }
+sides=(true_1 hello_1 nd_1 true_2 hello_2 nd_2)
+((drops)) && sides+=(pfs_1 pfs_2)
+[ -n "${BEFORE:-}" ] && sides+=(before_1 before_2)
 
 start=$SECONDS
 echo "bench-fixed: a tiny pfsbench run against mpirun /bin/true and bench/mpi_hello, on $base; $ROUNDS rounds after a warm-up; load: $(uptime | sed 's/.*load average: //')"
