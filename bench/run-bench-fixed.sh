@@ -27,8 +27,9 @@
 # "before", runs in the same rounds: a change measured against the same
 # load, with its difference to hello beside.
 # Environment: PFSBENCH, HELLO, MPIRUN, BENCH_DIR, ROUNDS, BENCH_CPU, BEFORE.
-# Takes about 1 minute at the default rounds on an idle 2-core machine
-# (35 s at 3 rounds on a busy one; the sides take 0.2-1 s each).
+# Minutes: about 0.75 at the default 11 rounds on a quiet 2-core machine
+# (the sides take 0.05-0.5 s each), 1.5 at 21 rounds with BEFORE; 2-2.5
+# at load 15-30, when the sides take up to 1-2 s.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
