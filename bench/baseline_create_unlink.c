@@ -23,22 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static uint64_t cpu_us(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
+#include "bench_loop.h"
 
 /* f, 10 digits, a tag of at most 8 characters, NUL. */
 #define NAME_MAX_LEN 20
@@ -100,9 +85,7 @@ __attribute__((noinline)) static int unlink_all(int dirfd, unsigned long n)
 
 int main(int argc, char **argv)
 {
-	const char *warm = getenv("WARM_MS");
-	uint64_t t0, t1, t2, c0, c1, c2, ts = 0, cs = 0, until;
-	volatile unsigned long spin = 0;
+	uint64_t t0, t1, t2, c0, c1, c2, ts = 0, cs = 0;
 	bool shared = argc == 4 && !strcmp(argv[3], "shared");
 	unsigned long n;
 	int dirfd;
@@ -114,14 +97,7 @@ int main(int argc, char **argv)
 	if (shared)
 		tag = ".0.1";
 	n = strtoul(argv[2], NULL, 10);
-	dirfd = open(argv[1], O_RDONLY | O_DIRECTORY);
-	if (dirfd < 0) {
-		perror(argv[1]);
-		return 1;
-	}
-	until = now_us() + (warm ? strtoull(warm, NULL, 10) : 300) * 1000u;
-	while (now_us() < until)
-		spin++;
+	dirfd = open_dir_warm(argv[1]);
 	t0 = now_us();
 	c0 = cpu_us();
 	if (create_all(dirfd, n)) {

@@ -121,6 +121,24 @@ tmpfs_work() {
 	cd "$work" || return 1
 }
 
+# bonnie_bench_init: what the benches against bonnie++ share: PFSBENCH,
+# MPIRUN and BONNIE (default bonnie++), BENCH_FS (tmpfs, ext4 or both,
+# the default) checked; root (a tmpfs and a loop device of their own) and
+# bonnie++, or status 77 with the reason on stdout; 2 for a bad BENCH_FS.
+bonnie_bench_init() {
+	PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
+	MPIRUN=${MPIRUN:-mpirun}
+	BONNIE=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
+	BENCH_FS=${BENCH_FS:-tmpfs ext4}
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs and a loop device)"; return 77; }
+	[ -x "$BONNIE" ] || { echo "SKIP: no bonnie++ (apt-get install bonnie++)"; return 77; }
+	case $BENCH_FS in
+	"tmpfs ext4" | tmpfs | ext4) ;;
+	*) echo "BENCH_FS: give tmpfs, ext4 or both ('tmpfs ext4'), not '$BENCH_FS'" >&2; return 2 ;;
+	esac
+}
+
 # baseline_bench_init: what the benches against baseline_create_unlink
 # share: PFSBENCH, BASELINE and MPIRUN; FILES (50000), ROUNDS (9) and
 # IR_FILES (20000, under callgrind) unless given; a tmpfs (tmpfs_work).

@@ -790,8 +790,7 @@ static int judge_side(const struct pfs_cmp_run *runs, const size_t *first, const
 		moved(&runs[first[0]], side_runs[0], ref, side_runs[s], t->base[l]->test,
 		      t->base[l]->op, v->ratio < 1, v, &nm[l * nn]);
 		v->nodes_judged = surest_node(&na[l * nn], &nb[l * nn], nn, margin, &best[l], &nv[l]);
-		v->node_interval = v->nodes_judged > 0;
-		if (v->node_interval) {
+		if (pfs_cmp_node_judged(v)) {
 			/* Bonferroni's within the line, weighted: the op's share
 			 * of its error, and the nodes' equal shares of the rest. */
 			v->node_ratio = nv[l].ratio;
@@ -805,10 +804,10 @@ static int judge_side(const struct pfs_cmp_run *runs, const size_t *first, const
 	m = 0;
 	for (size_t l = 0; l < t->nlines; l++) {
 		struct pfs_cmp_verdict *v = &t->v[l * t->nsides + s];
-		double at = v->interval || v->node_interval ? level[m++] : PFS_CMP_ALPHA;
+		double at = v->interval || pfs_cmp_node_judged(v) ? level[m++] : PFS_CMP_ALPHA;
 
-		pfs_compare_decide(v, v->node_interval ? at * PFS_CMP_OP_SHARE : at, margin);
-		if (v->node_interval)
+		pfs_compare_decide(v, pfs_cmp_node_judged(v) ? at * PFS_CMP_OP_SHARE : at, margin);
+		if (pfs_cmp_node_judged(v))
 			judge_node(v, &nv[l], &nm[l * nn + best[l]], ref->nodes[best[l]].name,
 				   at * (1 - PFS_CMP_OP_SHARE) / v->nodes_judged, margin);
 		cpu_change(&t->cells[l * t->nsides], &t->cells[l * t->nsides + s], margin, v);

@@ -516,9 +516,9 @@ static void csv_report(const struct report *rp)
 			csv_num(out, v->df, s && v->interval);
 			fputc(',', out);
 			pfs_csv_field(out, s && v->node ? v->node : "");
-			csv_num(out, v->node_ratio, s && v->node_interval);
-			csv_num(out, v->node_low, s && v->node_interval);
-			csv_num(out, v->node_high, s && v->node_interval);
+			csv_num(out, v->node_ratio, s && pfs_cmp_node_judged(v));
+			csv_num(out, v->node_low, s && pfs_cmp_node_judged(v));
+			csv_num(out, v->node_high, s && pfs_cmp_node_judged(v));
 			fprintf(out, ",%s\r\n", v->by_node ? "true" : "false");
 		}
 	}
@@ -640,11 +640,11 @@ static void json_side_line(const struct report *rp, size_t l, size_t s)
 		else
 			fputs("null", out);
 		fputs(", \"node_ratio\": ", out);
-		json_num(out, v->node_interval ? v->node_ratio : NAN);
+		json_num(out, pfs_cmp_node_judged(v) ? v->node_ratio : NAN);
 		fputs(", \"node_low\": ", out);
-		json_num(out, v->node_interval ? v->node_low : NAN);
+		json_num(out, pfs_cmp_node_judged(v) ? v->node_low : NAN);
 		fputs(", \"node_high\": ", out);
-		json_num(out, v->node_interval ? v->node_high : NAN);
+		json_num(out, pfs_cmp_node_judged(v) ? v->node_high : NAN);
 		fprintf(out, ", \"by_node\": %s", v->by_node ? "true" : "false");
 		fputs(", \"change\": ", out);
 		pfs_json_string(out, pfs_compare_ratio_text(text, sizeof(text), v->ratio));

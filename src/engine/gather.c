@@ -220,6 +220,7 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
 	if (e->rank != 0 || rc)
 		goto out;
+	e->ticks_stored += nticks;
 
 	perm = malloc((nrows ? nrows : 1) * sizeof(*perm));
 	place = malloc((nrows ? nrows : 1) * sizeof(*place));

@@ -21,6 +21,7 @@
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/resultpath.h"
+#include "pfsbench/core/timeline.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/engine/workload.h"
 #include "pfsbench/outputs/output.h"
@@ -36,16 +37,29 @@
 enum pfs_mpi_tag {
 	TAG_STOP = 4711,   /* a rank failed or caught a signal (agree.c) */
 	TAG_CLOCK,         /* clock offsets, rank 0 and each other rank (clock.c) */
-	TAG_PROGRESS,      /* a rank's progress, to rank 0 (progress.c) */
+	TAG_PROGRESS,      /* a rank's progress, to its node's aggregator (progress.c) */
 	TAG_TO_READER,     /* a ledger for the rank whose peer the sender is (peer.c) */
 	TAG_TO_PEER,       /* a ledger for the sender's peer (peer.c) */
+	TAG_PROGRESS_NODE, /* a node's progress, from its aggregator to rank 0 (progress.c) */
 };
 
-/* The message a rank sends rank 0 (TAG_PROGRESS) at a tick, and when its
- * op of a step begins and ends (MSG_STATE): MSG_LEN uint64_t. */
+/* The message a rank sends its node's aggregator (TAG_PROGRESS) at a tick,
+ * and when its op of a step begins and ends (MSG_STATE): MSG_LEN uint64_t. */
 enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_STATE, MSG_LEN };
+/* The message an aggregator sends rank 0 (TAG_PROGRESS_NODE), at most one
+ * a tick: its node's ranks summed (the ranks it covers, those that began
+ * the step NMSG_SEQ and those done with it), and the one not done it heard
+ * from longest ago, for the watchdog (NMSG_LAG_*; its age in us at the
+ * aggregator, UINT64_MAX when never heard from). NMSG_LEN uint64_t. */
+enum {
+	NMSG_SEQ, NMSG_TIME, NMSG_ITEMS, NMSG_BYTES, NMSG_TARGET, NMSG_UNIT,
+	NMSG_RANKS, NMSG_BEGUN, NMSG_DONE,
+	NMSG_LAG_RANK, NMSG_LAG_ITEMS, NMSG_LAG_TARGET, NMSG_LAG_BEGUN, NMSG_LAG_AGE_US,
+	NMSG_LEN
+};
 
-struct pfs_progress_view; /* rank 0's picture of every rank's progress (progress.c) */
+struct pfs_progress_view; /* rank 0's picture of every node's progress (progress.c) */
+struct pfs_progress_agg;  /* an aggregator's picture of its node's ranks (progress.c) */
 
 struct pfs_engine {
 	MPI_Comm comm; /* a duplicate with MPI_ERRORS_RETURN: every call is checked */
@@ -106,6 +120,11 @@ struct pfs_engine {
 	uint64_t op_wait_ns;   /* the thread's run_delay when the op began */
 	int schedstat_fd;      /* /proc/thread-self/schedstat; -1 without one */
 	struct pfs_cgroup_meter throttle; /* the cgroup's throttled time, cpu.stat */
+	/* The op's CPU, wait and throttled time, read by pfs_op_done when the
+	 * op called it (metered), so that untimed work after the clock stops
+	 * (closing a stream, emptying a matrix cell's file) is not in them. */
+	bool op_metered;
+	uint64_t op_meter_cpu_us, op_meter_wait_us, op_meter_throttled_us;
 	unsigned nsamples;     /* rows this rank emitted in the step */
 	struct pfs_sample pending[PFS_MAX_SAMPLES]; /* noted by the op, rows after it */
 	uint64_t pending_start_us[PFS_MAX_SAMPLES];
@@ -121,10 +140,20 @@ struct pfs_engine {
 	uint64_t sw_mine, sw_max;
 	MPI_Request sw_req;
 
-	/* progress.c */
+	/* progress.c. Each node's aggregator (its lowest rank; on rank 0's
+	 * node, the lowest but rank 0) sums its node's ranks' progress and
+	 * sends rank 0 one message a tick at most: rank 0 hears O(nodes). */
 	uint64_t last_clock_us, next_tick_us;
-	uint64_t prog_msg[MSG_LEN]; /* the message in flight to rank 0 (progress.c) */
+	uint64_t prog_msg[MSG_LEN]; /* the message in flight to the aggregator */
 	MPI_Request prog_req;
+	bool prog_roles;       /* the roles below are set: messages may flow */
+	int prog_to;           /* this rank's aggregator (itself when it is one); -1 on rank 0 */
+	bool prog_agg;         /* this rank is its node's aggregator */
+	unsigned prog_expect;  /* DONE_SEQ messages this rank takes at the end */
+	unsigned prog_done;    /* ... and has taken */
+	struct pfs_progress_agg *agg; /* an aggregator's view of its node */
+	struct pfs_timeline timeline; /* this rank's ticks of the step in progress */
+	uint64_t ticks_stored; /* rank 0: ticks handed to the outputs (PFSBENCH_DEBUG_PROGRESS) */
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
 	struct pfs_progress_view *view;
@@ -227,12 +256,15 @@ void pfs_progress_service(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_finish(struct pfs_engine *e);
 void pfs_progress_op_begin(struct pfs_engine *e);
 void pfs_progress_op_end(struct pfs_engine *e);
-/* A worker whose op of the step has not ended, as rank 0 last heard. */
+/* A worker whose op of the step has not ended, as rank 0 last heard: per
+ * node, the one its aggregator heard from longest ago (rank 0's own op
+ * apart), and how many more of the node are not done. */
 struct pfs_laggard {
 	int rank, op;
 	bool begun; /* it said its op began */
 	uint64_t items, target, heard_us;
 	enum pfs_unit unit;
+	unsigned more; /* others of its node not done */
 };
 size_t pfs_progress_laggards(struct pfs_engine *e, struct pfs_laggard *out, size_t cap);
 

@@ -1,9 +1,13 @@
 /* progress.c: what a rank makes of its progress. At each tick (about every
  * 100 ms of an op, worker.c) a working rank's counts go to its timeline
- * (the results file's /progress) and, without waiting, to rank 0, which
- * draws one updating line on stderr for steps longer than
- * PROGRESS_AFTER_US: the rate, the time so far, the expected end and the
- * slowest node. */
+ * (the results file's /progress, at a bounded resolution: timeline.h) and,
+ * without waiting, to its node's aggregator. The aggregator (the node's
+ * lowest rank; on rank 0's node the lowest but rank 0, so that rank 0
+ * takes no message of each rank of its own node either) sums its node's
+ * ranks and sends rank 0 one message a tick at most: rank 0 hears O(nodes)
+ * messages a tick, not O(ranks). Rank 0 draws one updating line on stderr
+ * for steps longer than PROGRESS_AFTER_US: the rate, the time so far, the
+ * expected end and the slowest node. */
 #include "internal.h"
 
 #include "pfsbench/core/interrupt.h"
@@ -20,21 +24,46 @@
 #define DRAW_EVERY_TTY_US 500000u
 #define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
 
-/* DONE_SEQ ends a rank's progress messages (internal.h: MSG_*). */
+/* DONE_SEQ ends a rank's progress messages (internal.h: MSG_*, NMSG_*). */
 #define DONE_SEQ UINT64_MAX
 enum { OP_WORKING, OP_DONE };
 
+/* A rank's last message, as the rank that keeps it heard it. */
 struct rank_view {
-	uint64_t seq, time_us, items, bytes, target, state;
-	uint64_t heard_us; /* rank 0's clock when the message came */
+	uint64_t seq, time_us, items, bytes, target, state, unit;
+	uint64_t heard_us; /* the keeper's clock when the message came; 0: never */
+};
+
+/* Rank 0's picture of a node: its aggregator's last message. */
+struct node_view {
+	uint64_t msg[NMSG_LEN];
+	uint64_t heard_us;     /* rank 0's clock when it came */
+	uint64_t lag_heard_us; /* when the node's laggard was last heard of, on it */
 };
 
 struct pfs_progress_view {
-	struct rank_view *ranks;
-	uint64_t *node_items, *node_target; /* scratch, per node */
-	unsigned done;                      /* ranks that sent DONE_SEQ */
+	struct rank_view self;                /* rank 0's own op */
+	struct node_view *nodes;              /* per node, its aggregator's word */
+	int agg0;                             /* rank 0's node's aggregator, or -1 */
+	uint64_t *node_items, *node_target;   /* scratch, per node */
 	uint64_t next_draw_us;
 	enum pfs_unit unit;
+	bool drawing;
+	/* What rank 0 heard, said with PFSBENCH_DEBUG_PROGRESS set. */
+	uint64_t msgs, since_us;
+	unsigned senders;
+	bool *heard;                          /* per node: its aggregator was heard */
+};
+
+struct pfs_progress_agg {
+	struct rank_view *m;   /* per worker of the node (worker - 1) */
+	int *rank_of;          /* the rank of each */
+	unsigned first, n;     /* the workers covered: [first, n); rank 0's not */
+	unsigned self;         /* this rank's own */
+	bool dirty;            /* heard of something since the last message */
+	uint64_t next_send_us; /* no message to rank 0 before this */
+	uint64_t msg[NMSG_LEN];
+	MPI_Request req;
 };
 
 /* Whether the user sees rank 0's stderr on a terminal. Under mpirun it is a
@@ -60,49 +89,126 @@ static bool stderr_is_terminal(FILE *err)
 	return tty;
 }
 
-/* What rank 0 does while it waits (agree.c): take messages, draw. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void agg_service(struct pfs_engine *e, uint64_t now_us);
+
+/* What rank 0 or an aggregator does while it waits (agree.c): take
+ * messages; rank 0 draws, an aggregator passes its node's on. */
 static void while_waiting(struct pfs_engine *e)
 {
-	pfs_progress_service(e, pfs_now_us());
+	if (e->rank == 0)
+		pfs_progress_service(e, pfs_now_us());
+	else
+		agg_service(e, pfs_now_us());
 }
 
 int pfs_progress_init(struct pfs_engine *e)
 {
 	e->prog_req = MPI_REQUEST_NULL;
+	e->prog_to = -1;
 	if (e->rank != 0)
 		return 0;
 	e->while_waiting = while_waiting;
-	/* Rank 0 takes every rank's messages, also when it draws nothing. */
 	e->view = calloc(1, sizeof(*e->view));
-	if (!e->view)
-		return -ENOMEM;
-	e->view->ranks = calloc((size_t)e->nranks, sizeof(*e->view->ranks));
-	return e->view->ranks ? 0 : -ENOMEM;
+	return e->view ? 0 : -ENOMEM;
 }
 
-int pfs_progress_configure(struct pfs_engine *e)
+/* The aggregator of node n: its lowest rank, but not rank 0. -1: none
+ * (rank 0 alone on its node). */
+static int aggregator_of(const struct pfs_engine *e, unsigned n)
+{
+	if (n != 0)
+		return e->topo.nodes[n].leader_rank;
+	for (int r = 1; r < e->nranks; r++)
+		if (e->topo.node_of_rank[r] == 0)
+			return r;
+	return -1;
+}
+
+static int configure_agg(struct pfs_engine *e)
+{
+	unsigned node = e->w.node, nw = e->topo.nodes[node].nworkers;
+	struct pfs_progress_agg *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	e->agg = a;
+	a->req = MPI_REQUEST_NULL;
+	a->m = calloc(nw, sizeof(*a->m));
+	a->rank_of = calloc(nw, sizeof(*a->rank_of));
+	if (!a->m || !a->rank_of)
+		return -ENOMEM;
+	for (int r = 0; r < e->nranks; r++)
+		if (e->topo.node_of_rank[r] == node)
+			a->rank_of[e->topo.worker_of_rank[r] - 1] = r;
+	a->first = node == 0 ? 1 : 0;
+	a->n = nw;
+	a->self = e->w.worker - 1;
+	return 0;
+}
+
+static int configure_view(struct pfs_engine *e)
 {
 	struct pfs_progress_view *v = e->view;
+	unsigned nn = e->topo.nnodes;
 
-	if (e->rank != 0)
-		return 0;
+	v->since_us = pfs_now_us();
+	v->agg0 = aggregator_of(e, 0);
+	v->nodes = calloc(nn, sizeof(*v->nodes));
+	v->heard = calloc(nn, sizeof(*v->heard));
+	v->node_items = calloc(nn, sizeof(uint64_t));
+	v->node_target = calloc(nn, sizeof(uint64_t));
+	if (!v->nodes || !v->heard || !v->node_items || !v->node_target)
+		return -ENOMEM;
 	e->prog_tty = stderr_is_terminal(e->err);
-	if (e->common->progress == PFS_PROGRESS_NEVER ||
-	    (e->common->progress == PFS_PROGRESS_AUTO && !e->prog_tty))
+	v->drawing = !(e->common->progress == PFS_PROGRESS_NEVER ||
+		       (e->common->progress == PFS_PROGRESS_AUTO && !e->prog_tty));
+	return 0;
+}
+
+/* On every rank, once the nodes are known and before any step: who sends
+ * whom its progress. The roles are set also when the memory for the views
+ * is not there (the run then stops before its first step), so that
+ * pfs_progress_finish knows whom to wait for. */
+int pfs_progress_configure(struct pfs_engine *e)
+{
+	unsigned node = e->w.node;
+
+	e->prog_roles = true;
+	e->prog_done = 0;
+	if (e->rank == 0) {
+		e->prog_expect = e->topo.nnodes - (aggregator_of(e, 0) < 0 ? 1 : 0);
+		return configure_view(e);
+	}
+	e->prog_to = aggregator_of(e, node);
+	e->prog_agg = e->prog_to == e->rank;
+	if (!e->prog_agg)
 		return 0;
-	v->node_items = calloc(e->topo.nnodes, sizeof(uint64_t));
-	v->node_target = calloc(e->topo.nnodes, sizeof(uint64_t));
-	return v->node_items && v->node_target ? 0 : -ENOMEM;
+	/* The node's other ranks, each ending with DONE_SEQ. */
+	e->prog_expect = e->topo.nodes[node].nworkers - 1 - (node == 0 ? 1 : 0);
+	e->while_waiting = while_waiting;
+	return configure_agg(e);
 }
 
 void pfs_progress_free(struct pfs_engine *e)
 {
 	if (e->view) {
-		free(e->view->ranks);
+		free(e->view->nodes);
+		free(e->view->heard);
 		free(e->view->node_items);
 		free(e->view->node_target);
 		free(e->view);
 		e->view = NULL;
+	}
+	if (e->agg) {
+		free(e->agg->m);
+		free(e->agg->rank_of);
+		free(e->agg);
+		e->agg = NULL;
 	}
 	free(e->ticks);
 	e->ticks = NULL;
@@ -110,13 +216,14 @@ void pfs_progress_free(struct pfs_engine *e)
 
 static bool drawing(const struct pfs_engine *e)
 {
-	return e->view && e->view->node_items;
+	return e->view && e->view->drawing && e->view->nodes;
 }
 
 void pfs_progress_begin_step(struct pfs_engine *e)
 {
 	e->step_seq++;
 	e->next_tick_us = e->step_start_us + PFS_TICK_US;
+	pfs_timeline_begin(&e->timeline, e->nticks, PFS_TICK_US);
 	if (e->view)
 		e->view->next_draw_us = e->step_start_us + PROGRESS_AFTER_US;
 }
@@ -132,10 +239,15 @@ void pfs_progress_end_step(struct pfs_engine *e)
 
 /* ---- ticks ---------------------------------------------------------------- */
 
+/* Into the timeline, at most PFS_TIMELINE_STEP_MAX points a step: a long
+ * step's points merge as it goes (timeline.h). */
 static void record_tick(struct pfs_engine *e, uint64_t now_us)
 {
+	uint64_t time_us = pfs_run_time(e, now_us);
 	struct pfs_tick *t;
 
+	if (!pfs_timeline_admit(&e->timeline, e->ticks, &e->nticks, time_us))
+		return;
 	if (e->nticks == e->ticks_cap) {
 		size_t cap = e->ticks_cap ? e->ticks_cap * 2 : 256;
 		struct pfs_tick *nt = realloc(e->ticks, cap * sizeof(*nt));
@@ -151,17 +263,33 @@ static void record_tick(struct pfs_engine *e, uint64_t now_us)
 	t->iteration = e->iteration;
 	t->step = e->step;
 	t->rank = (uint32_t)e->rank;
-	t->time_us = pfs_run_time(e, now_us);
+	t->time_us = time_us;
 	t->items = e->w.items;
 	t->bytes = e->w.bytes;
+	pfs_timeline_kept(&e->timeline, time_us);
 }
 
-/* To rank 0, without waiting: the last message is skipped while one is
- * still in flight, since only the newest matters. */
+/* This rank's counts now, as its message says them. */
+static struct rank_view self_view(const struct pfs_engine *e, uint64_t now_us, uint64_t state)
+{
+	return (struct rank_view){ .seq = e->step_seq,
+				   .time_us = now_us - e->step_start_us,
+				   .items = e->w.items,
+				   .bytes = e->w.bytes,
+				   .target = e->w.target,
+				   .state = state,
+				   .unit = e->op_unit,
+				   .heard_us = now_us };
+}
+
+/* To the node's aggregator, without waiting: the last message is skipped
+ * while one is still in flight, since only the newest matters. */
 static void send_progress(struct pfs_engine *e, uint64_t now_us, uint64_t state, bool must)
 {
 	int done = 1;
 
+	if (e->prog_to < 0)
+		return;
 	if (e->prog_req != MPI_REQUEST_NULL) {
 		if (must)
 			pfs_engine_wait(e, &e->prog_req);
@@ -177,55 +305,158 @@ static void send_progress(struct pfs_engine *e, uint64_t now_us, uint64_t state,
 	e->prog_msg[MSG_TARGET] = e->w.target;
 	e->prog_msg[MSG_UNIT] = e->op_unit;
 	e->prog_msg[MSG_STATE] = state;
-	PFS_MPI(e, MPI_Isend,
-		(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
+	PFS_MPI(e, MPI_Isend, (e->prog_msg, MSG_LEN, MPI_UINT64_T, e->prog_to, TAG_PROGRESS,
+			       e->comm, &e->prog_req));
 }
 
-/* Rank 0's own entry in its view, as another rank's message would make it. */
-static void note_self(struct pfs_engine *e, uint64_t now_us, uint64_t state)
+/* This rank's own counts: rank 0 and an aggregator note them where a
+ * message would have put them; any other rank sends them. */
+static void report(struct pfs_engine *e, uint64_t now_us, uint64_t state, bool must)
 {
-	e->view->ranks[0] = (struct rank_view){ e->step_seq,  now_us - e->step_start_us,
-						e->w.items,   e->w.bytes,
-						e->w.target,  state,
-						now_us };
+	if (e->rank == 0) {
+		e->view->self = self_view(e, now_us, state);
+	} else if (e->prog_agg) {
+		if (e->agg && e->agg->m) {
+			e->agg->m[e->agg->self] = self_view(e, now_us, state);
+			e->agg->dirty = true;
+		}
+		agg_service(e, now_us);
+	} else {
+		send_progress(e, now_us, state, must);
+	}
 }
 
 /* Around a rank's op of a step: rank 0 learns who works and who is done,
  * for the watchdog's list of the workers not done. Outside the op's time. */
 void pfs_progress_op_begin(struct pfs_engine *e)
 {
-	uint64_t now = pfs_now_us();
-
 	e->w.items = e->w.bytes = e->w.target = 0;
-	if (e->rank != 0)
-		send_progress(e, now, OP_WORKING, false);
-	else
-		note_self(e, now, OP_WORKING);
+	report(e, pfs_now_us(), OP_WORKING, false);
 }
 
 void pfs_progress_op_end(struct pfs_engine *e)
 {
-	uint64_t now = pfs_now_us();
-
-	if (e->rank != 0)
-		send_progress(e, now, OP_DONE, true);
-	else
-		note_self(e, now, OP_DONE);
+	report(e, pfs_now_us(), OP_DONE, true);
 }
 
 /* A tick, from the op's look at the clock (worker.c): the timeline, and
- * the counts to rank 0 (or, on rank 0, the messages in and the line). */
+ * the counts on their way (on rank 0, the messages in and the line). */
 void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us)
 {
 	record_tick(e, now_us);
-	if (e->rank != 0) {
-		send_progress(e, now_us, OP_WORKING, false);
-	} else {
-		note_self(e, now_us, OP_WORKING);
+	report(e, now_us, OP_WORKING, false);
+	if (e->rank == 0)
 		pfs_progress_service(e, now_us);
-	}
 	if (e->watch)
 		e->watch(e, now_us);
+}
+
+/* ---- a node's aggregator ---------------------------------------------------- */
+
+/* The next message of tag waiting for this rank, from any rank, into msg
+ * (len uint64_t): true and its sender in *src, or false when none waits. */
+static bool next_message(struct pfs_engine *e, int tag, uint64_t *msg, int len, int *src)
+{
+	MPI_Status st;
+	int flag = 0;
+
+	PFS_MPI(e, MPI_Iprobe, (MPI_ANY_SOURCE, tag, e->comm, &flag, &st));
+	if (!flag)
+		return false;
+	PFS_MPI(e, MPI_Recv, (msg, len, MPI_UINT64_T, st.MPI_SOURCE, tag, e->comm, MPI_STATUS_IGNORE));
+	*src = st.MPI_SOURCE;
+	return true;
+}
+
+/* The node's other ranks' messages, into their places. */
+static void agg_take(struct pfs_engine *e)
+{
+	struct pfs_progress_agg *a = e->agg;
+	uint64_t msg[MSG_LEN];
+	int src;
+
+	while (next_message(e, TAG_PROGRESS, msg, MSG_LEN, &src)) {
+		if (msg[MSG_SEQ] == DONE_SEQ) {
+			e->prog_done++;
+			continue;
+		}
+		if (!a || !a->m)
+			continue;
+		a->m[e->topo.worker_of_rank[src] - 1] = (struct rank_view){
+			msg[MSG_SEQ],	 msg[MSG_TIME],	 msg[MSG_ITEMS], msg[MSG_BYTES],
+			msg[MSG_TARGET], msg[MSG_STATE], msg[MSG_UNIT],	 pfs_now_us()
+		};
+		a->dirty = true;
+	}
+}
+
+/* The node's message: the newest step any of its ranks began, the counts
+ * of those in it summed (a target of UINT64_MAX, an op that runs to an end
+ * it cannot foresee, stays so), and the rank not done in it that was heard
+ * from longest ago. */
+static void agg_summary(const struct pfs_engine *e, uint64_t now_us, uint64_t *msg)
+{
+	const struct pfs_progress_agg *a = e->agg;
+	const struct rank_view *lag = NULL;
+	uint64_t seq = 0;
+	unsigned lag_w = 0;
+
+	memset(msg, 0, NMSG_LEN * sizeof(*msg));
+	for (unsigned w = a->first; w < a->n; w++)
+		seq = a->m[w].seq > seq ? a->m[w].seq : seq;
+	msg[NMSG_SEQ] = seq;
+	msg[NMSG_RANKS] = a->n - a->first;
+	msg[NMSG_UNIT] = PFS_UNIT_COUNT;
+	for (unsigned w = a->first; w < a->n; w++) {
+		const struct rank_view *v = &a->m[w];
+
+		if (seq && v->seq == seq) {
+			msg[NMSG_BEGUN]++;
+			msg[NMSG_ITEMS] += v->items;
+			msg[NMSG_BYTES] += v->bytes;
+			msg[NMSG_TARGET] = add_sat(msg[NMSG_TARGET], v->target);
+			msg[NMSG_TIME] = v->time_us > msg[NMSG_TIME] ? v->time_us : msg[NMSG_TIME];
+			msg[NMSG_UNIT] = v->unit;
+			if (v->state == OP_DONE) {
+				msg[NMSG_DONE]++;
+				continue;
+			}
+		}
+		if (!lag || v->heard_us < lag->heard_us) {
+			lag = v;
+			lag_w = w;
+		}
+	}
+	msg[NMSG_LAG_RANK] = UINT64_MAX;
+	if (!lag)
+		return;
+	msg[NMSG_LAG_RANK] = (uint64_t)a->rank_of[lag_w];
+	msg[NMSG_LAG_BEGUN] = seq && lag->seq == seq;
+	msg[NMSG_LAG_ITEMS] = msg[NMSG_LAG_BEGUN] ? lag->items : 0;
+	msg[NMSG_LAG_TARGET] = msg[NMSG_LAG_BEGUN] ? lag->target : 0;
+	msg[NMSG_LAG_AGE_US] = lag->heard_us ? now_us - lag->heard_us : UINT64_MAX;
+}
+
+/* On an aggregator, at its ticks and while it waits: its node's messages
+ * in, and one message out to rank 0 when there is news and a tick has
+ * passed since the last. */
+static void agg_service(struct pfs_engine *e, uint64_t now_us)
+{
+	struct pfs_progress_agg *a = e->agg;
+	int done = 1;
+
+	agg_take(e);
+	if (!a || !a->m || !a->dirty || now_us < a->next_send_us)
+		return;
+	if (a->req != MPI_REQUEST_NULL)
+		PFS_MPI(e, MPI_Test, (&a->req, &done, MPI_STATUS_IGNORE));
+	if (!done)
+		return;
+	agg_summary(e, now_us, a->msg);
+	PFS_MPI(e, MPI_Isend,
+		(a->msg, NMSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS_NODE, e->comm, &a->req));
+	a->dirty = false;
+	a->next_send_us = now_us + PFS_TICK_US;
 }
 
 /* ---- rank 0's line ------------------------------------------------------- */
@@ -233,57 +464,72 @@ void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us)
 static void take_messages(struct pfs_engine *e)
 {
 	struct pfs_progress_view *v = e->view;
-	uint64_t msg[MSG_LEN];
-	MPI_Status st;
-	int flag = 1;
+	uint64_t msg[NMSG_LEN];
+	int src;
 
-	while (flag) {
-		PFS_MPI(e, MPI_Iprobe, (MPI_ANY_SOURCE, TAG_PROGRESS, e->comm, &flag, &st));
-		if (!flag)
-			break;
-		PFS_MPI(e, MPI_Recv, (msg, MSG_LEN, MPI_UINT64_T, st.MPI_SOURCE, TAG_PROGRESS,
-				      e->comm, MPI_STATUS_IGNORE));
-		if (msg[MSG_SEQ] == DONE_SEQ) {
-			v->done++;
+	while (next_message(e, TAG_PROGRESS_NODE, msg, NMSG_LEN, &src)) {
+		unsigned n;
+
+		v->msgs++;
+		if (msg[NMSG_SEQ] == DONE_SEQ) {
+			e->prog_done++;
 			continue;
 		}
-		v->ranks[st.MPI_SOURCE] = (struct rank_view){
-			msg[MSG_SEQ],	 msg[MSG_TIME],	 msg[MSG_ITEMS], msg[MSG_BYTES],
-			msg[MSG_TARGET], msg[MSG_STATE], pfs_now_us()
-		};
-		if (msg[MSG_UNIT] < PFS_UNIT_COUNT)
-			v->unit = (enum pfs_unit)msg[MSG_UNIT];
+		if (!v->nodes)
+			continue;
+		n = e->topo.node_of_rank[src];
+		if (!v->heard[n]) {
+			v->heard[n] = true;
+			v->senders++;
+		}
+		memcpy(v->nodes[n].msg, msg, sizeof(msg));
+		v->nodes[n].heard_us = pfs_now_us();
+		v->nodes[n].lag_heard_us = msg[NMSG_LAG_AGE_US] <= v->nodes[n].heard_us
+						   ? v->nodes[n].heard_us - msg[NMSG_LAG_AGE_US]
+						   : 0;
+		if (msg[NMSG_UNIT] < PFS_UNIT_COUNT)
+			v->unit = (enum pfs_unit)msg[NMSG_UNIT];
 	}
 }
 
+/* Whether rank 0 has heard of node n in the step in progress. */
+static bool node_in_step(const struct pfs_engine *e, unsigned n)
+{
+	return e->view->nodes[n].msg[NMSG_SEQ] == e->step_seq && e->step_seq;
+}
+
 /* The name of the op the step in progress runs: rank 0's own, or, when
- * rank 0 is idle in this step, that of the first working rank heard of.
+ * rank 0 is idle in this step, that of the first working node heard of.
  * NULL outside a step or before any working rank has said it began. */
 static const char *step_op_name(const struct pfs_engine *e)
 {
-	const struct pfs_progress_view *v = e->view;
-
 	if (!e->cur_step || !e->test)
 		return NULL;
 	if (e->op_name)
 		return e->op_name;
-	for (int r = 0; e->wl->op_names && r < e->nranks; r++) {
-		int op = pfs_step_op_of_node(e->cur_step, e->topo.node_of_rank[r]);
+	for (unsigned n = 0; e->wl->op_names && n < e->topo.nnodes; n++) {
+		int op = pfs_step_op_of_node(e->cur_step, n);
 
-		if (op >= 0 && v->ranks[r].seq == e->step_seq)
+		if (op >= 0 && node_in_step(e, n))
 			return e->wl->op_names[op];
 	}
 	return NULL;
 }
 
+/* What draw sums of one source (rank 0's own op, or a node's message). */
+struct counts {
+	uint64_t items, bytes, target;
+};
+
 /* "pfsbench: pa 1/2 Create: 48210 files/s, 12.4 s, about 6 s to go,
  * slowest node2 (61%)": the step's ranks' counts as rank 0 last heard
- * them; rate = all items (bytes) / the time since the step began. An op
- * with no count to reach (target UINT64_MAX: a stream to the end of its
- * file or space) has neither a time to go nor a fraction done. Nothing is
- * drawn outside a step (in the setup's agreements, say, where the clock
- * the time counts from has not started) nor before the step's op has a
- * name and a count to reach: a line of placeholders tells nothing. */
+ * them (its own, and each node's sum from its aggregator); rate = all
+ * items (bytes) / the time since the step began. An op with no count to
+ * reach (target UINT64_MAX: a stream to the end of its file or space) has
+ * neither a time to go nor a fraction done. Nothing is drawn outside a
+ * step (in the setup's agreements, say, where the clock the time counts
+ * from has not started) nor before the step's op has a name and a count
+ * to reach: a line of placeholders tells nothing. */
 static void draw(struct pfs_engine *e, uint64_t now_us)
 {
 	struct pfs_progress_view *v = e->view;
@@ -301,23 +547,29 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 	memset(v->node_items, 0, e->topo.nnodes * sizeof(uint64_t));
 	memset(v->node_target, 0, e->topo.nnodes * sizeof(uint64_t));
 	if (e->op_name && e->w.target) {
-		note_self(e, now_us, v->ranks[0].state);
+		v->self = self_view(e, now_us, v->self.state);
 		v->unit = e->op_unit;
 	}
-	for (int r = 0; r < e->nranks; r++) {
-		const struct rank_view *rv = &v->ranks[r];
-		unsigned n = e->topo.node_of_rank[r];
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		struct counts c[2];
+		size_t k = 0;
 
-		if (rv->seq != e->step_seq)
-			continue;
-		any = true;
-		counted |= rv->target != 0;
-		open_ended |= rv->target == UINT64_MAX;
-		items += rv->items;
-		target += rv->target;
-		amount += pfs_unit_amount(v->unit, rv->items, rv->bytes);
-		v->node_items[n] += rv->items;
-		v->node_target[n] += rv->target;
+		if (n == 0 && v->self.seq == e->step_seq)
+			c[k++] = (struct counts){ v->self.items, v->self.bytes, v->self.target };
+		if (node_in_step(e, n))
+			c[k++] = (struct counts){ v->nodes[n].msg[NMSG_ITEMS],
+						  v->nodes[n].msg[NMSG_BYTES],
+						  v->nodes[n].msg[NMSG_TARGET] };
+		for (size_t i = 0; i < k; i++) {
+			any = true;
+			counted |= c[i].target != 0;
+			open_ended |= c[i].target == UINT64_MAX;
+			items += c[i].items;
+			target = add_sat(target, c[i].target);
+			amount += pfs_unit_amount(v->unit, c[i].items, c[i].bytes);
+			v->node_items[n] += c[i].items;
+			v->node_target[n] = add_sat(v->node_target[n], c[i].target);
+		}
 	}
 	if (!any || !counted)
 		return;
@@ -357,26 +609,55 @@ static void draw(struct pfs_engine *e, uint64_t now_us)
 }
 
 /* Rank 0: the workers whose op of the step in progress has not ended, as
- * rank 0 last heard of them, into out (up to cap). Returns how many. */
+ * rank 0 last heard of them, into out (up to cap): rank 0 itself, and per
+ * node the one its aggregator heard from longest ago, with how many more
+ * of the node are not done. Returns how many entries there are (at most
+ * nodes + 1). */
 size_t pfs_progress_laggards(struct pfs_engine *e, struct pfs_laggard *out, size_t cap)
 {
 	struct pfs_progress_view *v = e->view;
 	size_t n = 0;
 
-	for (int r = 0; v && e->cur_step && r < e->nranks; r++) {
-		const struct rank_view *rv = &v->ranks[r];
-		int op = pfs_step_op_of_node(e->cur_step, e->topo.node_of_rank[r]);
+	if (!v || !v->nodes || !e->cur_step)
+		return 0;
+	for (unsigned node = 0; node < e->topo.nnodes; node++) {
+		int op = pfs_step_op_of_node(e->cur_step, node);
+		const uint64_t *m = v->nodes[node].msg;
+		unsigned covered = e->topo.nodes[node].nworkers - (node == 0 ? 1 : 0);
+		struct pfs_laggard l = { .op = op, .unit = v->unit };
 
-		if (op < 0 || (rv->seq == e->step_seq && rv->state == OP_DONE))
+		if (op < 0)
 			continue;
+		if (node == 0 && !(v->self.seq == e->step_seq && v->self.state == OP_DONE)) {
+			if (n < cap)
+				out[n] = (struct pfs_laggard){ .rank = 0,
+							       .op = op,
+							       .begun = v->self.seq == e->step_seq,
+							       .items = v->self.items,
+							       .target = v->self.target,
+							       .heard_us = v->self.heard_us,
+							       .unit = v->unit };
+			n++;
+		}
+		if (!covered)
+			continue;
+		if (!node_in_step(e, node)) {
+			/* Nothing of this step yet: none of its ranks has begun,
+			 * as rank 0 knows. */
+			l.rank = node == 0 ? v->agg0 : e->topo.nodes[node].leader_rank;
+			l.more = covered - 1;
+		} else if (m[NMSG_DONE] < m[NMSG_RANKS] && m[NMSG_LAG_RANK] < (uint64_t)e->nranks) {
+			l.rank = (int)m[NMSG_LAG_RANK];
+			l.begun = m[NMSG_LAG_BEGUN] != 0;
+			l.items = m[NMSG_LAG_ITEMS];
+			l.target = m[NMSG_LAG_TARGET];
+			l.heard_us = v->nodes[node].lag_heard_us;
+			l.more = (unsigned)(m[NMSG_RANKS] - m[NMSG_DONE] - 1);
+		} else {
+			continue;
+		}
 		if (n < cap)
-			out[n] = (struct pfs_laggard){ .rank = r,
-						       .op = op,
-						       .begun = rv->seq == e->step_seq,
-						       .items = rv->items,
-						       .target = rv->target,
-						       .heard_us = rv->heard_us,
-						       .unit = v->unit };
+			out[n] = l;
 		n++;
 	}
 	return n;
@@ -393,24 +674,67 @@ void pfs_progress_service(struct pfs_engine *e, uint64_t now_us)
 	draw(e, now_us);
 }
 
-/* At the run's end: every rank's last message reaches rank 0 before the
+/* PFSBENCH_DEBUG_PROGRESS set: what rank 0 heard over the run, for tests
+ * and docs/scale.md. A tick here is PFS_TICK_US of rank 0's time from the
+ * roles' setting to the last message: each sender sends at most one
+ * message a tick, and one DONE_SEQ at the end. */
+static void say_heard(const struct pfs_engine *e)
+{
+	const struct pfs_progress_view *v = e->view;
+	const char *env = getenv("PFSBENCH_DEBUG_PROGRESS");
+
+	if (!env || !*env)
+		return;
+	fprintf(e->err,
+		"pfsbench: progress: rank 0 received %llu messages from %u senders of %u nodes "
+		"(%d ranks) over %llu ticks; %llu ticks stored\n",
+		(unsigned long long)v->msgs, v->senders, e->topo.nnodes, e->nranks,
+		(unsigned long long)((pfs_now_us() - v->since_us) / PFS_TICK_US),
+		(unsigned long long)e->ticks_stored);
+	fflush(e->err);
+}
+
+/* At the run's end: every message sent reaches its receiver before the
  * communicator goes. A rank's messages arrive in the order sent, so its
- * DONE_SEQ comes last. */
+ * DONE_SEQ comes last: each rank but rank 0 and the aggregators sends
+ * its aggregator one; an aggregator waits for its node's, then sends rank
+ * 0 its own, and rank 0 waits for every aggregator's. No message flowed
+ * when the roles were never set (a run that ended before its start). */
 void pfs_progress_finish(struct pfs_engine *e)
 {
-	if (e->rank != 0) {
-		if (e->prog_req != MPI_REQUEST_NULL)
-			pfs_engine_wait(e, &e->prog_req);
-		e->prog_msg[MSG_SEQ] = DONE_SEQ;
-		PFS_MPI(e, MPI_Isend,
-			(e->prog_msg, MSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS, e->comm, &e->prog_req));
+	if (!e->prog_roles)
+		return;
+	if (e->rank == 0) {
+		while (e->prog_done < e->prog_expect) {
+			take_messages(e);
+			if (e->prog_done < e->prog_expect)
+				usleep(200);
+		}
+		say_heard(e);
+		pfs_progress_end_step(e);
+		return;
+	}
+	if (e->prog_agg) {
+		uint64_t done_msg[NMSG_LEN] = { DONE_SEQ };
+
+		/* Nothing more after DONE_SEQ: no summary from a wait below. */
+		e->while_waiting = NULL;
+		while (e->prog_done < e->prog_expect) {
+			agg_take(e);
+			if (e->prog_done < e->prog_expect)
+				usleep(200);
+		}
+		if (e->agg && e->agg->req != MPI_REQUEST_NULL)
+			pfs_engine_wait(e, &e->agg->req);
+		PFS_MPI(e, MPI_Isend, (done_msg, NMSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS_NODE,
+				       e->comm, &e->prog_req));
 		pfs_engine_wait(e, &e->prog_req);
 		return;
 	}
-	while (e->view->done < (unsigned)e->nranks - 1) {
-		take_messages(e);
-		if (e->view->done < (unsigned)e->nranks - 1)
-			usleep(200);
-	}
-	pfs_progress_end_step(e);
+	if (e->prog_req != MPI_REQUEST_NULL)
+		pfs_engine_wait(e, &e->prog_req);
+	e->prog_msg[MSG_SEQ] = DONE_SEQ;
+	PFS_MPI(e, MPI_Isend, (e->prog_msg, MSG_LEN, MPI_UINT64_T, e->prog_to, TAG_PROGRESS,
+			       e->comm, &e->prog_req));
+	pfs_engine_wait(e, &e->prog_req);
 }

@@ -565,7 +565,9 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 		rc = e->wl->setup(&e->w);
 		e->setup_done = true;
 	}
-	if (!rc && pfs_progress_configure(e))
+	/* On every rank, also after a failed setup: the roles say who waits
+	 * for whose last progress message (pfs_progress_finish). */
+	if (pfs_progress_configure(e) && !rc)
 		rc = pfs_fail(&e->w, "allocate", "the progress view", ENOMEM);
 	if (pfs_agree(e, rc != 0))
 		return -1;

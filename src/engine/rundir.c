@@ -511,6 +511,8 @@ void pfs_rundir_remove(struct pfs_engine *e)
 	    unlinkat(e->run_dirfd, worker_name(e, w->dir), AT_REMOVEDIR))
 		pfs_warn("cannot remove '%s': %s", w->dir, strerror(errno));
 	pfs_engine_barrier(e);
+	if (e->rank == 0 && e->setup_done && e->wl->cleanup_run && e->wl->cleanup_run(w))
+		pfs_warn("some of what the workers shared was left in '%s'", e->run_dir);
 	if (e->rank == 0 && e->run_dir_made && !w->keep) {
 		if (!only_marker_left(e->run_dirfd))
 			pfs_warn("cannot remove '%s': %s", e->run_dir, strerror(ENOTEMPTY));

@@ -27,13 +27,18 @@ static void step_name(const struct pfs_engine *e, char *buf, size_t len)
 
 /* One line per worker not done into buf ("node n2 worker 1 (rank 3):
  * Create in '/m/pfsbench.../n2.1', 1200 of 50000 files, last heard 4.8 s
- * ago"), as far as they fit. Returns how many there are. */
+ * ago"), as far as they fit: rank 0 and, of each node, the one heard from
+ * longest ago, followed by how many more of its node are not done (rank 0
+ * hears each node as one, progress.c). Returns how many workers are not
+ * done. */
 static size_t describe_laggards(struct pfs_engine *e, uint64_t now_us, char *buf, size_t len)
 {
-	struct pfs_laggard *lag = calloc((size_t)e->nranks, sizeof(*lag));
-	size_t n = lag ? pfs_progress_laggards(e, lag, (size_t)e->nranks) : 0, used = 0;
+	size_t cap = (size_t)e->topo.nnodes + 1;
+	struct pfs_laggard *lag = calloc(cap, sizeof(*lag));
+	size_t n = lag ? pfs_progress_laggards(e, lag, cap) : 0, used = 0, workers = 0;
 
 	buf[0] = 0;
+	n = n < cap ? n : cap;
 	for (size_t i = 0; i < n; i++) {
 		const struct pfs_laggard *l = &lag[i];
 		unsigned node = e->topo.node_of_rank[l->rank], worker = e->topo.worker_of_rank[l->rank];
@@ -56,11 +61,18 @@ static size_t describe_laggards(struct pfs_engine *e, uint64_t now_us, char *buf
 					 dir, l->items, l->target,
 					 pfs_unit_is_bytes(l->unit) ? "requests" : pfs_unit_name(l->unit),
 					 (double)(now_us - l->heard_us) / 1e6);
+		workers += 1 + l->more;
+		if (l->more) {
+			size_t w = strlen(what);
+
+			(void)pfs_format(what + w, sizeof(what) - w, "; %u more of node %s not done",
+					 l->more, e->topo.nodes[node].name);
+		}
 		if (used + strlen(what) + 2 < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", what);
 	}
 	free(lag);
-	return n;
+	return workers;
 }
 
 static void fire(struct pfs_engine *e, uint64_t now_us)

@@ -102,6 +102,7 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 		pfs_hist_init(e->hist[1]);
 		w->lat = e->hist[0];
 	}
+	e->op_metered = false;
 	e->op_cpu_us = cpu_now_us();
 	pfs_cgroup_meter_start(&e->throttle);
 	e->op_wait_ns = wait_now_ns(e->schedstat_fd);
@@ -172,6 +173,28 @@ int pfs_emit(struct pfs_worker *w, const struct pfs_sample *s)
 	return 0;
 }
 
+/* The CPU time (user + system, getrusage), the time the op's thread
+ * waited for a CPU and the cgroup's throttled time since pfs_op_start,
+ * into the engine's op_meter fields. wait_us = growth of the thread's
+ * run_delay (or what the op's own threads measured); throttled_us =
+ * growth of the throttled time in the cpu.stat of the rank's CPU cgroup,
+ * capped at each row's elapsed_us (emit): the cgroup's, whichever thread
+ * did the items, so apart from wait_us a cap is told from a busy machine
+ * (docs/methodology.md). */
+static void op_meters(struct pfs_engine *e)
+{
+	const struct pfs_worker *w = &e->w;
+
+	e->op_meter_cpu_us = cpu_now_us() - e->op_cpu_us;
+	e->op_meter_wait_us = (w->thread_waited ? w->thread_wait_ns
+					       : pfs_wait_meter_since(e->schedstat_fd, e->op_wait_ns)) /
+			      1000;
+	e->op_meter_throttled_us = pfs_cgroup_meter_since(&e->throttle) / 1000;
+}
+
+/* The clock stops here, and so do the meters: what the op does after it
+ * (closing, truncating: untimed) is in neither its elapsed_us nor its
+ * cpu_us, as in a peer that times only its loop. */
 int pfs_op_done(struct pfs_worker *w)
 {
 	struct pfs_engine *e = w->engine;
@@ -184,6 +207,8 @@ int pfs_op_done(struct pfs_worker *w)
 		.lat = w->lat,
 	};
 
+	op_meters(e);
+	e->op_metered = true;
 	return pfs_emit(w, &s);
 }
 
@@ -332,15 +357,15 @@ void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working)
 int pfs_worker_end_op(struct pfs_engine *e, unsigned op, int rc)
 {
 	struct pfs_worker *w = &e->w;
-	uint64_t cpu_us = cpu_now_us() - e->op_cpu_us;
-	uint64_t wait_us = (w->thread_waited ? w->thread_wait_ns
-					     : pfs_wait_meter_since(e->schedstat_fd, e->op_wait_ns)) / 1000;
-	/* throttled_us = growth of the throttled time in the cpu.stat of the
-	 * rank's CPU cgroup over the op, capped at each row's elapsed_us
-	 * (emit): the cgroup's, whichever thread did the items, so apart
-	 * from wait_us a cap is told from a busy machine
-	 * (docs/methodology.md). */
-	uint64_t throttled_us = pfs_cgroup_meter_since(&e->throttle) / 1000;
+	uint64_t cpu_us, wait_us, throttled_us;
+
+	/* An op that emitted its rows itself (pfs_emit) is metered now. */
+	if (!e->op_metered)
+		op_meters(e);
+	e->op_metered = false;
+	cpu_us = e->op_meter_cpu_us;
+	wait_us = e->op_meter_wait_us;
+	throttled_us = e->op_meter_throttled_us;
 
 	/* The rows of a step whose op succeeded. */
 	for (size_t i = 0; !rc && i < e->npending; i++)

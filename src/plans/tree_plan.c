@@ -41,8 +41,15 @@ void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
 
 	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t))
 		return;
-	fprintf(fp, INDENT "one tree per worker, in <node>.<worker>/LEVEL0/: %u worker%s on %u node%s\n",
-		nranks, nranks == 1 ? "" : "s", nnodes, nnodes == 1 ? "" : "s");
+	if (o->shared_dir)
+		fprintf(fp, INDENT "one tree shared by %u worker%s on %u node%s, in LEVEL0/ of the "
+			    "run directory: each worker's directories and files named "
+			    "<d|f><j>.<node>.<worker> in every directory of it\n",
+			nranks, nranks == 1 ? "" : "s", nnodes, nnodes == 1 ? "" : "s");
+	else
+		fprintf(fp, INDENT "one tree per worker, in <node>.<worker>/LEVEL0/: %u worker%s on "
+			    "%u node%s\n",
+			nranks, nranks == 1 ? "" : "s", nnodes, nnodes == 1 ? "" : "s");
 	fprintf(fp, INDENT "creating/deleting %" PRIu64 " directory levels with %" PRIu64
 		    " directories at each level\n",
 		o->levels, o->fanout);
@@ -50,9 +57,13 @@ void pfs_tree_describe(FILE *fp, const struct pfs_tree_opts *o, unsigned nranks,
 	fprintf(fp, INDENT "with %" PRIu64 " files of size %" PRIu64 "KiB per directory\n", o->files,
 		o->blocks * (PFS_TREE_BLOCK / 1024));
 	fprintf(fp, INDENT "for a total of %" PRIu64 " files and %" PRIu64 "KiB\n", t.files, t.kib);
-	if (nranks > 1)
+	/* Shared: the skeleton once, and each worker's own directories, all
+	 * of the tree's but the top. */
+	if (nranks > 1 || o->shared_dir)
 		fprintf(fp, INDENT "on all %u workers: %" PRIu64 " directories, %" PRIu64
 			    " files and %" PRIu64 "KiB\n",
-			nranks, pfs_mul_sat_u64(t.dirs, nranks), pfs_mul_sat_u64(t.files, nranks),
-			pfs_mul_sat_u64(t.kib, nranks));
+			nranks,
+			o->shared_dir ? pfs_add_sat_u64(t.dirs, pfs_mul_sat_u64(t.dirs - 1, nranks))
+				      : pfs_mul_sat_u64(t.dirs, nranks),
+			pfs_mul_sat_u64(t.files, nranks), pfs_mul_sat_u64(t.kib, nranks));
 }

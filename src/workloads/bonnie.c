@@ -15,8 +15,10 @@
  *   getc       3 MiB read by 1-byte read(2)s
  *   get_block  the whole file read in blocks
  *   seeks      SEEKS random blocks, shared by PROCS concurrent seekers
- *              (threads), each an lseek and a read; 1 in 10 then changes
- *              a byte and writes the block back (fsync with -b)
+ *              (threads) that read their tickets from a pipe, one read(2)
+ *              a ticket as bonnie++'s do; each an lseek and a read; 1 in
+ *              10 then changes a byte and writes the block back (fsync
+ *              with -b)
  *   seq_create NUM x 1024 files created in name order over DIRS
  *              directories, each with MIN..MAX bytes; then syncfs
  *   seq_stat   the directories read, every file stat'ed and read
@@ -107,7 +109,7 @@ struct bonnie_state {
 	unsigned dirs_made;
 	bool tdir_made;
 	bool dir_sync;     /* -b: fsync directories too, until one refuses */
-	uint64_t *tickets; /* the seeks' random numbers */
+	int32_t *tickets;  /* the seeks' tickets, and an end ticket per seeker */
 };
 
 /* ---- random numbers: splitmix64, seeded by -z and the rank --------------- */
@@ -148,21 +150,24 @@ static unsigned dir_of(const struct bonnie_state *st, uint64_t i)
  * test's key alone, not from the generator's running sequence, so that
  * owned() can make it again rather than read it from the table: comparing
  * against a table of a quarter of a million names cost seq_stat 2 % of
- * its time, most likely in cache misses. Writes the random
- * characters to r (room for RAND_CHARS_MAX) and returns how many. */
+ * its time, most likely in cache misses. Each character takes 6 bits of
+ * one random number, through NAME_CHARS and its first two characters
+ * again for the 2 values left over (a bias no filesystem can tell): 62
+ * divisions and remainders by 62 made this 165 user instructions a name,
+ * and seq_stat and seq_del make every name again (issue 33). Writes the
+ * random characters to r (room for RAND_CHARS_MAX) and returns how many. */
 static unsigned name_rand(uint64_t key, uint64_t i, char *r)
 {
-	static const char chars[] = NAME_CHARS;
+	static const char chars[64 + 1] = NAME_CHARS "ab";
+	_Static_assert(sizeof(NAME_CHARS) == 62 + 1, "NAME_CHARS and 2 more: 64 characters");
 	uint64_t s = key ^ (i * UINT64_C(0xd1b54a32d192ed03)), x = rng_next(&s);
-	unsigned len = (unsigned)(x % (RAND_CHARS_MAX + 1));
+	/* the top byte scaled to 0..12, the other 56 bits 9 characters */
+	unsigned len = (unsigned)(((x >> 56) * (RAND_CHARS_MAX + 1)) >> 8), k;
 
-	/* 8 characters from each 64-bit number: 62^8 < 2^64 */
-	for (unsigned k = 0; k < len; k++) {
-		if (k % 8 == 0)
-			x = rng_next(&s);
-		r[k] = chars[x % (sizeof(chars) - 1)];
-		x /= sizeof(chars) - 1;
-	}
+	for (k = 0; k < len && k < 9; k++, x >>= 6)
+		r[k] = chars[x & 63];
+	for (x = k < len ? rng_next(&s) : 0; k < len; k++, x >>= 6)
+		r[k] = chars[x & 63];
 	return len;
 }
 
@@ -291,15 +296,24 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
 	unsigned procs = st->p.seek_procs;
 	struct pfs_bonnie_run r = {
 		.dirfd = w->dirfd, .file = IO_FILE, .kind = PFS_BONNIE_IO_SEEKS, .tickets = st->tickets,
-		.nseeks = st->p.seeks,
+		.ticket_bytes = ((size_t)st->p.seeks + procs) * sizeof(*st->tickets), .nseeks = st->p.seeks,
 		.chunks = pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk, .chunk = st->p.io_chunk,
 		.sync = o->sync,
 	};
 	struct pfs_bonnie_thread *sk = calloc(procs, sizeof(*sk));
 	int rc;
 
-	for (uint64_t i = 0; i < st->p.seeks; i++)
-		st->tickets[i] = rng_next(&st->rng);
+	/* bonnie++'s tickets: a number from 0 to 2^31 - 1, negated when it
+	 * is a multiple of 10 (that seek rewrites its block), and then one
+	 * end ticket per seeker. A ticket picks its block modulo the file's
+	 * blocks, so seeks reach the first 2^31 blocks only, as bonnie++'s. */
+	for (uint64_t i = 0; i < st->p.seeks; i++) {
+		int32_t t = (int32_t)(rng_next(&st->rng) >> 33);
+
+		st->tickets[i] = t % (int32_t)PFS_BONNIE_UPDATE_EVERY ? t : -t;
+	}
+	for (unsigned i = 0; i < procs; i++)
+		st->tickets[st->p.seeks + i] = PFS_BONNIE_TICKET_END;
 	for (unsigned i = 0; sk && i < procs; i++) {
 		sk[i].run = &r;
 		sk[i].lat = malloc(sizeof(*sk[i].lat));
@@ -850,7 +864,7 @@ static int bonnie_setup(struct pfs_worker *w)
 			st->syncfd[d] = -1;
 	}
 	if (st->p.file_mib) {
-		st->tickets = malloc(st->p.seeks * sizeof(*st->tickets));
+		st->tickets = malloc(((size_t)st->p.seeks + st->p.seek_procs) * sizeof(*st->tickets));
 		if (!st->tickets)
 			return pfs_fail(w, "allocate", "the seeks", ENOMEM);
 	}

@@ -17,7 +17,10 @@
  * 1-byte call here, a sixth of the call (docs/bonnie.md). The I/O test's
  * thread unshares its table (unshare(CLONE_FILES)) and then opens the
  * file, so its calls take bonnie++'s path. The seekers share theirs, as
- * bonnie++'s threads do. */
+ * bonnie++'s threads do, and take their tickets as bonnie++'s do, one
+ * read(2) each from a pipe the main thread fills (bonnie++'s parent's
+ * part): without it pfsbench made one system call per seek fewer, and its
+ * seeks ran 1.3x bonnie++'s rate (issue 33). */
 #include "pfsbench/workloads/bonnie_threads.h"
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/sys.h"
@@ -26,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +101,33 @@ static int helper_fail(struct pfs_bonnie_thread *s, const char *op, ssize_t n, i
 	return -1;
 }
 
+/* A 1-byte read(2) or write(2) of the per-char tests, as few
+ * instructions around the system call as bonnie++'s: its read() and
+ * write() in a process of one thread are the bare call, and a pfsbench
+ * rank has MPI's threads, in which glibc's wrappers switch cancellation on
+ * and off, and syscall(2) moves all six arguments (29 instructions per
+ * call here against bonnie++'s 19.5, issue 33). On x86-64 the syscall
+ * instruction itself; elsewhere syscall(2). Returns 1, or -1 with errno.
+ * (The fault injector, tests/fault, cannot see these calls.) */
+static inline __attribute__((always_inline)) long char_call(long nr, int fd, char *c)
+{
+#if defined(__x86_64__) && defined(__linux__)
+	long rc;
+
+	__asm__ volatile("syscall"
+			 : "=a"(rc)
+			 : "0"(nr), "D"((long)fd), "S"(c), "d"(1L)
+			 : "rcx", "r11", "memory");
+	if (rc < 0) {
+		errno = (int)-rc;
+		return -1;
+	}
+	return rc;
+#else
+	return syscall(nr, fd, c, 1);
+#endif
+}
+
 /* putc and getc: 1-byte write(2)s or read(2)s, a block's worth between
  * looks at the clock and at the stop flag (bonnie++ times them a block at
  * a time too). Inline, called with a constant: each test's loop has no
@@ -105,6 +136,7 @@ static inline __attribute__((always_inline)) int io_chars(struct pfs_bonnie_thre
 {
 	struct pfs_bonnie_run *r = s->run;
 	uint64_t done = 0;
+	char c = 0;
 
 	while (done < r->items && !pfs_bonnie_run_stopped(r)) {
 		/* --char-size need not be a whole number of blocks */
@@ -112,11 +144,13 @@ static inline __attribute__((always_inline)) int io_chars(struct pfs_bonnie_thre
 		uint64_t t = pfs_now_ns();
 
 		for (uint32_t i = 0; i < chunk; i++) {
-			char c = (char)(i & 0x7f);
-			ssize_t n;
+			long n;
 
+			/* bonnie++ writes i & 0x7f, and reads into one char */
+			if (wr)
+				c = (char)(i & 0x7f);
 			do
-				n = wr ? pfs_write(fd, &c, 1) : pfs_read(fd, &c, 1);
+				n = char_call(wr ? SYS_write : SYS_read, fd, &c);
 			while (n < 0 && errno == EINTR);
 			if (n != 1)
 				return helper_fail(s, wr ? "write" : "read", n, errno);
@@ -159,12 +193,29 @@ static int io_blocks(struct pfs_bonnie_thread *s, int fd, enum pfs_bonnie_io kin
 	return 0;
 }
 
-/* bonnie++'s doseek: the ticket's block is read; every 10th is changed by
- * a byte and written back, and with -b fsync'ed. */
-static int seek_one(struct pfs_bonnie_thread *s, int fd, uint64_t ticket)
+/* A seeker's next ticket, read from the pipe one read(2) at a time, as
+ * bonnie++'s seekers read theirs: 1 with a ticket, 0 at the end (its end
+ * ticket, or the pipe closed on a stop), -1 on a failure. */
+static int ticket_next(struct pfs_bonnie_thread *s, int32_t *t)
+{
+	ssize_t n;
+
+	do
+		n = pfs_read(s->run->ticket_fds[0], t, sizeof(*t));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(*t))
+		return *t != PFS_BONNIE_TICKET_END;
+	if (n == 0)
+		return 0;
+	return helper_fail(s, "take a seek's ticket for", n, errno);
+}
+
+/* bonnie++'s doseek: the ticket's block is read; a negative ticket's is
+ * then changed by a byte and written back, and with -b fsync'ed. */
+static int seek_one(struct pfs_bonnie_thread *s, int fd, int32_t ticket)
 {
 	const struct pfs_bonnie_run *r = s->run;
-	uint64_t block = ticket % r->chunks;
+	uint64_t block = (uint64_t)(ticket < 0 ? -(int64_t)ticket : ticket) % r->chunks;
 	off_t where = (off_t)(block * r->chunk);
 	ssize_t n;
 	int rc;
@@ -174,7 +225,7 @@ static int seek_one(struct pfs_bonnie_thread *s, int fd, uint64_t ticket)
 	if ((n = read_block(fd, s->buf, r->chunk)))
 		return helper_fail(s, "read", n, errno);
 	s->bytes += r->chunk;
-	if ((ticket >> 40) % PFS_BONNIE_UPDATE_EVERY)
+	if (ticket >= 0)
 		return 0;
 	s->buf[block % r->chunk]--;
 	if (lseek(fd, where, SEEK_SET) < 0)
@@ -187,22 +238,22 @@ static int seek_one(struct pfs_bonnie_thread *s, int fd, uint64_t ticket)
 	return 0;
 }
 
-/* A seeker takes tickets until none is left. */
-static void seeks(struct pfs_bonnie_thread *s, int fd)
+/* A seeker takes tickets until its end ticket; t is its first. */
+static void seeks(struct pfs_bonnie_thread *s, int fd, int32_t t)
 {
 	struct pfs_bonnie_run *r = s->run;
 
-	while (!pfs_bonnie_run_stopped(r)) {
-		uint64_t i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed), t;
+	do {
+		uint64_t t0;
 
-		if (i >= r->nseeks)
+		if (pfs_bonnie_run_stopped(r))
 			break;
-		t = pfs_now_ns();
-		if (seek_one(s, fd, r->tickets[i]))
+		t0 = pfs_now_ns();
+		if (seek_one(s, fd, t))
 			break;
-		pfs_hist_add(s->lat, pfs_now_ns() - t);
+		pfs_hist_add(s->lat, pfs_now_ns() - t0);
 		atomic_fetch_add_explicit(&r->done, 1, memory_order_relaxed);
-	}
+	} while (ticket_next(s, &t) > 0);
 }
 
 /* A thread opens the file, waits for the start, does its test, then fsyncs
@@ -212,8 +263,9 @@ static void *helper_main(void *arg)
 {
 	struct pfs_bonnie_thread *s = arg;
 	struct pfs_bonnie_run *r = s->run;
-	int fd = -1, meter = -1;
+	int fd = -1, meter = -1, more = 1;
 	uint64_t wait0 = 0;
+	int32_t ticket = 0;
 
 	if (r->own_fds && unshare(CLONE_FILES)) {
 		helper_fail(s, "unshare the descriptor table to open", -1, errno);
@@ -230,6 +282,10 @@ static void *helper_main(void *arg)
 	pfs_bonnie_run_ready_wait(r);
 	if (fd < 0)
 		goto out;
+	/* bonnie++'s seekers start their clocks once they have their first
+	 * ticket */
+	if (r->kind == PFS_BONNIE_IO_SEEKS)
+		more = ticket_next(s, &ticket);
 	/* the waits over the row's time (start_us to end_us) alone: the meter
 	 * is read inside the clock, so a wait can never exceed the time */
 	s->start_us = pfs_now_us();
@@ -238,8 +294,10 @@ static void *helper_main(void *arg)
 		io_chars(s, fd, true);
 	else if (r->kind == PFS_BONNIE_IO_GETC)
 		io_chars(s, fd, false);
-	else if (r->kind == PFS_BONNIE_IO_SEEKS)
-		seeks(s, fd);
+	else if (r->kind == PFS_BONNIE_IO_SEEKS) {
+		if (more > 0)
+			seeks(s, fd, ticket);
+	}
 	else
 		io_blocks(s, fd, r->kind);
 	if (!s->err && pfs_fsync(fd))
@@ -252,6 +310,74 @@ out:
 	pfs_wait_meter_close(meter);
 	pfs_bonnie_run_signal(r, &r->finished);
 	return NULL;
+}
+
+/* ---- the seeks' tickets: the main thread does what bonnie++'s parent does ---- */
+
+/* The pipe, its writing end not blocking: the main thread must go on
+ * looking at the engine. It is made big enough for every ticket where the
+ * kernel allows (1 MiB, 262144 tickets, without CAP_SYS_RESOURCE), so
+ * that they go in at once as bonnie++'s one write(2) puts them; where
+ * not, the main thread puts in the rest as the seekers make room
+ * (tickets_feed, every 20 ms), where bonnie++'s parent waits in its
+ * write. */
+static int tickets_open(struct pfs_bonnie_run *r)
+{
+	int cap;
+
+	if (pipe2(r->ticket_fds, O_CLOEXEC))
+		return -errno;
+	if (fcntl(r->ticket_fds[1], F_SETFL, O_NONBLOCK))
+		return -errno;
+	cap = fcntl(r->ticket_fds[1], F_GETPIPE_SZ);
+	if (cap >= 0 && (size_t)cap < r->ticket_bytes)
+		fcntl(r->ticket_fds[1], F_SETPIPE_SZ,
+		      r->ticket_bytes > INT_MAX ? INT_MAX : (int)r->ticket_bytes);
+	return 0;
+}
+
+static void ticket_fd_close(struct pfs_bonnie_run *r, int end)
+{
+	if (r->ticket_fds[end] >= 0)
+		pfs_close(r->ticket_fds[end]);
+	r->ticket_fds[end] = -1;
+}
+
+/* The pipe's ends and the parent's descriptor, where still open. */
+static void tickets_close(struct pfs_bonnie_run *r)
+{
+	ticket_fd_close(r, 0);
+	ticket_fd_close(r, 1);
+	if (r->parent_fd >= 0)
+		pfs_close(r->parent_fd);
+	r->parent_fd = -1;
+}
+
+/* As many tickets as the pipe takes: the first time in one write(2), as
+ * bonnie++'s parent writes them, then at most PIPE_BUF bytes at a time,
+ * which the kernel takes whole or not at all, so no ticket is ever split.
+ * Once all are in, or the test was stopped, the writing end is closed:
+ * a seeker waiting for a ticket then reads the end of the pipe. */
+static void tickets_feed(struct pfs_bonnie_run *r)
+{
+	while (r->ticket_fds[1] >= 0 && r->ticket_sent < r->ticket_bytes &&
+	       !pfs_bonnie_run_stopped(r)) {
+		size_t left = r->ticket_bytes - r->ticket_sent;
+		ssize_t n = pfs_write(r->ticket_fds[1], (const char *)r->tickets + r->ticket_sent,
+				      r->ticket_sent && left > PIPE_BUF ? PIPE_BUF : left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			r->feed_err = n < 0 ? errno : EIO;
+			atomic_store(&r->stop, true);
+			break;
+		}
+		r->ticket_sent += (size_t)n;
+	}
+	ticket_fd_close(r, 1);
 }
 
 /* Waits for the threads to finish, looking at the engine every 20 ms:
@@ -273,6 +399,8 @@ void pfs_bonnie_run_wait(struct pfs_worker *w, struct pfs_bonnie_run *r, unsigne
 		w->items = atomic_load(&r->done);
 		if (w->tick(w) && w->stopped)
 			atomic_store(&r->stop, true);
+		if (r->ticket_fds[1] >= 0)
+			tickets_feed(r);
 		pthread_mutex_lock(&r->mu);
 	}
 	pthread_mutex_unlock(&r->mu);
@@ -283,6 +411,7 @@ int pfs_bonnie_run_init(struct pfs_bonnie_run *r)
 	pthread_condattr_t ca;
 	int rc;
 
+	r->ticket_fds[0] = r->ticket_fds[1] = r->parent_fd = -1;
 	if ((rc = pthread_mutex_init(&r->mu, NULL)))
 		return rc;
 	if ((rc = pthread_condattr_init(&ca)))
@@ -320,6 +449,21 @@ int pfs_bonnie_threads_run(struct pfs_worker *w, struct pfs_bonnie_run *r, struc
 
 	if ((rc = pfs_bonnie_run_init(r)))
 		return pfs_fail(w, "start", who, rc);
+	/* bonnie++'s parent opens the file too before it starts its seekers,
+	 * and makes the pipe they take their tickets from */
+	if (r->kind == PFS_BONNIE_IO_SEEKS) {
+		const char *what = "open";
+
+		r->parent_fd = pfs_openat(r->dirfd, r->file, O_RDWR | O_CLOEXEC, 0);
+		rc = r->parent_fd < 0 ? errno : 0;
+		if (!rc && (rc = -tickets_open(r)))
+			what = "make the seeks' pipe for";
+		if (rc) {
+			tickets_close(r);
+			pfs_bonnie_run_destroy(r);
+			return pfs_fail(w, what, r->file, rc);
+		}
+	}
 	if (!(rc = pthread_attr_init(&attr))) {
 		rc = pthread_attr_setstacksize(&attr, PFS_BONNIE_THREAD_STACK);
 		for (; !rc && created < n; created += !rc)
@@ -332,6 +476,16 @@ int pfs_bonnie_threads_run(struct pfs_worker *w, struct pfs_bonnie_run *r, struc
 		atomic_store(&r->stop, true);
 	pfs_op_start(w, op, unit, r->kind == PFS_BONNIE_IO_SEEKS ? r->nseeks : r->items, 0);
 	pfs_bonnie_run_go(r);
+	if (r->kind == PFS_BONNIE_IO_SEEKS) {
+		/* bonnie++'s parent: the tickets, then fsync and close its
+		 * descriptor, while the seekers seek */
+		tickets_feed(r);
+		if (pfs_fsync(r->parent_fd) && !r->feed_err)
+			r->feed_err = errno;
+		if (pfs_close(r->parent_fd) && !r->feed_err)
+			r->feed_err = errno;
+		r->parent_fd = -1;
+	}
 	pfs_bonnie_run_wait(w, r, created);
 	for (unsigned i = 0; i < created; i++) {
 		pthread_join(hs[i].tid, NULL);
@@ -350,11 +504,14 @@ int pfs_bonnie_threads_run(struct pfs_worker *w, struct pfs_bonnie_run *r, struc
 	w->thread_waited = created > 0;
 	w->items = atomic_load(&r->done);
 	w->bytes = bytes;
+	tickets_close(r);
 	pfs_bonnie_run_destroy(r);
 	if (rc)
 		return pfs_fail(w, "start", who, rc);
 	if (failed)
 		return pfs_fail(w, failed->op, r->file, failed->err);
+	if (r->feed_err)
+		return pfs_fail(w, "give the seekers their tickets and fsync", r->file, r->feed_err);
 	if (w->stopped)
 		return -ECANCELED;
 	return pfs_emit(w, &(struct pfs_sample){ op, unit, w->items, w->bytes,

@@ -10,6 +10,15 @@
  * file, in Create's order), Unlink, Rmdir (post-order). -C runs the first
  * two and leaves the trees, -R the rest (see docs/tree.md).
  *
+ * With --shared-dir all workers share one tree, as mdtest's shared tree:
+ * rank 0 makes its skeleton (LEVEL0 and the d<j> directories) in the run
+ * directory before the run's clock starts, and every worker's items are
+ * in the skeleton's directories, named with its tag (".<node index>.
+ * <worker>"): Mkdir makes -d directories d<j><tag> in every directory
+ * above the bottom level, Create -f files f<j><tag> in every directory;
+ * Rmdir removes the worker's d<j><tag>, and rank 0 the skeleton once every
+ * worker has cleaned up (cleanup_run).
+ *
  * The walk is iterative and relative to directory descriptors: memory is one
  * record a level and one path buffer, whatever the size of the tree, and the
  * kernel looks up one name per call. Only names of the plan are ever
@@ -32,9 +41,16 @@
 #define FILE_PREFIX "f" /* a file: f<index> */
 #define MAX_DIGITS 20   /* of an index: UINT64_MAX has 20 */
 #define IO_CHUNK (1u << 20)
+/* With --shared-dir, ".<node index>.<worker>" after the digits: each at
+ * most 10 digits, as the pattern of tree_shared_inside says. */
+#define TAG_MAX 24
 
-/* In the order the plan runs them; Stat only with --stat. */
-enum tree_op { OP_MKDIR, OP_CREATE, OP_STAT, OP_UNLINK, OP_RMDIR, OP_CLEANUP };
+/* In the order the plan runs them; Stat only with --stat. Then the walks
+ * that are no op of the plan: a worker's cleanup, and with --shared-dir
+ * rank 0's making of the skeleton (setup) and its removal (cleanup_run). */
+enum tree_op { OP_MKDIR, OP_CREATE, OP_STAT, OP_UNLINK, OP_RMDIR, OP_CLEANUP, OP_SKELETON,
+	       OP_CLEANUP_TREE };
+#define IS_CLEANUP(op) ((op) == OP_CLEANUP || (op) == OP_CLEANUP_TREE)
 
 /* One directory on the way from the top to where the walk is. */
 struct tree_level {
@@ -51,6 +67,14 @@ struct tree_state {
 	 * Mkdir makes them), and the first files_made files in the order Create
 	 * makes them. A stonewall can leave fewer than the plan. */
 	uint64_t dirs_made, files_made;
+	/* --shared-dir: the tree is the skeleton (all of it made in setup,
+	 * dirs_made is all of it), and the worker's own directories, d<j><tag>
+	 * beside the skeleton's d<j>, are the first own_dirs_made in pre-order. */
+	bool shared;
+	uint64_t own_dirs_made;
+	char tag[TAG_MAX];     /* after every item's name: empty, or --shared-dir's */
+	size_t tag_len;
+	int root_fd;           /* where LEVEL0 is: the worker's or the run directory */
 	struct tree_level *lv; /* levels + 1 */
 	char *path;            /* of the current item, relative to the worker's directory */
 	unsigned dir_digits, file_digits;
@@ -94,6 +118,14 @@ static size_t name_first(char *path, size_t at, char c, unsigned digits)
 	return at + 2 + digits;
 }
 
+/* The same, and the worker's tag after the digits (an item of its own). */
+static void own_name_first(struct tree_state *st, size_t at, char c, unsigned digits)
+{
+	size_t end = name_first(st->path, at, c, digits);
+
+	memcpy(st->path + end, st->tag, st->tag_len + 1);
+}
+
 /* Makes the directory at depth the first child of the one above it. */
 static void dir_first(struct tree_state *st, unsigned depth)
 {
@@ -128,6 +160,20 @@ static const struct pfs_item tree_items[] = {
 	{ TOP, PFS_ITEM_DIR, tree_inside },
 	{ NULL, 0, NULL },
 };
+/* --shared-dir's tree, in the run directory: the skeleton's directories,
+ * and in them every worker's tagged directories (empty) and files. */
+#define TREE_TAG_PATTERN ".[0-9]{1,10}.[0-9]{1,10}"
+static const struct pfs_item tree_shared_inside[4];
+static const struct pfs_item tree_shared_inside[4] = {
+	{ DIR_PREFIX "[0-9]{1," PFS_ITEM_STR(MAX_DIGITS) "}", PFS_ITEM_DIR, tree_shared_inside },
+	{ DIR_PREFIX "[0-9]{1," PFS_ITEM_STR(MAX_DIGITS) "}" TREE_TAG_PATTERN, PFS_ITEM_DIR, NULL },
+	{ FILE_PREFIX "[0-9]{1," PFS_ITEM_STR(MAX_DIGITS) "}" TREE_TAG_PATTERN, PFS_ITEM_FILE, NULL },
+	{ NULL, 0, NULL },
+};
+static const struct pfs_item tree_run_items[] = {
+	{ TOP, PFS_ITEM_DIR, tree_shared_inside },
+	{ NULL, 0, NULL },
+};
 
 /* ---- the work on each item ---------------------------------------------- */
 
@@ -149,33 +195,40 @@ create_file(struct pfs_worker *w, struct tree_state *st, int dfd, const char *na
 	return 0;
 }
 
-/* What enter() and each_file() return besides 0 and errors: the walk has
+/* What enter() and each_item() return besides 0 and errors: the walk has
  * reached what the op's count or what exists allows, and ends. */
 #define WALK_END 2
 
-/* Creates or removes the files of the directory whose path ends at end,
- * as many as the op's target allows. */
+/* The op on this worker's items of one kind in the directory whose path
+ * ends at end, as many as the op's target allows: its files (Create,
+ * Stat, Unlink, cleanup), or with --shared-dir its own directories
+ * d<j><tag> in a skeleton directory above the bottom level (Mkdir, Rmdir,
+ * cleanup). dirs is a constant where each op's loop is compiled. */
 static inline __attribute__((always_inline)) int
-each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, int dfd,
-	  size_t end, uint64_t *done)
+each_item(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool dirs, bool lat,
+	  int dfd, size_t end, uint64_t *done)
 {
 	const struct pfs_tree_opts *o = w->opts;
+	unsigned digits = dirs ? st->dir_digits : st->file_digits;
+	uint64_t n = dirs ? o->fanout : o->files;
 	char *name = st->path + end + 1;
-	char *last = name + 1 + st->file_digits;
+	char *last = name + 1 + digits;
+	int rm_flags = dirs ? AT_REMOVEDIR : 0;
 	struct stat sb;
 	int rc = 0;
 
-	name_first(st->path, end, FILE_PREFIX[0], st->file_digits);
-	for (uint64_t j = 0; j < o->files; j++, digits_next(last, st->file_digits)) {
+	own_name_first(st, end, dirs ? DIR_PREFIX[0] : FILE_PREFIX[0], digits);
+	for (uint64_t j = 0; j < n; j++, digits_next(last, digits)) {
 		uint64_t t;
 
 		if (op == OP_CLEANUP) {
 			/* Goes on past errors: remove as much as can be removed. */
-			if (pfs_unlinkat(dfd, name, 0) && errno != ENOENT && !rc)
+			if (pfs_unlinkat(dfd, name, rm_flags) && errno != ENOENT && !rc)
 				rc = -errno;
 			continue;
 		}
-		/* Told to stop, or the op's count is done (a stonewall). */
+		/* Told to stop, or the op's count is done (a stonewall; Rmdir
+		 * and Unlink: all that exists). */
 		if (pfs_tick_at(w, *done)) {
 			rc = w->stopped ? -ECANCELED : WALK_END;
 			break;
@@ -183,9 +236,11 @@ each_file(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat
 		t = lat ? pfs_now_ns() : 0;
 		if (op == OP_CREATE)
 			rc = create_file(w, st, dfd, name);
-		else if (op == OP_STAT ? fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW)
-				       : pfs_unlinkat(dfd, name, 0))
-			rc = pfs_fail(w, op == OP_STAT ? "stat" : "remove", st->path, errno);
+		else if (op == OP_MKDIR ? pfs_mkdirat(dfd, name, 0755)
+			 : op == OP_STAT ? fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW)
+					 : pfs_unlinkat(dfd, name, rm_flags))
+			rc = pfs_fail(w, op == OP_STAT ? "stat" : op == OP_MKDIR ? "create" : "remove",
+				      st->path, errno);
 		if (rc)
 			break;
 		if (lat)
@@ -208,7 +263,11 @@ enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, un
 	int parent = l->parent;
 	const char *name = st->path + l->name;
 
-	if (op != OP_CLEANUP) {
+	bool dirs_only = op == OP_MKDIR || op == OP_RMDIR || op == OP_SKELETON ||
+			 op == OP_CLEANUP_TREE;
+	int rc;
+
+	if (!IS_CLEANUP(op) && op != OP_SKELETON) {
 		/* Told to stop, or the op's count is done (a stonewall). */
 		if (pfs_tick_at(w, *done))
 			return w->stopped ? -ECANCELED : WALK_END;
@@ -216,26 +275,36 @@ enter(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, un
 		if (op != OP_MKDIR && dir_idx >= st->dirs_made)
 			return WALK_END;
 	}
-	if (op == OP_MKDIR) {
+	if (op == OP_SKELETON || (op == OP_MKDIR && !st->shared)) {
 		uint64_t t = lat ? pfs_now_ns() : 0;
 
 		if (pfs_mkdirat(parent, name, 0755))
 			return pfs_fail(w, "create", st->path, errno);
-		if (lat)
-			pfs_hist_add(w->lat, pfs_now_ns() - t);
-		(*done)++;
+		if (op == OP_MKDIR) {
+			if (lat)
+				pfs_hist_add(w->lat, pfs_now_ns() - t);
+			(*done)++;
+		}
 	}
-	if ((op == OP_MKDIR || op == OP_RMDIR) && bottom)
+	/* At the bottom a directory holds files only. */
+	if (dirs_only && bottom)
 		return 0;
 	l->fd = pfs_openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (l->fd < 0) {
-		if (op == OP_CLEANUP)
+		if (IS_CLEANUP(op))
 			return errno == ENOENT ? 1 : -errno;
 		return pfs_fail(w, "open", st->path, errno);
 	}
-	if (op == OP_MKDIR || op == OP_RMDIR)
+	if (st->shared && (op == OP_MKDIR || op == OP_RMDIR))
+		return each_item(w, st, op, true, lat, l->fd, l->end, done);
+	if (dirs_only)
 		return 0;
-	return each_file(w, st, op, lat, l->fd, l->end, done);
+	if (st->shared && op == OP_CLEANUP && !bottom) {
+		rc = each_item(w, st, op, true, lat, l->fd, l->end, done);
+		if (rc)
+			return rc;
+	}
+	return each_item(w, st, op, false, lat, l->fd, l->end, done);
 }
 
 /* After the walk is done with the directory at depth and below it. */
@@ -250,7 +319,10 @@ leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, un
 	if (l->fd >= 0)
 		pfs_close(l->fd);
 	l->fd = -1;
-	if (op != OP_RMDIR && op != OP_CLEANUP)
+	if (op != OP_RMDIR && !IS_CLEANUP(op))
+		return 0;
+	/* The skeleton is rank 0's, removed after every worker's cleanup. */
+	if (st->shared && op != OP_CLEANUP_TREE)
 		return 0;
 	t = op == OP_RMDIR && lat ? pfs_now_ns() : 0;
 	if (!pfs_unlinkat(l->parent, st->path + l->name, AT_REMOVEDIR)) {
@@ -261,7 +333,7 @@ leave(struct pfs_worker *w, struct tree_state *st, enum tree_op op, bool lat, un
 		}
 		return 0;
 	}
-	if (op == OP_CLEANUP)
+	if (IS_CLEANUP(op))
 		return errno == ENOENT ? 0 : -errno;
 	return pfs_fail(w, "remove", st->path, errno);
 }
@@ -282,13 +354,13 @@ walk(struct pfs_worker *w, enum tree_op op, bool lat)
 
 	memcpy(st->path, TOP, sizeof(TOP));
 	st->lv[0] = (struct tree_level){
-		.fd = -1, .parent = w->dirfd, .idx = 0, .name = 0, .end = sizeof(TOP) - 1
+		.fd = -1, .parent = st->root_fd, .idx = 0, .name = 0, .end = sizeof(TOP) - 1
 	};
 	for (;;) {
 		rc = enter(w, st, op, lat, depth, depth == bottom, dir_idx++, &done);
 		if (rc == WALK_END)
 			break;
-		if (rc < 0 && op != OP_CLEANUP)
+		if (rc < 0 && !IS_CLEANUP(op))
 			goto out;
 		if (rc < 0 && !first_err)
 			first_err = rc;
@@ -299,7 +371,7 @@ walk(struct pfs_worker *w, enum tree_op op, bool lat)
 		/* Leave this directory, and each ancestor whose last child it is. */
 		for (;;) {
 			rc = leave(w, st, op, lat, depth, &done);
-			if (rc < 0 && op != OP_CLEANUP)
+			if (rc < 0 && !IS_CLEANUP(op))
 				goto out;
 			if (rc < 0 && !first_err)
 				first_err = rc;
@@ -346,9 +418,12 @@ static int tree_run_op(struct pfs_worker *w, unsigned op)
 	 * each phase's loop. */
 	switch (op) {
 	case OP_MKDIR:
-		pfs_op_start(w, PFS_TREE_OP_MKDIR, PFS_UNIT_DIRS, st->totals.dirs, PFS_OP_HOT);
+		/* Shared: the worker's own, -d in every directory above the
+		 * bottom level, all of the tree's but the top. */
+		pfs_op_start(w, PFS_TREE_OP_MKDIR, PFS_UNIT_DIRS,
+			     st->shared ? st->totals.dirs - 1 : st->totals.dirs, PFS_OP_HOT);
 		rc = w->lat ? walk(w, OP_MKDIR, true) : walk(w, OP_MKDIR, false);
-		st->dirs_made = w->items;
+		*(st->shared ? &st->own_dirs_made : &st->dirs_made) = w->items;
 		break;
 	case OP_CREATE:
 		pfs_op_start(w, PFS_TREE_OP_CREATE, PFS_UNIT_FILES,
@@ -367,11 +442,14 @@ static int tree_run_op(struct pfs_worker *w, unsigned op)
 		rc = w->lat ? walk(w, OP_UNLINK, true) : walk(w, OP_UNLINK, false);
 		st->files_made -= w->items;
 		break;
-	default:
-		pfs_op_start(w, PFS_TREE_OP_RMDIR, PFS_UNIT_DIRS, st->dirs_made, PFS_OP_HOT);
+	default: {
+		uint64_t *made = st->shared ? &st->own_dirs_made : &st->dirs_made;
+
+		pfs_op_start(w, PFS_TREE_OP_RMDIR, PFS_UNIT_DIRS, *made, PFS_OP_HOT);
 		rc = w->lat ? walk(w, OP_RMDIR, true) : walk(w, OP_RMDIR, false);
-		st->dirs_made -= w->items;
+		*made -= w->items;
 		break;
+	}
 	}
 	return rc ? rc : pfs_op_done(w);
 }
@@ -389,11 +467,28 @@ static int tree_setup(struct pfs_worker *w)
 	st->dir_digits = digits_of(o->fanout - 1);
 	st->file_digits = digits_of(o->files - 1);
 	st->file_bytes = o->blocks * PFS_TREE_BLOCK;
-	len = sizeof(TOP) + (size_t)o->levels * (2 + st->dir_digits) + 2 + st->file_digits;
+	st->root_fd = w->dirfd;
+	st->shared = o->shared_dir;
+	if (st->shared) {
+		st->root_fd = w->run_dirfd;
+		pfs_format(st->tag, sizeof(st->tag), ".%u.%u", w->node, w->worker);
+		st->tag_len = strlen(st->tag);
+		st->dirs_made = st->totals.dirs; /* the skeleton, made below */
+	}
+	len = sizeof(TOP) + (size_t)o->levels * (2 + st->dir_digits) + 2 +
+	      (st->dir_digits > st->file_digits ? st->dir_digits : st->file_digits) + TAG_MAX;
 	st->path = malloc(len);
 	st->lv = calloc((size_t)o->levels + 1, sizeof(*st->lv));
 	if (!st->path || !st->lv)
 		return pfs_fail(w, "allocate", "the walk", ENOMEM);
+	/* The shared skeleton, before the run's clock starts (the engine's
+	 * barriers keep every worker out of it until then). */
+	if (st->shared && w->rank == 0) {
+		int rc = walk(w, OP_SKELETON, false);
+
+		if (rc)
+			return rc;
+	}
 	if (o->remove_only) {
 		/* A -C run made the whole tree: it refuses --stonewall. */
 		st->dirs_made = st->totals.dirs;
@@ -418,10 +513,31 @@ static int tree_cleanup(struct pfs_worker *w)
 
 	if (!w->keep && st->path && st->lv)
 		rc = walk(w, OP_CLEANUP, false);
+	free(st->buf);
+	st->buf = NULL;
+	/* Rank 0 removes the shared skeleton after every worker's cleanup. */
+	if (st->shared && w->rank == 0)
+		return rc;
 	free(st->path);
 	free(st->lv);
-	free(st->buf);
-	st->path = st->buf = NULL;
+	st->path = NULL;
+	st->lv = NULL;
+	return rc;
+}
+
+/* --shared-dir, on rank 0 once every worker has removed its items: the
+ * skeleton, by the names of the plan (rmdir leaves a directory that holds
+ * anything else). */
+static int tree_cleanup_run(struct pfs_worker *w)
+{
+	struct tree_state *st = w->state;
+	int rc = 0;
+
+	if (st->shared && !w->keep && st->path && st->lv)
+		rc = walk(w, OP_CLEANUP_TREE, false);
+	free(st->path);
+	free(st->lv);
+	st->path = NULL;
 	st->lv = NULL;
 	return rc;
 }
@@ -470,6 +586,9 @@ static const struct pfs_option tree_options[] = {
 		     "remove the trees a -C run with the same -o, -l, -d, -f and -s left, on its ranks"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, stat, "stat", 0,
 		     "a Stat phase between Create and Unlink: stat every file, in Create's order"),
+	PFS_OPT_FLAG(struct pfs_tree_opts, shared_dir, "shared-dir", 0,
+		     "one tree for all workers, as mdtest's shared tree: every worker's "
+		     "directories and files in each of its directories (docs/tree.md)"),
 	PFS_OPT_FLAG(struct pfs_tree_opts, common.dry_run, "dry-run", 0,
 		     "print the totals and the space and inodes needed; create nothing"),
 	PFS_STONEWALL_OPTION(struct pfs_tree_opts),
@@ -497,6 +616,16 @@ static int tree_validate(void *opts, char *err, size_t errlen)
 			   "Create: give --stat to the -R run");
 		return -EINVAL;
 	}
+	if (o->shared_dir && (o->create_only || o->remove_only)) {
+		pfs_format(err, errlen, "--shared-dir and %s exclude each other: a -R run could not "
+			   "tell which workers' items the shared tree holds", o->create_only ? "-C" : "-R");
+		return -EINVAL;
+	}
+	if (o->shared_dir && (o->common.stonewall_s || o->common.runtime_s)) {
+		pfs_format(err, errlen, "--shared-dir and %s exclude each other: not yet "
+			   "(docs/tree.md)", o->common.runtime_s ? "--runtime" : "--stonewall");
+		return -EINVAL;
+	}
 	if ((o->create_only || o->remove_only) && o->common.iterations > 1) {
 		pfs_format(err, errlen, "-C and -R run once: -i must be 1");
 		return -EINVAL;
@@ -522,10 +651,12 @@ static void tree_needs(const void *opts, unsigned nranks, struct pfs_needs *need
 	needs->bytes = needs->inodes = 0;
 	if (o->remove_only)
 		return;
+	/* Shared, the skeleton is one more tree of directories: each worker's
+	 * are as many, but the top (the same count, near enough). */
 	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t) ||
 	    pfs_mul_u64(t.dirs, PFS_TREE_BLOCK, &dir_bytes) || t.bytes > UINT64_MAX - dir_bytes ||
-	    pfs_mul_u64(t.bytes + dir_bytes, nranks, &needs->bytes) ||
-	    pfs_mul_u64(t.dirs + t.files, nranks, &needs->inodes))
+	    pfs_mul_u64(t.bytes + dir_bytes, nranks + (o->shared_dir ? 1u : 0u), &needs->bytes) ||
+	    pfs_mul_u64(t.dirs + t.files, nranks + (o->shared_dir ? 1u : 0u), &needs->inodes))
 		needs->bytes = needs->inodes = UINT64_MAX;
 }
 
@@ -542,6 +673,18 @@ static int tree_persist(const void *opts, char *key, size_t keylen)
 	return o->create_only ? PFS_PERSIST_LEAVE : PFS_PERSIST_RESUME;
 }
 
+static void tree_note(const void *opts, unsigned nnodes, char *note, size_t len)
+{
+	const struct pfs_tree_opts *o = opts;
+
+	(void)nnodes;
+	note[0] = 0;
+	if (o->shared_dir)
+		pfs_format(note, len, "Shared directory: one tree in the run directory for every "
+			   "worker of every node (rank 0 made its skeleton before the clock "
+			   "started); each worker's directories and files are in every directory of it");
+}
+
 static void tree_dry_run(FILE *out, const void *opts, unsigned nranks, unsigned nnodes)
 {
 	pfs_tree_describe(out, opts, nranks, nnodes);
@@ -551,7 +694,8 @@ const struct pfs_workload pfs_workload_tree = {
 	.name = "tree",
 	.summary = "Create and remove a tree of directories and small files on every rank, "
 		   "as LLNL's fdtree does.",
-	.synopsis = "[-l N] [-d N] [-f N] [-s N] [-o DIR] [-C | -R] [--dry-run] [options]",
+	.synopsis = "[-l N] [-d N] [-f N] [-s N] [-o DIR] [-C | -R] [--shared-dir] [--stat] "
+		    "[--dry-run] [options]",
 	.options = tree_options,
 	.opts_size = sizeof(struct pfs_tree_opts),
 	.state_size = sizeof(struct tree_state),
@@ -563,7 +707,10 @@ const struct pfs_workload pfs_workload_tree = {
 	.setup = tree_setup,
 	.run_op = tree_run_op,
 	.cleanup = tree_cleanup,
+	.cleanup_run = tree_cleanup_run,
 	.items = tree_items,
+	.run_items = tree_run_items,
 	.persist = tree_persist,
 	.dry_run = tree_dry_run,
+	.note = tree_note,
 };

@@ -18,8 +18,12 @@ esac
 : "${LEAKY_RANK:?LEAKY_RANK must point at tests/engine/leaky_rank}"
 mkdir "$SCRATCH/reports"
 # This run's reports go to a directory of its own: they are expected, and
-# tests/sanitized.sh fails a test on any report in its own.
+# tests/sanitized.sh fails a test on any report in its own. The leak check
+# exits 0 here: with its usual 23 the first rank to finish made mpirun kill
+# the other before its check had written a report (a CI at load 17 found
+# one report of two).
 (cd "$SCRATCH" && ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$SCRATCH/reports/asan" \
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}exitcode=0" \
 	timeout 300 "$MPIRUN" --oversubscribe -np 2 "$LEAKY_RANK") >"$SCRATCH/out" 2>"$SCRATCH/err"
 rc=$?
 echo "# mpirun's exit status: $rc; reports: $(ls "$SCRATCH/reports" | tr '\n' ' ')"

@@ -24,7 +24,7 @@ LIMIT=90 # seconds from the kill to mpirun's end
 # DLM well inside LIMIT.
 cat >"$SHARE/n1.job" <<JOB
 COROSYNC_TOKEN=10000 cluster_up
-wait_for $SHARE/n2.ready 180
+wait_for $SHARE/n2.ready 540
 MPIRUN_OPTS="$MPIRUN_2NODES $KEEPALIVE"
 PFS_TIMEOUT=300
 pfs_run fail $M create-unlink -m $M -f 50 -F 2 -s 64k -i 500 --results $SHARE/fail.h5
@@ -66,7 +66,7 @@ else
 	not_ok "mpirun: status $RC after $TOOK s (124: killed by the guest's 300 s timeout)"
 fi
 check "the message names n2" grep -q "n2" "$SHARE/fail.err"
-check "n1 finished its job and powered off" vm_wait n1 180
+check "n1 finished its job and powered off" vm_wait n1 600
 check "n1's job succeeded" test "$(cat "$SHARE/n1.status" 2>/dev/null)" = 0
 check "the results file keeps the rows so far, n2's too" grep -q '^ se .* n2 ' "$SHARE/fail.show"
 check "the results file says the run was aborted" test "$(tail -n 1 "$SHARE/fail.show" | cut -c1-15)" = "Status: aborted"

@@ -263,7 +263,11 @@ MPIRUN_HOSTS="--host n1,n2 --mca btl tcp,self --mca btl_tcp_if_include eth0
 # shellcheck disable=SC2034 # for the tests
 MPIRUN_2NODES="-np 2 $MPIRUN_HOSTS"
 
-# vm_wait NAME SECONDS: 0 when VM NAME powered off within SECONDS.
+# vm_wait NAME SECONDS: 0 when VM NAME powered off within SECONDS. A
+# watchdog against a guest that hangs, never a judge of speed: TCG guests
+# run 2-3x slower on a busy host (the stop-37 check of two-vms.sh ran 626 s
+# at load 17 against 540 allowed, its work done), so the callers give
+# about three times what a quiet machine takes.
 vm_wait() {
 	local pid=${VM_PID[$1]} i
 	for ((i = 0; i < $2 * 5; i++)); do

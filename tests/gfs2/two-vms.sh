@@ -27,18 +27,18 @@ M=/mnt/gfs2
 # nothing.
 cat >"$SHARE/n1.job" <<JOB
 COROSYNC_TOKEN=30000 cluster_up
-wait_for $SHARE/n2.ready 180
+wait_for $SHARE/n2.ready 540
 echo keep >$M/foreign
 stats_snap before-cu
 MPIRUN_OPTS="$MPIRUN_2NODES"
 pfs_run cu $M create-unlink -m $M -f 200 -F 5 -s 64k --results $SHARE/cu.h5
 stats_snap after-cu
 touch $SHARE/n1.cu-done
-wait_for $SHARE/n2.cu-done 60
+wait_for $SHARE/n2.cu-done 180
 pfs_run tree $M tree -o $M -l 2 -d 3 -f 4 -s 2 --results $SHARE/tree.h5
 stats_snap after-tree
 touch $SHARE/n1.done
-wait_for $SHARE/n2.unmounted 60
+wait_for $SHARE/n2.unmounted 180
 umount $M
 dmesg >$SHARE/n1.dmesg
 JOB
@@ -46,10 +46,10 @@ cat >"$SHARE/n2.job" <<JOB
 COROSYNC_TOKEN=30000 cluster_up
 stats_snap before-cu
 touch $SHARE/n2.ready
-wait_for $SHARE/n1.cu-done 400
+wait_for $SHARE/n1.cu-done 1200
 stats_snap after-cu
 touch $SHARE/n2.cu-done
-wait_for $SHARE/n1.done 300
+wait_for $SHARE/n1.done 900
 stats_snap after-tree
 (cd $M && find . | sort) >$SHARE/n2.after
 umount $M
@@ -60,8 +60,8 @@ touch $SHARE/n2.unmounted
 JOB
 start=$SECONDS
 vm_cluster_start
-check "n1 ran its job and powered off within 540 s" vm_wait n1 540
-check "n2 powered off" vm_wait n2 120
+check "n1 ran its job and powered off within 1500 s" vm_wait n1 1500
+check "n2 powered off" vm_wait n2 300
 echo "# the VMs ran $((SECONDS - start)) s"
 for n in n1 n2; do
 	check "$n's job succeeded" test "$(cat "$SHARE/$n.status" 2>/dev/null)" = 0

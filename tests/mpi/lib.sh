@@ -111,6 +111,31 @@ logs() {
 	rm -f "$SCRATCH"/log.*
 }
 
+# count_reaches MIN FIND-ARGS...: waits up to 60 s until find FIND-ARGS
+# lists MIN paths or more; N is how many it listed last (at most MIN).
+count_reaches() {
+	local min=$1 i
+	shift
+	for ((i = 0; i < 1200; i++)); do
+		N=$(find "$@" 2>/dev/null | head -n "$min" | wc -l)
+		[ "$N" -ge "$min" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# kill_ranks PATTERN BG: kills with SIGKILL the ranks whose command line
+# matches PATTERN (pgrep -f), checks that some did, and waits for BG, the
+# background job that ran them.
+kill_ranks() {
+	local pids
+	pids=$(pgrep -f "$1")
+	check "its ranks found" test -n "$pids"
+	# shellcheck disable=SC2086
+	[ -z "$pids" ] || kill -KILL $pids
+	wait "$2"
+}
+
 # pid_with_env PATTERN NAME=VALUE: the pid of the process whose command
 # line matches PATTERN (pgrep -f) and whose environment holds NAME=VALUE:
 # one rank of a run ("$RANK_VAR=1", PFSBENCH_NODENAME=node1).

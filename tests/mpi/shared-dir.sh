@@ -9,7 +9,7 @@
 # say so; nothing is left. A killed shared-dir run is cleaned by
 # `pfsbench clean`, which removes its files and only those. Options that do
 # not apply exit 2 with one message and create nothing (tree's --stat:
-# tests/mpi/tree-run.sh).
+# tests/mpi/tree-run.sh; tree's --shared-dir: tests/mpi/tree-shared.sh).
 . "$(dirname "$0")/lib.sh"
 : "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}"
 target_dir
@@ -84,17 +84,9 @@ echo secret >"$SCRATCH/secret"
 	"$(faulty "delay openat 2ms after=2000")" create-unlink -m "$K" -f 300000 -F 2 -s 4k -t pa \
 	--no-drop-caches --shared-dir --results "$SCRATCH/k.h5") >"$SCRATCH/bg.out" 2>&1 &
 BG=$!
-for ((i = 0; i < 1200; i++)); do
-	n=$(find "$K" -mindepth 2 -maxdepth 2 -name 'f*' 2>/dev/null | head -n 2000 | wc -l)
-	[ "$n" -ge 2000 ] && break
-	sleep 0.05
-done
-check "the killed run made 2000 files in its run directory" test "$n" -ge 2000
-pids=$(pgrep -f "^$T_PFSBENCH create-unlink .*$K")
-check "its ranks found" test -n "$pids"
-# shellcheck disable=SC2086
-[ -z "$pids" ] || kill -KILL $pids
-wait "$BG"
+count_reaches 2000 "$K" -mindepth 2 -maxdepth 2 -name 'f*'
+check "the killed run made 2000 files in its run directory" test "$N" -ge 2000
+kill_ranks "^$T_PFSBENCH create-unlink .*$K" "$BG"
 RUN=$(find "$K" -mindepth 1 -maxdepth 1 -name 'pfsbench.*')
 echo x >"$RUN/stranger"
 ln -s "$SCRATCH/secret" "$RUN/f9999999999.0.1"
@@ -111,17 +103,10 @@ check "clean: only the strangers and the marker stay" \
 	test "$(cd "$RUN" && find . -mindepth 1 | sort | xargs)" = "./.pfsbench-run ./f0000000000 ./f9999999999.0.1 ./stranger"
 
 # Bad input: one message, exit 2, nothing created.
-bad() { # bad WHAT EXPECTED-MESSAGE ARGS...
-	local what=$1 msg=$2
-	shift 2
-	pfs_nodes 1 1 "$@"
-	check "$what: exit 2" test "$RC" -eq 2
-	check "$what: says $msg" grep -qF -e "$msg" "$ERR"
-	check "$what: nothing created" dir_unchanged "$D"
-}
-bad "--stat with only ua and uc" "--stat adds a Stat op to se, pa and ub, and -t selects none of them" \
-	create-unlink -m "$D" -f 10 -F 1 -s 4k --stat -t ua,uc
-bad "tree --shared-dir" "unknown option '--shared-dir'" tree -o "$D" -l 2 -d 2 -f 2 -s 1 --shared-dir
-bad "stream --shared-dir" "unknown option '--shared-dir'" stream -o "$D/x" --shared-dir
+T_REFUSING=create-unlink
+refused 1 "--stat adds a Stat op to se, pa and ub, and -t selects none of them" \
+	-m "$D" -f 10 -F 1 -s 4k --stat -t ua,uc
+T_REFUSING=stream
+refused 1 "unknown option '--shared-dir'" -o "$D/x" --shared-dir
 [ "$T_FAILED" -eq 0 ] || show_run
 finish

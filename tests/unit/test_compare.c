@@ -315,7 +315,7 @@ static void test_node_called_out(void **state)
 	se_runs(runs, l, us, w, nodes, 2);
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
 	v = &t.v[1];
-	assert_true(v->node_interval && v->nodes_judged == 4);
+	assert_true(v->nodes_judged == 4);
 	assert_true(v->called_out && v->node && !strcmp(v->node, "n3"));
 	assert_true(v->node_ratio < 0.55 && v->node_ratio > 0.45);
 	assert_true(v->node_low <= 0.5 && v->node_high >= 0.5);
@@ -335,12 +335,12 @@ static void test_node_called_out(void **state)
 		for (unsigned k = 0; k < 4; k++)
 			us[r][k] /= 4;
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
-	assert_true(t.v[1].node_interval && !t.v[1].called_out);
+	assert_true(pfs_cmp_node_judged(&t.v[1]) && !t.v[1].called_out);
 	pfs_compare_table_free(&t);
 
 	se_runs(runs, l, us, w, nodes, 1);
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
-	assert_true(t.v[1].node_interval && !t.v[1].called_out && !t.v[1].by_node);
+	assert_true(pfs_cmp_node_judged(&t.v[1]) && !t.v[1].called_out && !t.v[1].by_node);
 	pfs_compare_table_free(&t);
 
 	/* One run a side: no node is judged (one run shows no run's spread). */
@@ -348,7 +348,7 @@ static void test_node_called_out(void **state)
 	runs[1] = runs[3];
 	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t),
 			 0);
-	assert_true(!t.v[1].node_interval && !t.v[1].by_node);
+	assert_true(!pfs_cmp_node_judged(&t.v[1]) && !t.v[1].by_node);
 	pfs_compare_table_free(&t);
 }
 

@@ -66,7 +66,9 @@ static const struct refusal refusals[] = {
 	{ "tree", "-C and -R run once", { "-o", "/d", "-C", "-i", "2" } },
 	{ "tree", "--stat runs between Create and Unlink, and -C stops after Create",
 	  { "-o", "/d", "-C", "--stat" } },
-	{ "tree", "unknown option '--shared-dir'", { "-o", "/d", "--shared-dir" } },
+	{ "tree", "--shared-dir and -C exclude each other", { "-o", "/d", "--shared-dir", "-C" } },
+	{ "tree", "--shared-dir and --runtime exclude each other",
+	  { "-o", "/d", "--shared-dir", "--runtime", "5" } },
 	/* bonnie (tests/mpi/bonnie-bad-input.sh) */
 	{ "bonnie", "-s '64x': '64x' is not a size in MiB (suffix m, g or t)",
 	  { "-d", "/d", "-r", "32m", "-s", "64x" } },

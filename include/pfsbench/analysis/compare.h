@@ -170,11 +170,17 @@ struct pfs_cmp_verdict {
 	 * change is the surest (the smallest p); its interval at node_level. A
 	 * slow node in se, where the op's rate moves by a quarter of the node's
 	 * move among 4 nodes, is called out by its own. */
-	bool node_interval;  /* false: fewer than 2 runs a side, or no node in every run */
 	double node_ratio, node_low, node_high, node_p, node_level;
-	unsigned nodes_judged; /* the nodes with an interval: node_p is Bonferroni's over them */
+	unsigned nodes_judged; /* the nodes with an interval: node_p is Bonferroni's over them;
+				* 0: fewer than 2 runs a side, or no node in every run */
 	bool by_node;        /* called out by the node's change alone (node names it) */
 };
+
+/* Has v a node's interval (node_ratio, node_low, node_high)? */
+static inline bool pfs_cmp_node_judged(const struct pfs_cmp_verdict *v)
+{
+	return v->nodes_judged > 0;
+}
 
 /* The lines every side has, and the verdicts on each side after the first
  * against the first. */

@@ -144,6 +144,11 @@ int pfs_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 /* a x b, or UINT64_MAX when that does not fit: for needs and totals that
  * only get compared or printed, where "too much" is the right answer. */
 uint64_t pfs_mul_sat_u64(uint64_t a, uint64_t b);
+/* a + b, or UINT64_MAX when that does not fit. */
+static inline uint64_t pfs_add_sat_u64(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /* The whole of a text file, also one whose size stat does not know (proc,
  * sysfs, debugfs), NUL-terminated in *out (free() it). Returns 0 or -errno. */

@@ -101,8 +101,10 @@ void pfs_op_start(struct pfs_worker *w, const char *op, enum pfs_unit unit, uint
 		  unsigned flags);
 
 /* The op ends: one row of w->items and w->bytes over the time since
- * pfs_op_start (the engine builds it once the op has returned). Returns 0
- * or -ENOSPC when the op emitted more than 4 rows. */
+ * pfs_op_start (the engine builds it once the op has returned); its clock
+ * and its CPU, wait and throttle meters stop here, so what the op does
+ * after (closing, truncating) is in none of them. Returns 0 or -ENOSPC
+ * when the op emitted more than 4 rows. */
 int pfs_op_done(struct pfs_worker *w);
 
 /* For an op that interleaves kinds of item and times each kind itself

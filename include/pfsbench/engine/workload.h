@@ -137,6 +137,12 @@ struct pfs_workload {
 	 * engine, naming the op. */
 	int (*run_op)(struct pfs_worker *w, unsigned op);
 	int (*cleanup)(struct pfs_worker *w);
+	/* Optional: on rank 0, after every worker's cleanup (a barrier
+	 * between), whenever cleanup was called: removes what the workers
+	 * shared in the run directory (tree --shared-dir's skeleton) once
+	 * each has removed its own items from it, and frees what cleanup left
+	 * for it. */
+	int (*cleanup_run)(struct pfs_worker *w);
 	/* What this workload creates in a worker's directory, and (optional)
 	 * in the run directory beside the workers' directories: every name it
 	 * makes, its type, and for a directory what it holds (include/

@@ -32,6 +32,7 @@ struct pfs_tree_opts {
 	bool create_only; /* -C */
 	bool remove_only; /* -R */
 	bool stat;        /* --stat: a Stat phase between Create and Unlink */
+	bool shared_dir;  /* --shared-dir: one tree for all workers (docs/tree.md) */
 };
 
 /* One worker's tree, as fdtree counts it. */

@@ -20,6 +20,12 @@
 struct pfs_hist;
 struct pfs_worker;
 
+/* A seek's ticket, as bonnie++'s: 0 to 2^31 - 1, the block is the ticket
+ * modulo the file's blocks; negative (its negation) when the block is to
+ * be rewritten, which is when the number is a multiple of
+ * PFS_BONNIE_UPDATE_EVERY. PFS_BONNIE_TICKET_END tells a seeker to stop. */
+#define PFS_BONNIE_TICKET_END INT32_MIN
+
 /* The stack of each test's thread. */
 #define PFS_BONNIE_THREAD_STACK (256u * 1024)
 
@@ -43,13 +49,21 @@ struct pfs_bonnie_run {
 	bool own_fds;    /* a descriptor table of its own */
 	bool made;       /* the file was created */
 	uint64_t items;  /* bytes of a per-char test, blocks of a block test */
-	const uint64_t *tickets; /* the seeks' */
+	/* The seeks' tickets, nseeks and then one PFS_BONNIE_TICKET_END for
+	 * each seeker, which the main thread writes into a pipe and each
+	 * seeker reads one read(2) at a time, as bonnie++'s do (its
+	 * seek_test); ticket_sent bytes of them are in the pipe so far. */
+	const int32_t *tickets;
+	size_t ticket_bytes, ticket_sent;
+	int ticket_fds[2]; /* the pipe, -1 when closed */
+	int parent_fd;     /* bonnie++'s parent's own descriptor of the file */
+	int feed_err;      /* the main thread's failure to feed or fsync */
 	uint64_t nseeks, chunks;
 	uint32_t chunk;
 	bool sync;
-	/* The seeks' next ticket; the items done (written by the one I/O
-	 * thread, or added to by every seeker). */
-	atomic_uint_fast64_t next, done;
+	/* The items done (written by the one I/O thread, or added to by
+	 * every seeker). */
+	atomic_uint_fast64_t done;
 	atomic_bool stop;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;

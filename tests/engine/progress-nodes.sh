@@ -1,0 +1,95 @@
+#!/bin/bash
+# Progress messages are summed per node (progress.c): at 8 ranks on 2
+# simulated nodes, in a Create phase of a few seconds (every open slowed by
+# 1 ms), rank 0 hears from at most one sender per node (each node's
+# aggregator; before, from each of the 7 other ranks), and at most one
+# message per node per tick: PFSBENCH_DEBUG_PROGRESS makes rank 0 say how
+# many messages it took over how many ticks of its run (each sender sends
+# at most one a tick, and one last message at the end). The live line
+# (--progress=always) still sums every rank of every node, and the results
+# file's /progress still has each rank's own ticks, at most 256 per rank
+# and step (timeline.h). The watchdog reads the nodes' sums too: with 2 of
+# node2's 3 ranks stopped in Create (its aggregator, rank 3, done),
+# --phase-timeout names one of them, the one heard from longest ago, and
+# says that 1 more of node2 is not done; the heading counts both.
+. "$(dirname "$0")/../mpi/lib.sh"
+
+D=$SCRATCH/target
+mkdir "$D"
+snapshot "$D"
+slow=$(faulty "delay openat 1ms")
+debug=$SCRATCH/pfsbench-debug
+printf '#!/bin/bash\nPFSBENCH_DEBUG_PROGRESS=1 exec %q "$@"\n' "$slow" >"$debug"
+chmod +x "$debug"
+NODES=2 WORKERS=4
+PFSBENCH=$debug pfs_nodes $NODES $WORKERS create-unlink -m "$D" -F 1 -s 4k -t pa --no-drop-caches \
+	-f 3000 --progress=always --results "$SCRATCH/nodes.h5"
+check "8 ranks on 2 nodes: exit 0" test "$RC" -eq 0
+heard=$(grep '^pfsbench: progress: rank 0 received' "$ERR")
+echo "# $heard"
+read -r msgs senders nodes ticks stored < <(sed -nE \
+	's/^pfsbench: progress: rank 0 received ([0-9]+) messages from ([0-9]+) senders of ([0-9]+) nodes \(8 ranks\) over ([0-9]+) ticks; ([0-9]+) ticks stored$/\1 \2 \3 \4 \5/p' \
+	<<<"$heard")
+check "rank 0 says what it heard" test -n "${msgs:-}"
+msgs=${msgs:-0} senders=${senders:-99} nodes=${nodes:-0} ticks=${ticks:-0} stored=${stored:-0}
+check "the run has $NODES nodes" test "$nodes" -eq $NODES
+check "rank 0 heard from one sender per node at most ($senders <= $NODES), not from each rank" \
+	test "$senders" -le $NODES
+check "rank 0 heard at least one node" test "$senders" -ge 1
+check "rank 0 took at most one message per node per tick ($msgs <= $NODES x ($ticks + 2))" \
+	test "$msgs" -le $((NODES * (ticks + 2)))
+check "the phase lasted several ticks" test "$ticks" -ge 10
+check "--progress=always: the line names a node as the slowest" \
+	grep -qE '^pfsbench: pa 1/1 Create: [0-9]+ files/s, [0-9.]+ s, about [0-9]+ s to go, slowest node[12] \(' "$ERR"
+"$PFSBENCH" export "$SCRATCH/nodes.h5" --csv --progress | tr -d '\r' >"$SCRATCH/ticks.csv"
+ranks=$(awk -F, '$1 == "pa" && $3 == 0 {print $4}' "$SCRATCH/ticks.csv" | sort -u | wc -l)
+check "/progress: each of the 8 ranks has its own Create ticks" test "$ranks" -eq 8
+most=$(awk -F, 'NR > 1 {n[$1 " " $2 " " $3 " " $4]++} END {m = 0; for (k in n) if (n[k] > m) m = n[k]; print m}' \
+	"$SCRATCH/ticks.csv")
+check "/progress: at most 256 ticks per rank and step ($most)" test "$most" -le 256
+check "/progress: as many ticks as rank 0 stored" \
+	test "$(($(wc -l <"$SCRATCH/ticks.csv") - 1))" -eq "$stored"
+check "nothing of the run is left" dir_unchanged "$D"
+[ "$T_FAILED" -eq 0 ] || show_run
+
+# The watchdog: 2 nodes of 3 ranks; ranks 4 and 5 (node2's workers 2 and
+# 3) slowed to 30 ms a file (1000 files: 30 s), then stopped once rank 3
+# (node2's worker 1, its aggregator) has made its files.
+W=$SCRATCH/wd
+mkdir "$W"
+wslow=$(faulty "delay openat 30ms rank=4; delay openat 30ms rank=5")
+cmd=()
+for n in 1 2; do
+	[ "$n" -gt 1 ] && cmd+=(:)
+	mpi_env "PFSBENCH_NODENAME=node$n"
+	cmd+=(-np 3 "${MPI_ENV[@]}" "$wslow" create-unlink -m "$W" -t pa -f 1000 -F 1 -s 1k
+		--no-drop-caches --phase-timeout 10 --results "$SCRATCH/wd.h5")
+done
+(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") \
+	>"$SCRATCH/wd.out" 2>"$SCRATCH/wd.err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	[ "$(find "$W" -mindepth 3 -path '*/node2.1/*' 2>/dev/null | wc -l)" -ge 1000 ] && break
+	sleep 0.1
+done
+stopped=()
+for r in 4 5; do
+	p=$(pid_with_env "^$T_PFSBENCH create-unlink -m $W" "$RANK_VAR=$r") || continue
+	T_CLEANUP+=("kill -CONT $p 2>/dev/null")
+	kill -STOP "$p" && stopped+=("$p")
+done
+check "the watchdog: ranks 4 and 5 found and stopped" test "${#stopped[@]}" -eq 2
+wait "$pid"
+rc=$?
+for p in "${stopped[@]}"; do kill -CONT "$p" 2>/dev/null; done
+check "the watchdog: the job ends by itself: exit 1 (a hang is the harness's 124)" test "$rc" -eq 1
+check "the watchdog: 2 workers not done" \
+	grep -Eq '^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 10; 2 workers not done:$' \
+	"$SCRATCH/wd.err"
+check "the watchdog: one of node2's stopped ranks named, and 1 more of node2" \
+	grep -Eq "^pfsbench:   node node2 worker [23] \\(rank [45]\\): Create in '$W/pfsbench\\.[^']*/node2\\.[23]', [0-9]+ of 1000 files, last heard [0-9.]+ s ago; 1 more of node node2 not done\$" \
+	"$SCRATCH/wd.err"
+check "the watchdog: no worker of node1 named" test "$(grep -c '^pfsbench:   node node1' "$SCRATCH/wd.err")" -eq 0
+[ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/wd.err"
+check "the watchdog: pfsbench clean removes what the job left" "$PFSBENCH" clean "$W"
+finish
