@@ -71,6 +71,15 @@ void pfs_engine_barrier(struct pfs_engine *e)
 	pfs_engine_wait(e, &req);
 }
 
+/* Rank 0's verdict on work only it does (the checks before a run, the run
+ * directory, the end), to every rank: the others wait asleep, as at a
+ * barrier, instead of spinning in MPI_Bcast for as long as rank 0 works
+ * (on a busy machine, the CPU rank 0 itself needs). */
+void pfs_engine_bcast_int(struct pfs_engine *e, int *value)
+{
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, value, 1, MPI_INT, 0, e->comm);
+}
+
 /* ---- stop notices --------------------------------------------------------- */
 
 void pfs_stop_recv_post(struct pfs_engine *e)

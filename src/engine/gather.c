@@ -148,10 +148,10 @@ static int gather(struct pfs_engine *e, const void *mine, size_t n, MPI_Datatype
 		*firsts = calloc((size_t)e->nranks, sizeof(int));
 		status = *counts && *firsts ? 0 : -ENOMEM;
 	}
-	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
 	if (status)
 		goto out;
-	PFS_MPI(e, MPI_Gather, (&my, 1, MPI_INT, *counts, 1, MPI_INT, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Igather, &my, 1, MPI_INT, *counts, 1, MPI_INT, 0, e->comm);
 	if (e->rank == 0) {
 		for (int r = 0; r < e->nranks && !status; r++) {
 			if ((*counts)[r] < 0 || *total + (size_t)(*counts)[r] > INT_MAX) {
@@ -166,9 +166,9 @@ static int gather(struct pfs_engine *e, const void *mine, size_t n, MPI_Datatype
 			status = *all ? 0 : -ENOMEM;
 		}
 	}
-	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
 	if (!status)
-		PFS_MPI(e, MPI_Gatherv, (mine, my, t, *all, *counts, *firsts, t, 0, e->comm));
+		PFS_MPI_ASLEEP(e, MPI_Igatherv, mine, my, t, *all, *counts, *firsts, t, 0, e->comm);
 out:
 	if (status && e->rank == 0) {
 		if (status == -EOVERFLOW)

@@ -201,7 +201,19 @@ struct pfs_engine {
 void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call);
 #define PFS_MPI(e, fn, args) pfs_mpi_check((e), fn args, #fn)
 void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req);
+/* A collective in its nonblocking form (fn, its arguments without the
+ * request), waited for asleep as pfs_engine_wait does: the blocking form
+ * spins for as long as the slowest rank takes, on a busy machine taking
+ * the CPU that rank needs. Only once the options are known (the wait
+ * looks at the watchdog's). */
+#define PFS_MPI_ASLEEP(e, fn, ...)                                  \
+	do {                                                        \
+		MPI_Request pfs_req_;                               \
+		pfs_mpi_check((e), fn(__VA_ARGS__, &pfs_req_), #fn); \
+		pfs_engine_wait((e), &pfs_req_);                    \
+	} while (0)
 void pfs_engine_barrier(struct pfs_engine *e);
+void pfs_engine_bcast_int(struct pfs_engine *e, int *value);
 void pfs_stop_recv_post(struct pfs_engine *e);
 void pfs_stop_send(struct pfs_engine *e);
 bool pfs_engine_poll(struct pfs_engine *e);

@@ -109,9 +109,9 @@ static int gather_node_facts(struct pfs_engine *e)
 		return -ENOMEM;
 	}
 	pfs_local_kernel(kernel);
-	PFS_MPI(e, MPI_Allgather, (&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm));
-	PFS_MPI(e, MPI_Allgather, (kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX,
-				   MPI_CHAR, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, &mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm);
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX,
+		       MPI_CHAR, e->comm);
 	for (unsigned n = 0; n < e->topo.nnodes; n++) {
 		int leader = e->topo.nodes[n].leader_rank;
 
@@ -139,8 +139,8 @@ static int open_probes(struct pfs_engine *e)
 		return -1;
 	}
 	pfs_probe_open(e, probe);
-	PFS_MPI(e, MPI_Allgather, (probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe), MPI_CHAR,
-				   e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe),
+		       MPI_CHAR, e->comm);
 	for (unsigned n = 0; n < e->topo.nnodes; n++) {
 		memcpy(e->topo.nodes[n].fsstats,
 		       probes + (size_t)e->topo.nodes[n].leader_rank * sizeof(probe), sizeof(probe));
@@ -156,17 +156,17 @@ static int identify(struct pfs_engine *e)
 	char *names = NULL, *addrs = NULL;
 	int rc = pfs_local_identity(name, addr), worst = 0;
 
-	PFS_MPI(e, MPI_Allreduce, (&rc, &worst, 1, MPI_INT, MPI_MIN, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &rc, &worst, 1, MPI_INT, MPI_MIN, e->comm);
 	if (worst)
 		return -1;
 	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
 	addrs = malloc((size_t)e->nranks * PFS_ADDR_MAX);
 	if (pfs_all_allocated(e, names && addrs, "gathering the ranks' names"))
 		goto fail;
-	PFS_MPI(e, MPI_Allgather, (name, PFS_NODE_NAME_MAX, MPI_CHAR, names, PFS_NODE_NAME_MAX,
-				   MPI_CHAR, e->comm));
-	PFS_MPI(e, MPI_Allgather,
-		(addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX, MPI_CHAR, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, name, PFS_NODE_NAME_MAX, MPI_CHAR, names,
+		       PFS_NODE_NAME_MAX, MPI_CHAR, e->comm);
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX,
+		       MPI_CHAR, e->comm);
 	if (pfs_all_allocated(e, !pfs_topology_group(&e->topo, names, e->nranks),
 			  "grouping the ranks by node"))
 		goto fail;
@@ -352,6 +352,33 @@ static void mpi_version(char *buf, size_t len)
 	snprintf(buf, len, "%s", v);
 }
 
+/* Rows the plan makes: each step's workers (the nodes it gives an op),
+ * every test and iteration; 0 when a plan cannot be had (no memory). The
+ * results file fits its chunks to it (src/outputs/hdf5.c). */
+static uint64_t rows_planned(const struct pfs_engine *e)
+{
+	uint64_t rows = 0;
+
+	for (unsigned t = 0; t < e->common->ntests; t++) {
+		const struct pfs_test *test = &e->wl->tests[e->common->tests[t]];
+		size_t nsteps = test->plan(e->opts, e->topo.nnodes, NULL, 0);
+		struct pfs_step *steps = calloc(nsteps ? nsteps : 1, sizeof(*steps));
+		uint64_t per_iteration = 0;
+
+		if (!steps)
+			return 0;
+		test->plan(e->opts, e->topo.nnodes, steps, nsteps);
+		for (size_t s = 0; s < nsteps; s++)
+			for (unsigned n = 0; n < e->topo.nnodes; n++)
+				if (pfs_step_op_of_node(&steps[s], n) >= 0)
+					per_iteration += e->topo.nodes[n].nworkers;
+		free(steps);
+		per_iteration = pfs_mul_sat_u64(per_iteration, e->common->iterations);
+		rows = rows > UINT64_MAX - per_iteration ? UINT64_MAX : rows + per_iteration;
+	}
+	return rows;
+}
+
 static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc,
 			 char **argv)
 {
@@ -387,6 +414,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
 	snprintf(ri->lockproto, sizeof(ri->lockproto), "%s", fs->lockproto);
 	snprintf(ri->locktable, sizeof(ri->locktable), "%s", fs->locktable);
+	ri->rows_planned = rows_planned(e);
 	ri->caches_dropped = e->common->drop_caches;
 	if (!e->common->drop_caches)
 		snprintf(ri->caches_note, sizeof(ri->caches_note),
@@ -518,13 +546,13 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 {
 	int rc = e->rank == 0 ? pfs_rundir_make(e) : 0;
 
-	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	pfs_engine_bcast_int(e, &rc);
 	if (rc)
 		return -1;
-	PFS_MPI(e, MPI_Bcast, (e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, e->run_dir, sizeof(e->run_dir), MPI_CHAR, 0, e->comm);
 	/* Every rank opens the run directory rank 0 made, and no other. */
-	PFS_MPI(e, MPI_Bcast, (&e->run_dir_dev, 1, MPI_UINT64_T, 0, e->comm));
-	PFS_MPI(e, MPI_Bcast, (&e->run_dir_ino, 1, MPI_UINT64_T, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &e->run_dir_dev, 1, MPI_UINT64_T, 0, e->comm);
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &e->run_dir_ino, 1, MPI_UINT64_T, 0, e->comm);
 	/* A resuming run's items stay until its first step: a run that cannot
 	 * start leaves them for another try. */
 	e->w.keep = e->persist == PFS_PERSIST_RESUME;
@@ -559,7 +587,7 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	pfs_clock_sync(e);
 	pfs_engine_barrier(e);
 	e->epoch_us = pfs_now_us();
-	PFS_MPI(e, MPI_Bcast, (&e->epoch_us, 1, MPI_UINT64_T, 0, e->comm));
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &e->epoch_us, 1, MPI_UINT64_T, 0, e->comm);
 	return 0;
 }
 
@@ -641,7 +669,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
 	fflush(e->out);
-	PFS_MPI(e, MPI_Bcast, (&rc, 1, MPI_INT, 0, e->comm));
+	pfs_engine_bcast_int(e, &rc);
 	if (rc || e->common->dry_run)
 		return rc ? PFS_EXIT_USAGE : PFS_EXIT_OK;
 
@@ -678,7 +706,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	    e->common->output_format != PFS_FORMAT_TEXT &&
 	    e->summary(e->out, e->results_path, e->common->output_format))
 		status = PFS_EXIT_FAILED;
-	PFS_MPI(e, MPI_Bcast, (&status, 1, MPI_INT, 0, e->comm));
+	pfs_engine_bcast_int(e, &status);
 	if (e->rank == 0)
 		say_results(e);
 	return status;

@@ -22,8 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A chunk of rows fits HDF5's default 1 MiB chunk cache (4096 rows of 224
- * bytes in memory, fewer in the file's packed record). */
+/* The largest chunks. A chunk of rows fits HDF5's default 1 MiB chunk
+ * cache (4096 rows of 224 bytes in memory, fewer in the file's packed
+ * record). */
 #define ROWS_CHUNK 4096
 _Static_assert(ROWS_CHUNK * sizeof(struct pfs_row) <= 1u << 20,
 	       "a chunk of rows must fit HDF5's default chunk cache");
@@ -31,12 +32,25 @@ _Static_assert(ROWS_CHUNK * sizeof(struct pfs_row) <= 1u << 20,
 #define CELLS_CHUNK 16384
 #define TICKS_CHUNK 8192
 #define FSSTATS_CHUNK 4096
+/* Records a table takes per planned row, for chunks fitted to the run
+ * (fit_chunk): /rows exactly one; the others a guess at a small run's
+ * (a row's nonzero latency buckets, its progress ticks at ~10 a second,
+ * a node's counters per step). A guess too small costs more chunks, never
+ * a wrong record. */
+#define CELLS_PER_ROW 64
+#define TICKS_PER_ROW 16
+#define FSSTATS_PER_ROW 16
 
-/* A dataset that grows by appending, and its records' type in memory. */
+/* A dataset that grows by appending, its records' type in memory, and the
+ * larger of a record's sizes in memory and in the file (write_plist). */
 struct h5table {
 	hid_t ds, mtype;
 	hsize_t n;
+	size_t record_bytes;
 };
+
+/* HDF5's own size of its conversion buffers (H5D_TEMP_BUF_SIZE, 1 MiB). */
+#define CONVERT_MAX_BYTES ((size_t)1 << 20)
 
 struct h5out {
 	hid_t file;
@@ -229,6 +243,45 @@ static hid_t make_table(hid_t file, const char *name, hid_t type, hsize_t n, hsi
 	return ds;
 }
 
+/* A table's chunk, fitted to the run: per_row records for each of the
+ * planned rows, at most max (a run of unknown plan, planned 0: max). A
+ * chunk is made whole when the table grows into it (make_table): HDF5
+ * zeroes a chunk-sized buffer and writes it. Chunks of the largest size
+ * cost a tiny run up to 1.6 MB of zeros, memset and written, for a few
+ * hundred bytes of records; fitted, a chunk holds what the run will write
+ * and little more. */
+static hsize_t fit_chunk(uint64_t planned, uint64_t per_row, hsize_t max)
+{
+	uint64_t want = planned ? pfs_mul_sat_u64(planned, per_row) : max;
+
+	return want < 1 ? 1 : want > max ? max : want;
+}
+
+/* The transfer list of a write of n records of record_bytes each (the
+ * larger of their sizes in memory and in the file). HDF5 converts records
+ * between the two types through a buffer, and a background buffer, that
+ * it callocs at every H5Dwrite, of 1 MiB each however few the records: a
+ * block of 4 rows zeroed 2 MiB. Asked for the records' size (at most that
+ * 1 MiB, which HDF5 fills and empties in turns), it zeroes what it uses. */
+static hid_t write_plist(size_t record_bytes, size_t n)
+{
+	hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+	size_t bytes = record_bytes;
+
+	if (n > 1)
+		bytes = n > CONVERT_MAX_BYTES / record_bytes ? CONVERT_MAX_BYTES : n * record_bytes;
+	if (dxpl >= 0 && H5Pset_buffer(dxpl, bytes, NULL, NULL) < 0)
+		pfs_h5_close_id(&dxpl, H5Pclose);
+	return dxpl;
+}
+
+static size_t larger_size(hid_t a, hid_t b)
+{
+	size_t sa = H5Tget_size(a), sb = H5Tget_size(b);
+
+	return sa > sb ? sa : sb;
+}
+
 /* Units and meanings beside the data, from the same field table. */
 static int write_field_attrs(hid_t ds, const struct pfs_field *fields, size_t nfields)
 {
@@ -251,15 +304,20 @@ static int write_nodes(hid_t file, const struct pfs_run_info *ri)
 				      H5I_INVALID_HID, true);
 	hid_t mt = pfs_h5_record_type(pfs_node_fields, pfs_node_nfields, sizeof(struct pfs_node),
 				      H5I_INVALID_HID, false);
-	hid_t ds = H5I_INVALID_HID;
+	hid_t ds = H5I_INVALID_HID, dxpl = H5I_INVALID_HID;
 	int rc = -1;
 
 	if (ft >= 0 && mt >= 0)
-		ds = make_table(file, "nodes", ft, ri->nnodes, NODES_CHUNK);
-	if (ds >= 0 && write_field_attrs(ds, pfs_node_fields, pfs_node_nfields) == 0)
-		rc = ri->nnodes == 0 || H5Dwrite(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, ri->nodes) >= 0
+		ds = make_table(file, "nodes", ft, ri->nnodes, fit_chunk(ri->nnodes, 1, NODES_CHUNK));
+	if (ds >= 0 && write_field_attrs(ds, pfs_node_fields, pfs_node_nfields) == 0) {
+		if (ri->nnodes)
+			dxpl = write_plist(larger_size(ft, mt), (size_t)ri->nnodes);
+		rc = ri->nnodes == 0 ||
+				     (dxpl >= 0 && H5Dwrite(ds, mt, H5S_ALL, H5S_ALL, dxpl, ri->nodes) >= 0)
 			     ? 0
 			     : -1;
+	}
+	pfs_h5_close_id(&dxpl, H5Pclose);
 	pfs_h5_close_id(&ds, H5Dclose);
 	pfs_h5_close_id(&ft, H5Tclose);
 	pfs_h5_close_id(&mt, H5Tclose);
@@ -274,8 +332,10 @@ static int make_appendable(hid_t file, struct h5table *t, const char *name,
 	hid_t ft = pfs_h5_record_type(fields, nfields, size, H5I_INVALID_HID, true);
 
 	t->mtype = pfs_h5_record_type(fields, nfields, size, H5I_INVALID_HID, false);
-	if (ft >= 0 && t->mtype >= 0)
+	if (ft >= 0 && t->mtype >= 0) {
 		t->ds = make_table(file, name, ft, 0, chunk);
+		t->record_bytes = larger_size(ft, t->mtype);
+	}
 	pfs_h5_close_id(&ft, H5Tclose);
 	if (t->ds < 0)
 		return -1;
@@ -296,18 +356,20 @@ static int write_bucket_scheme(hid_t ds)
 
 static int h5_write_head(struct h5out *h, const struct pfs_run_info *ri)
 {
+	uint64_t rows = ri->rows_planned;
+
 	if (attr_str(h->file, "schema", PFS_SCHEMA_NAME) ||
 	    attr_u64(h->file, "schema_version", PFS_SCHEMA_VERSION) || write_provenance(h->file, ri) ||
 	    write_parameters(h->file, ri) || write_nodes(h->file, ri) ||
 	    make_appendable(h->file, &h->rows, "rows", pfs_row_fields, pfs_row_nfields,
-			    sizeof(struct pfs_row), ROWS_CHUNK) ||
+			    sizeof(struct pfs_row), fit_chunk(rows, 1, ROWS_CHUNK)) ||
 	    make_appendable(h->file, &h->lat, "latency", pfs_lat_cell_fields, pfs_lat_cell_nfields,
-			    sizeof(struct pfs_lat_cell), CELLS_CHUNK) ||
+			    sizeof(struct pfs_lat_cell), fit_chunk(rows, CELLS_PER_ROW, CELLS_CHUNK)) ||
 	    write_bucket_scheme(h->lat.ds) ||
 	    make_appendable(h->file, &h->ticks, "progress", pfs_tick_fields, pfs_tick_nfields,
-			    sizeof(struct pfs_tick), TICKS_CHUNK) ||
+			    sizeof(struct pfs_tick), fit_chunk(rows, TICKS_PER_ROW, TICKS_CHUNK)) ||
 	    make_appendable(h->file, &h->fsstats, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
-			    sizeof(struct pfs_fsstat), FSSTATS_CHUNK))
+			    sizeof(struct pfs_fsstat), fit_chunk(rows, FSSTATS_PER_ROW, FSSTATS_CHUNK)))
 		return -1;
 	return H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0 ? -1 : 0;
 }
@@ -399,7 +461,7 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 		return pfs_error("cannot create '%s': %s", ri->results_path, strerror(ENOMEM));
 	h->file = H5I_INVALID_HID;
 	h->rows = h->lat = h->ticks = h->fsstats =
-		(struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0 };
+		(struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0, 0 };
 	o->priv = h;
 	/* The engine created the file (pfs_results_path_claim); a writer
 	 * outside the engine (tests, benches) has it created the same way. */
@@ -434,7 +496,7 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 static int append(struct h5table *t, const void *records, size_t n)
 {
 	hsize_t start = t->n, count = n, total = t->n + n;
-	hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+	hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID, dxpl = H5I_INVALID_HID;
 	int rc = -1, err;
 
 	if (n == 0)
@@ -442,10 +504,11 @@ static int append(struct h5table *t, const void *records, size_t n)
 	if (H5Dset_extent(t->ds, &total) >= 0) {
 		fspace = H5Dget_space(t->ds);
 		mspace = H5Screate_simple(1, &count, NULL);
+		dxpl = write_plist(t->record_bytes, n);
 	}
-	if (fspace >= 0 && mspace >= 0 &&
+	if (fspace >= 0 && mspace >= 0 && dxpl >= 0 &&
 	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
-	    H5Dwrite(t->ds, t->mtype, mspace, fspace, H5P_DEFAULT, records) >= 0) {
+	    H5Dwrite(t->ds, t->mtype, mspace, fspace, dxpl, records) >= 0) {
 		t->n = total;
 		rc = 0;
 	} else {
@@ -458,6 +521,7 @@ static int append(struct h5table *t, const void *records, size_t n)
 	}
 	pfs_h5_close_id(&fspace, H5Sclose);
 	pfs_h5_close_id(&mspace, H5Sclose);
+	pfs_h5_close_id(&dxpl, H5Pclose);
 	return rc;
 }
 

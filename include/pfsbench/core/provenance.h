@@ -66,6 +66,10 @@ struct pfs_run_info {
 	 * directory); NULL: the HDF5 output creates results_path itself, the
 	 * same way. Not stored. */
 	const struct pfs_results_file *results_file;
+	/* The rows the run's plan makes (every step's workers, every test and
+	 * iteration), or 0 when unknown: the results file fits its tables'
+	 * chunks to it. Not stored. */
+	uint64_t rows_planned;
 };
 
 /* One provenance attribute: its name in the results file and where
