@@ -22,13 +22,19 @@ for sig in INT TERM; do
 		sleep 0.1
 	done
 	grep -q ' Unlink ' "$SCRATCH/$sig.txt" || { kill -KILL $pid; fail "the run never printed a row"; }
+	t0=$SECONDS
 	kill -s "$sig" $pid
 	wait $pid
 	rc=$?
+	# A CI of stop 38 (sanitizers, beside a fresh machine's other lanes)
+	# once found status running, exit 1 and nothing on stderr: the ranks
+	# killed before they wrote a word; how long mpirun took says whether
+	# odls_base_sigkill_timeout ran out.
+	echo "# SIG$sig: mpirun ended $((SECONDS - t0)) s after the signal, status $rc"
 	[ $rc != 0 ] || fail "SIG$sig: the run exited 0"
 	"$PFSBENCH" export "$h5" --csv --provenance >"$SCRATCH/prov.csv" || fail "SIG$sig: the file is not readable"
 	grep -q '^status,aborted' "$SCRATCH/prov.csv" ||
-		fail "SIG$sig: status is not aborted: $(grep ^status "$SCRATCH/prov.csv"); exit $rc; the run's stderr: $(tail -15 "$SCRATCH/$sig.err")"
+		fail "SIG$sig: status is not aborted: $(grep ^status "$SCRATCH/prov.csv"); exit $rc; the run's stderr: $(tail -15 "$SCRATCH/$sig.err"); its stdout's end: $(tail -5 "$SCRATCH/$sig.txt")"
 	# mpirun passes SIGINT and SIGTERM on to the ranks as SIGTERM.
 	grep -q '^status_reason,"node [^,]* worker [0-9]*: interrupted by SIGTERM from mpirun (pid [0-9]*' \
 		"$SCRATCH/prov.csv" || fail "SIG$sig: $(grep ^status_reason "$SCRATCH/prov.csv")"
