@@ -66,7 +66,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for kind in own shared; do
 		vm_result "$kind-$r"
 		check "$kind-$r: exit 0" test "$RC" -eq 0
-		check "$kind-$r: results file: fstype gfs2" test "$(prov "$SHARE/$kind-$r.h5" fstype)" = gfs2
+		check "$kind-$r: results file: fstype GFS2" test "$(prov "$SHARE/$kind-$r.h5" fstype)" = GFS2
 		check "$kind-$r: results file complete" test "$(prov "$SHARE/$kind-$r.h5" status)" = complete
 	done
 done
@@ -89,8 +89,8 @@ done
 		for kind in own shared; do
 			x=$kind-$r
 			printf '# %-7s %-40s %12d %12d\n' "$x" "whole run" \
-				"$(sb_sum "$SHARE/stats/gfs2-$x-before-n1.sbstats" "$SHARE/stats/gfs2-$x-after-n1.sbstats" dlm)" \
-				"$(sb_sum "$SHARE/stats/gfs2-$x-before-n2.sbstats" "$SHARE/stats/gfs2-$x-after-n2.sbstats" dlm)"
+				"$(sb_sum "$SHARE/stats/$x-before-n1.sbstats" "$SHARE/stats/$x-after-n1.sbstats" dlm)" \
+				"$(sb_sum "$SHARE/stats/$x-before-n2.sbstats" "$SHARE/stats/$x-after-n2.sbstats" dlm)"
 			fs_steps "$SHARE/$x.h5" | awk -F'\t' -v x="$x" '$2 == 1 {
 				for (i = 5; i <= NF; i += 5) d[$i] = $(i + 3)
 				printf "# %-7s %-40s %12d %12d\n", x, $1 " " $3 ": " $4, d["n1"], d["n2"]}'
