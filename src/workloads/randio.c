@@ -191,16 +191,6 @@ int pfs_randio_uring_probe(char *why, size_t len)
 
 /* ---- the loop ------------------------------------------------------------------- */
 
-/* The engine's look at the clock, every w->countdown requests: true when
- * the stream must stop. */
-static inline bool tick(struct pfs_worker *w)
-{
-	if (--w->countdown)
-		return false;
-	w->tick(w);
-	return w->stopped;
-}
-
 static inline bool issue_more(const struct pfs_randio *r, const struct pfs_worker *w,
 			      uint64_t next)
 {
@@ -267,7 +257,7 @@ static int run_sync(struct pfs_worker *w, const struct pfs_randio *r, struct pfs
 		}
 		if (request_done(w, r, s, w->lat ? pfs_now_ns() : 0))
 			return -EIO;
-		if (tick(w))
+		if (pfs_tick_stopped(w))
 			return -ECANCELED;
 	}
 	return 0;
@@ -373,7 +363,7 @@ static int run_uring(struct pfs_worker *w, const struct pfs_randio *r, struct pf
 				rc = -EIO;
 			inflight--;
 			free_slot[nfree++] = i;
-			if (!rc && tick(w))
+			if (!rc && pfs_tick_stopped(w))
 				rc = -ECANCELED;
 		}
 		io_uring_cq_advance(ring, seen);

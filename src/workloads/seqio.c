@@ -272,16 +272,6 @@ int pfs_seqio_fail_call(struct pfs_worker *w, const struct pfs_seqio *io, uint64
 			 !direct ? "" : io->direct_hint ? io->direct_hint : "leave off -x or align them");
 }
 
-/* The engine's look at the clock, every w->countdown calls: true when the
- * stream must stop (told to; having done its target is the loop's say). */
-static inline bool tick(struct pfs_worker *w)
-{
-	if (--w->countdown)
-		return false;
-	w->tick(w);
-	return w->stopped;
-}
-
 /* dm -w: sleeps while done bytes are ahead of cap_bps since t0_us, a nap at
  * a time, looking at the clock after each. True when the stream must stop. */
 static bool pace(struct pfs_worker *w, uint64_t cap_bps, uint64_t t0_us, uint64_t done)
@@ -382,7 +372,7 @@ int pfs_seqio_run(struct pfs_worker *w, const struct pfs_seqio *io, struct pfs_s
 			pos += (uint64_t)r;
 			done += (uint64_t)r;
 			w->bytes = done;
-			if (tick(w) || (io->cap_bps && pace(w, io->cap_bps, t0_us, done)))
+			if (pfs_tick_stopped(w) || (io->cap_bps && pace(w, io->cap_bps, t0_us, done)))
 				return -ECANCELED;
 		}
 		if (!got && io->until_target)

@@ -162,6 +162,17 @@ static inline bool pfs_tick(struct pfs_worker *w)
 	return w->tick(w);
 }
 
+/* The same for loops that judge their own end (a stream's requests, which
+ * may run past the target to the end of a file): true only when the op
+ * must stop because it was told to (w->stopped). */
+static inline bool pfs_tick_stopped(struct pfs_worker *w)
+{
+	if (--w->countdown)
+		return false;
+	w->tick(w);
+	return w->stopped;
+}
+
 /* The same for a loop that counts its items in a local, done: w->items is
  * brought up to date only when the engine looks, and by the loop at its
  * end. */
