@@ -646,18 +646,24 @@ static void tree_needs(const void *opts, unsigned nranks, struct pfs_needs *need
 {
 	const struct pfs_tree_opts *o = opts;
 	struct pfs_tree_totals t;
-	uint64_t dir_bytes;
+	uint64_t own, skeleton;
 
 	needs->bytes = needs->inodes = 0;
 	if (o->remove_only)
 		return;
-	/* Shared, the skeleton is one more tree of directories: each worker's
-	 * are as many, but the top (the same count, near enough). */
-	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t) ||
-	    pfs_mul_u64(t.dirs, PFS_TREE_BLOCK, &dir_bytes) || t.bytes > UINT64_MAX - dir_bytes ||
-	    pfs_mul_u64(t.bytes + dir_bytes, nranks + (o->shared_dir ? 1u : 0u), &needs->bytes) ||
-	    pfs_mul_u64(t.dirs + t.files, nranks + (o->shared_dir ? 1u : 0u), &needs->inodes))
+	if (pfs_tree_totals(o->levels, o->fanout, o->files, o->blocks, &t)) {
 		needs->bytes = needs->inodes = UINT64_MAX;
+		return;
+	}
+	/* Each worker's directories: its tree's, or shared all but the top,
+	 * beside a skeleton of the tree's made once. Saturated: "too much" is
+	 * the answer where a count does not fit. */
+	own = o->shared_dir ? t.dirs - 1 : t.dirs;
+	skeleton = o->shared_dir ? t.dirs : 0;
+	needs->bytes = pfs_add_sat_u64(
+		pfs_mul_sat_u64(pfs_add_sat_u64(t.bytes, pfs_mul_sat_u64(own, PFS_TREE_BLOCK)), nranks),
+		pfs_mul_sat_u64(skeleton, PFS_TREE_BLOCK));
+	needs->inodes = pfs_add_sat_u64(pfs_mul_sat_u64(pfs_add_sat_u64(own, t.files), nranks), skeleton);
 }
 
 /* -C leaves the trees where -R with the same options finds them. */
