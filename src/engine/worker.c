@@ -335,6 +335,13 @@ bool pfs_engine_tick(struct pfs_worker *w)
 	return w->stopped || !left;
 }
 
+bool pfs_deadline_due(const struct pfs_worker *w)
+{
+	const struct pfs_engine *e = w->engine;
+
+	return e->deadline_us && !e->sw_hit && !e->sw_posted && pfs_now_us() >= e->deadline_us;
+}
+
 void pfs_worker_begin_step(struct pfs_engine *e, bool stonewall, bool working)
 {
 	e->nsamples = 0;

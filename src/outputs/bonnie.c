@@ -15,7 +15,13 @@
  *   %CPU = the CPU time of all the rows' ranks (user + system, getrusage)
  *          / time x 100, cut to an integer, so 2 busy ranks show 200;
  *   latency = the slowest item of any row (its histogram's exact max);
- * and "+++++ +++" when the time is under bonnie++'s 0.5 s. */
+ * and "+++++ +++" when the time is under bonnie++'s 0.5 s.
+ *
+ * With --runtime, after the tables (on their stream; on stderr with -x N,
+ * which prints CSV lines only), one note per test it cut: the items each
+ * rank did against those the test asked (pfs_bonnie_asked, from the rows
+ * of the tests before it); the figures are over the work done, as always.
+ * bonnie++'s lines are unchanged: Size and files say what was asked. */
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/outputs/output.h"
@@ -96,6 +102,63 @@ static int result_figures(struct pfs_bonnie_result *r, const struct pfs_row *row
 	return 0;
 }
 
+/* The items put_block wrote on the rank of row r (rows: one iteration):
+ * what the later I/O tests were asked to take; the plan's when it did not
+ * run. */
+static uint64_t file_blocks_of(const struct pfs_bonnie_plan *p, const struct pfs_row *rows,
+			       size_t n, const struct pfs_row *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].rank == r->rank &&
+		    !strcmp(rows[i].op, pfs_bonnie_test_names[PFS_BONNIE_PUT_BLOCK]))
+			return rows[i].items;
+	return pfs_bonnie_io_bytes(p) / p->io_chunk;
+}
+
+/* The note of one test --runtime cut: its items a rank, in bytes for the
+ * I/O tests; none when every rank did all it was asked. */
+static bool runtime_note(FILE *fp, const struct pfs_bonnie_opts *o, const struct pfs_bonnie_plan *p,
+			 const struct pfs_row *rows, size_t n, enum pfs_bonnie_test t)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, asked = 0, scale = pfs_bonnie_item_bytes(p, t);
+	const char *unit = scale ? "bytes" : t == PFS_BONNIE_SEEKS ? "seeks" : "files";
+	bool cut = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pfs_row *r = &rows[i];
+		uint64_t a;
+
+		if (strcmp(r->op, pfs_bonnie_test_names[t]))
+			continue;
+		a = pfs_bonnie_asked(p, t, file_blocks_of(p, rows, n, r), 0);
+		cut |= r->items < a;
+		lo = r->items < lo ? r->items : lo;
+		hi = r->items > hi ? r->items : hi;
+		asked = a > asked ? a : asked;
+	}
+	if (!cut)
+		return false;
+	scale = scale ? scale : 1;
+	fprintf(fp, "%s: cut by --runtime %" PRIu64 " at %" PRIu64, pfs_bonnie_test_names[t],
+		o->common.runtime_s, lo * scale);
+	if (hi != lo)
+		fprintf(fp, " to %" PRIu64, hi * scale);
+	fprintf(fp, " of %" PRIu64 " %s a rank\n", asked * scale, unit);
+	return true;
+}
+
+static void runtime_notes(FILE *fp, const struct pfs_bonnie_opts *o, const struct pfs_bonnie_plan *p,
+			  const struct pfs_row *rows, size_t n)
+{
+	bool any = false;
+
+	for (int t = 0; t < PFS_BONNIE_TESTS; t++)
+		if (pfs_bonnie_runtime_cuts((enum pfs_bonnie_test)t))
+			any |= runtime_note(fp, o, p, rows, n, (enum pfs_bonnie_test)t);
+	if (!any)
+		fprintf(fp, "--runtime %" PRIu64 ": no test was cut\n", o->common.runtime_s);
+}
+
 /* One iteration's tables and CSV lines. */
 static int print_iteration(const struct pfs_output *out, const struct pfs_run_info *ri,
 			   const struct pfs_row *rows, size_t n)
@@ -147,6 +210,8 @@ static int print_iteration(const struct pfs_output *out, const struct pfs_run_in
 			fputc('\n', tfp);
 		}
 	}
+	if (o->common.runtime_s)
+		runtime_notes(o->common.iterations == 1 ? tfp : pfs_output_err(out), o, &p, rows, n);
 	for (uint64_t i = 0; i <= ri->nnodes; i++)
 		if (pfs_bonnie_print_csv(fp, &res[i]))
 			goto out;

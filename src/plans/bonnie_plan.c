@@ -277,3 +277,41 @@ uint64_t pfs_bonnie_files(const struct pfs_bonnie_plan *p)
 {
 	return (uint64_t)p->num_files_x1024 * 1024;
 }
+
+bool pfs_bonnie_runtime_cuts(enum pfs_bonnie_test t)
+{
+	return t != PFS_BONNIE_SEQ_STAT && t != PFS_BONNIE_SEQ_DEL && t != PFS_BONNIE_RAN_STAT &&
+	       t != PFS_BONNIE_RAN_DEL && t < PFS_BONNIE_TESTS;
+}
+
+uint64_t pfs_bonnie_asked(const struct pfs_bonnie_plan *p, enum pfs_bonnie_test t,
+			  uint64_t file_blocks, uint64_t files)
+{
+	uint64_t file_bytes = file_blocks * p->io_chunk;
+
+	switch (t) {
+	case PFS_BONNIE_PUTC:
+		return p->char_bytes;
+	case PFS_BONNIE_PUT_BLOCK:
+		return pfs_bonnie_io_bytes(p) / p->io_chunk;
+	case PFS_BONNIE_REWRITE:
+	case PFS_BONNIE_GET_BLOCK:
+		return file_blocks;
+	case PFS_BONNIE_GETC:
+		return p->char_bytes < file_bytes ? p->char_bytes : file_bytes;
+	case PFS_BONNIE_SEEKS:
+		return file_blocks ? p->seeks : 0;
+	case PFS_BONNIE_SEQ_CREATE:
+	case PFS_BONNIE_RAN_CREATE:
+		return pfs_bonnie_files(p);
+	default:
+		return files;
+	}
+}
+
+uint64_t pfs_bonnie_item_bytes(const struct pfs_bonnie_plan *p, enum pfs_bonnie_test t)
+{
+	if (t == PFS_BONNIE_PUTC || t == PFS_BONNIE_GETC)
+		return 1;
+	return t < PFS_BONNIE_SEEKS ? p->io_chunk : 0;
+}

@@ -30,7 +30,13 @@
  * Every I/O test ends with fsync and close inside its time, as bonnie++'s
  * CFileOp::Close; opening the file and choosing names are outside it.
  * Only files and directories this rank made are ever removed: a name
- * found by readdir is checked against the names made. */
+ * found by readdir is checked against the names made.
+ *
+ * --runtime S: every test but the stat and delete tests is a stonewalled
+ * step (cuts()), stopped S s after its barrier at the busiest rank's count
+ * (bonnie_threads.c holds the threads for the agreement); each test asks
+ * for what the tests before it left (pfs_bonnie_asked): the blocks
+ * put_block wrote (io_blocks), the files the create test made (made). */
 #include "pfsbench/core/sys.h"
 #include "pfsbench/core/topology.h"
 #include "pfsbench/core/util.h"
@@ -97,13 +103,18 @@ struct bonnie_state {
 	char *buf;         /* one block or file chunk, page aligned */
 	size_t buflen;
 	bool io_made;      /* IO_FILE exists */
+	uint64_t io_blocks; /* the blocks put_block wrote: fewer than the plan's
+			     * when --runtime cut it, and then all the later
+			     * I/O tests read, rewrite and seek in */
 	/* The file tests. */
 	uint64_t nfiles;
 	char *names;       /* nfiles paths in TEST_DIR, NAME_SLOT bytes each */
 	uint64_t name_key; /* the names' random part (name_make) */
 	size_t base;       /* where the name starts in a path: after "00003/" */
 	uint32_t *order;   /* the random stat's and delete's order */
-	uint64_t made;     /* names [0, made) were created; cleanup tries them */
+	uint64_t made;     /* names [0, made) were created (fewer than nfiles when
+			    * --runtime cut the create test): the stat and
+			    * delete tests take these, cleanup tries them */
 	int tdfd;          /* TEST_DIR, open from create to delete */
 	int *syncfd;       /* -b: each subdirectory, open for its fsyncs */
 	unsigned dirs_made;
@@ -233,12 +244,13 @@ static void file_path(char *buf, size_t len, const struct bonnie_state *st, unsi
 		snprintf(buf, len, TEST_DIR "%s%s", name ? "/" : "", name ? name : "");
 }
 
-/* Shuffles the order of the random stat and delete (Fisher-Yates). */
+/* Shuffles the order of the random stat and delete (Fisher-Yates): of
+ * the files made. */
 static void shuffle(struct bonnie_state *st)
 {
-	for (uint64_t i = 0; i < st->nfiles; i++)
+	for (uint64_t i = 0; i < st->made; i++)
 		st->order[i] = (uint32_t)i;
-	for (uint64_t i = st->nfiles; i > 1; i--) {
+	for (uint64_t i = st->made; i > 1; i--) {
 		uint64_t j = rng_next(&st->rng) % i;
 		uint32_t t = st->order[i - 1];
 
@@ -256,12 +268,11 @@ static int op_io(struct pfs_worker *w, struct bonnie_state *st, enum pfs_bonnie_
 	static const enum pfs_bonnie_test test[] = { PFS_BONNIE_PUTC, PFS_BONNIE_PUT_BLOCK,
 						     PFS_BONNIE_REWRITE, PFS_BONNIE_GETC,
 						     PFS_BONNIE_GET_BLOCK };
-	bool chars = kind == PFS_BONNIE_IO_PUTC || kind == PFS_BONNIE_IO_GETC;
 	bool create = kind == PFS_BONNIE_IO_PUTC || kind == PFS_BONNIE_IO_PUT_BLOCK;
 	struct pfs_bonnie_run r = {
 		.dirfd = w->dirfd, .file = IO_FILE, .kind = kind, .oflags = create ? O_CREAT | O_EXCL : 0,
 		.own_fds = true, .chunk = st->p.io_chunk,
-		.items = chars ? st->p.char_bytes : pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk,
+		.items = pfs_bonnie_asked(&st->p, test[kind], st->io_blocks, 0),
 	};
 	struct pfs_bonnie_thread h = { .run = &r, .buf = st->buf, .lat = malloc(sizeof(*h.lat)) };
 	int rc;
@@ -278,6 +289,9 @@ static int op_io(struct pfs_worker *w, struct bonnie_state *st, enum pfs_bonnie_
 	}
 	rc = pfs_bonnie_threads_run(w, &r, &h, 1, test[kind], PFS_UNIT_BYTES, "the I/O test's thread");
 	st->io_made |= r.made;
+	/* what the later I/O tests find in the file */
+	if (!rc && kind == PFS_BONNIE_IO_PUT_BLOCK)
+		st->io_blocks = w->items;
 	free(h.lat);
 	return rc;
 }
@@ -294,11 +308,12 @@ static void seekers_free(struct pfs_bonnie_thread *sk, unsigned n)
 static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struct bonnie_state *st)
 {
 	unsigned procs = st->p.seek_procs;
+	/* in the blocks put_block wrote; none in an empty file */
+	uint64_t nseeks = pfs_bonnie_asked(&st->p, PFS_BONNIE_SEEKS, st->io_blocks, 0);
 	struct pfs_bonnie_run r = {
 		.dirfd = w->dirfd, .file = IO_FILE, .kind = PFS_BONNIE_IO_SEEKS, .tickets = st->tickets,
-		.ticket_bytes = ((size_t)st->p.seeks + procs) * sizeof(*st->tickets), .nseeks = st->p.seeks,
-		.chunks = pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk, .chunk = st->p.io_chunk,
-		.sync = o->sync,
+		.ticket_bytes = ((size_t)nseeks + procs) * sizeof(*st->tickets), .nseeks = nseeks,
+		.items = nseeks, .chunks = st->io_blocks, .chunk = st->p.io_chunk, .sync = o->sync,
 	};
 	struct pfs_bonnie_thread *sk = calloc(procs, sizeof(*sk));
 	int rc;
@@ -307,13 +322,13 @@ static int op_seeks(struct pfs_worker *w, const struct pfs_bonnie_opts *o, struc
 	 * is a multiple of 10 (that seek rewrites its block), and then one
 	 * end ticket per seeker. A ticket picks its block modulo the file's
 	 * blocks, so seeks reach the first 2^31 blocks only, as bonnie++'s. */
-	for (uint64_t i = 0; i < st->p.seeks; i++) {
+	for (uint64_t i = 0; i < nseeks; i++) {
 		int32_t t = (int32_t)(rng_next(&st->rng) >> 33);
 
 		st->tickets[i] = t % (int32_t)PFS_BONNIE_UPDATE_EVERY ? t : -t;
 	}
 	for (unsigned i = 0; i < procs; i++)
-		st->tickets[st->p.seeks + i] = PFS_BONNIE_TICKET_END;
+		st->tickets[nseeks + i] = PFS_BONNIE_TICKET_END;
 	for (unsigned i = 0; sk && i < procs; i++) {
 		sk[i].run = &r;
 		sk[i].lat = malloc(sizeof(*sk[i].lat));
@@ -375,7 +390,7 @@ static int ft_fail(struct ftest *f, const char *op, unsigned d, const char *name
 		else
 			file_path(f->path, sizeof(f->path), f->st, d, name);
 	}
-	atomic_store(&f->run.stop, true);
+	pfs_bonnie_run_stop(&f->run);
 	return -f->err;
 }
 
@@ -515,16 +530,20 @@ static int create_one(struct ftest *f, uint64_t i)
 	return 0;
 }
 
-/* seq_create and ran_create, then syncfs inside the time. */
+/* seq_create and ran_create, then syncfs inside the time. The count is
+ * compared after the stop check, which may have held the thread at the
+ * deadline and lowered it (--runtime). */
 static int files_create(struct ftest *f)
 {
 	int rc;
 
-	while (f->items < f->st->nfiles) {
+	for (;;) {
 		uint64_t lat;
 
 		if (ft_stopped(f))
 			return -ECANCELED;
+		if (f->items >= f->run.items)
+			break;
 		lat = ft_lat_start(f);
 		if ((rc = create_one(f, f->items)))
 			return rc;
@@ -709,6 +728,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	bool create = t == PFS_BONNIE_SEQ_CREATE || t == PFS_BONNIE_RAN_CREATE;
 	bool random = t == PFS_BONNIE_RAN_CREATE || t == PFS_BONNIE_RAN_STAT || t == PFS_BONNIE_RAN_DEL;
 	struct ftest f = { .w = w, .o = o, .st = st, .test = t };
+	uint64_t asked;
 	struct pfs_hist *hist;
 	pthread_attr_t attr;
 	pthread_t tid;
@@ -724,6 +744,10 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 	} else if (random) {
 		shuffle(st);
 	}
+	/* a create test makes every file unless --runtime cuts it; the stat
+	 * and delete tests take exactly the files made */
+	asked = pfs_bonnie_asked(&st->p, t, 0, st->made);
+	f.run.items = asked;
 	if (!(hist = malloc(sizeof(*hist))))
 		return pfs_fail(w, "allocate", "the file test's thread", ENOMEM);
 	pfs_hist_init(hist);
@@ -746,8 +770,7 @@ static int op_files(struct pfs_worker *w, const struct pfs_bonnie_opts *o,
 		/* its directories are open: the clock starts, and says whether
 		 * latency is recorded; the thread reads f.lat after go */
 		if (ready) {
-			pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES,
-				     create ? st->nfiles : st->made, 0);
+			pfs_op_start(w, pfs_bonnie_test_names[t], PFS_UNIT_FILES, asked, 0);
 			f.lat = w->lat ? hist : NULL;
 		}
 		pfs_bonnie_run_go(&f.run);
@@ -852,6 +875,7 @@ static int bonnie_setup(struct pfs_worker *w)
 		return pfs_fail(w, "allocate", "the I/O buffer", ENOMEM);
 	}
 	memset(st->buf, 0, st->buflen);
+	st->io_blocks = pfs_bonnie_io_bytes(&st->p) / st->p.io_chunk;
 	st->nfiles = pfs_bonnie_files(&st->p);
 	if (st->nfiles) {
 		st->base = st->p.num_dirs > 1 ? DIR_PREFIX : 0;
@@ -917,8 +941,17 @@ static int bonnie_cleanup(struct pfs_worker *w)
 
 /* ---- the test: every bonnie++ test in its order, all nodes at once ------------------ */
 
+/* --runtime: every test but the stat and delete tests stops S s after its
+ * barrier, and wears out to the busiest rank's count then (the engine's
+ * stonewall, docs/bonnie.md); the later tests take what it left. */
+static bool cuts(const struct pfs_bonnie_opts *o, unsigned t)
+{
+	return o->common.runtime_s && pfs_bonnie_runtime_cuts((enum pfs_bonnie_test)t);
+}
+
 static size_t bonnie_plan(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
+	const struct pfs_bonnie_opts *o = opts;
 	struct pfs_bonnie_plan p;
 	char err[PFS_REFUSAL_MAX];
 	size_t n = 0;
@@ -929,7 +962,9 @@ static size_t bonnie_plan(const void *opts, unsigned nnodes, struct pfs_step *st
 	for (unsigned t = 0; t < PFS_BONNIE_TESTS; t++)
 		if (pfs_bonnie_runs(&p, t))
 			n = pfs_plan_put(steps, cap, n,
-					 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, t), PFS_STEP_KEEP_CACHE));
+					 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, t),
+						       PFS_STEP_KEEP_CACHE |
+							       (cuts(o, t) ? PFS_STEP_STONEWALL : 0)));
 	return n;
 }
 
@@ -972,6 +1007,9 @@ static const struct pfs_option bonnie_options[] = {
 	BON_STR(machine, "machine", 'm', "NAME", "the name of the aggregate lines",
 		"the host name, or 'N nodes'"),
 	PFS_OPT_FLAG(BON, quiet, "quiet", 'q', "the tables on stderr, only the CSV lines on stdout"),
+	PFS_RUNTIME_OPTION(BON, "stop each test but the stat and delete tests SECONDS after it "
+				"starts, every rank at the busiest rank's count; the later tests take "
+				"what it left (docs/bonnie.md)"),
 	PFS_OPT_STR(BON, user, "user", 'u', "USER[:GROUP]",
 		    "as root: create and open the files as USER (and GROUP)", 0),
 	PFS_OPT_STR(BON, group, "group", 'g', "GROUP", "as root: create and open the files as GROUP",
@@ -1091,6 +1129,21 @@ static int bonnie_validate(void *opts, char *err, size_t errlen)
 	return resolve_ids(o, err, errlen);
 }
 
+/* The results file's run_note and the text's notes say that --runtime
+ * may cut the tests; which it cut, the report says from the rows. */
+static void bonnie_note(const void *opts, unsigned nnodes, char *note, size_t len)
+{
+	const struct pfs_bonnie_opts *o = opts;
+
+	(void)nnodes;
+	if (o->common.runtime_s)
+		pfs_format(note, len,
+			   "--runtime %" PRIu64 ": each test but the stat and delete tests stops %" PRIu64
+			   " s after its start, every rank at the busiest rank's count; the later "
+			   "tests take what it wrote or created",
+			   o->common.runtime_s, o->common.runtime_s);
+}
+
 /* At its peak a rank holds the I/O file, or its small files. */
 static void bonnie_needs(const void *opts, unsigned nranks, struct pfs_needs *needs)
 {
@@ -1126,6 +1179,7 @@ const struct pfs_workload pfs_workload_bonnie = {
 	.defaults = bonnie_defaults,
 	.validate = bonnie_validate,
 	.needs = bonnie_needs,
+	.note = bonnie_note,
 	.setup = bonnie_setup,
 	.run_op = bonnie_run_op,
 	.cleanup = bonnie_cleanup,

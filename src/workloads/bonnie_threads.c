@@ -56,6 +56,28 @@ static ssize_t read_block(int fd, char *buf, size_t len)
 	return 0;
 }
 
+void pfs_bonnie_run_stop(struct pfs_bonnie_run *r)
+{
+	pthread_mutex_lock(&r->mu);
+	atomic_fetch_or(&r->flags, PFS_BONNIE_STOP);
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+bool pfs_bonnie_run_halt(struct pfs_bonnie_run *r, unsigned flags)
+{
+	if (flags & PFS_BONNIE_STOP)
+		return true;
+	pthread_mutex_lock(&r->mu);
+	r->held++;
+	pthread_cond_broadcast(&r->cv);
+	while ((atomic_load(&r->flags) & (PFS_BONNIE_HOLD | PFS_BONNIE_STOP)) == PFS_BONNIE_HOLD)
+		pthread_cond_wait(&r->cv, &r->mu);
+	r->held--;
+	pthread_mutex_unlock(&r->mu);
+	return atomic_load(&r->flags) & PFS_BONNIE_STOP;
+}
+
 void pfs_bonnie_run_signal(struct pfs_bonnie_run *r, unsigned *counter)
 {
 	pthread_mutex_lock(&r->mu);
@@ -97,7 +119,7 @@ static int helper_fail(struct pfs_bonnie_thread *s, const char *op, ssize_t n, i
 {
 	s->op = op;
 	s->err = n < 0 ? err : EIO;
-	atomic_store(&s->run->stop, true);
+	pfs_bonnie_run_stop(s->run);
 	return -1;
 }
 
@@ -138,7 +160,7 @@ static inline __attribute__((always_inline)) int io_chars(struct pfs_bonnie_thre
 	uint64_t done = 0;
 	char c = 0;
 
-	while (done < r->items && !pfs_bonnie_run_stopped(r)) {
+	while (!pfs_bonnie_run_stopped(r) && done < r->items) {
 		/* --char-size need not be a whole number of blocks */
 		uint32_t chunk = r->items - done < r->chunk ? (uint32_t)(r->items - done) : r->chunk;
 		uint64_t t = pfs_now_ns();
@@ -172,7 +194,7 @@ static int io_blocks(struct pfs_bonnie_thread *s, int fd, enum pfs_bonnie_io kin
 
 	if (kind == PFS_BONNIE_IO_PUT_BLOCK)
 		memset(s->buf, 0, chunk);
-	for (uint64_t b = 0; b < r->items && !pfs_bonnie_run_stopped(r); b++) {
+	for (uint64_t b = 0; !pfs_bonnie_run_stopped(r) && b < r->items; b++) {
 		uint64_t t = pfs_now_ns();
 		ssize_t n;
 
@@ -238,7 +260,23 @@ static int seek_one(struct pfs_bonnie_thread *s, int fd, int32_t ticket)
 	return 0;
 }
 
-/* A seeker takes tickets until its end ticket; t is its first. */
+/* One more seek for this seeker, unless the seekers have taken on the
+ * test's items already: a hold may have lowered them to the agreed count
+ * (--runtime), which the seekers then reach together and exactly. */
+static bool seek_claim(struct pfs_bonnie_run *r)
+{
+	uint_fast64_t c = atomic_load_explicit(&r->claimed, memory_order_relaxed);
+
+	do
+		if (c >= r->items)
+			return false;
+	while (!atomic_compare_exchange_weak_explicit(&r->claimed, &c, c + 1, memory_order_relaxed,
+						      memory_order_relaxed));
+	return true;
+}
+
+/* A seeker takes tickets until its end ticket, or until the seekers have
+ * done the test's items; t is its first. */
 static void seeks(struct pfs_bonnie_thread *s, int fd, int32_t t)
 {
 	struct pfs_bonnie_run *r = s->run;
@@ -246,7 +284,7 @@ static void seeks(struct pfs_bonnie_thread *s, int fd, int32_t t)
 	do {
 		uint64_t t0;
 
-		if (pfs_bonnie_run_stopped(r))
+		if (pfs_bonnie_run_stopped(r) || !seek_claim(r))
 			break;
 		t0 = pfs_now_ns();
 		if (seek_one(s, fd, t))
@@ -361,7 +399,7 @@ static void tickets_close(struct pfs_bonnie_run *r)
 static void tickets_feed(struct pfs_bonnie_run *r)
 {
 	while (r->ticket_fds[1] >= 0 && r->ticket_sent < r->ticket_bytes &&
-	       !pfs_bonnie_run_stopped(r)) {
+	       !(atomic_load(&r->flags) & PFS_BONNIE_STOP)) {
 		size_t left = r->ticket_bytes - r->ticket_sent;
 		ssize_t n = pfs_write(r->ticket_fds[1], (const char *)r->tickets + r->ticket_sent,
 				      r->ticket_sent && left > PIPE_BUF ? PIPE_BUF : left);
@@ -372,7 +410,7 @@ static void tickets_feed(struct pfs_bonnie_run *r)
 			return;
 		if (n <= 0) {
 			r->feed_err = n < 0 ? errno : EIO;
-			atomic_store(&r->stop, true);
+			pfs_bonnie_run_stop(r);
 			break;
 		}
 		r->ticket_sent += (size_t)n;
@@ -380,14 +418,45 @@ static void tickets_feed(struct pfs_bonnie_run *r)
 	ticket_fd_close(r, 1);
 }
 
+/* The deadline's hold, called with the lock once every thread is held
+ * or finished: the count is exact, the engine agrees on it (w->tick, which
+ * sets w->target to the busiest rank's count), and the threads go on to
+ * that count, or stop when the engine says so. */
+static void hold_release(struct pfs_worker *w, struct pfs_bonnie_run *r)
+{
+	bool stop;
+
+	pthread_mutex_unlock(&r->mu);
+	w->items = atomic_load(&r->done);
+	stop = w->tick(w) && w->stopped;
+	pthread_mutex_lock(&r->mu);
+	if (w->target < r->items)
+		r->items = w->target;
+	atomic_fetch_and(&r->flags, ~PFS_BONNIE_HOLD);
+	if (stop)
+		atomic_fetch_or(&r->flags, PFS_BONNIE_STOP);
+	pthread_cond_broadcast(&r->cv);
+}
+
 /* Waits for the threads to finish, looking at the engine every 20 ms:
- * progress, and stop notices, which stop the threads at their next item. */
+ * progress, and stop notices, which stop the threads at their next item.
+ * Past the step's deadline (--runtime), it first holds them between two
+ * items, and then lets the engine look (hold_release): until they are
+ * held, the engine is not looked at, so that the count it agrees on is the
+ * one the threads stop at. The seekers' tickets go on meanwhile: a seeker
+ * waiting for one is not yet held. */
 void pfs_bonnie_run_wait(struct pfs_worker *w, struct pfs_bonnie_run *r, unsigned n)
 {
 	struct timespec until;
+	bool holding = false;
 
 	pthread_mutex_lock(&r->mu);
 	while (r->finished < n) {
+		if (holding && r->held + r->finished >= n) {
+			hold_release(w, r);
+			holding = false;
+			continue;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_nsec += HELPER_POLL_NS;
 		if (until.tv_nsec >= 1000000000) {
@@ -395,13 +464,23 @@ void pfs_bonnie_run_wait(struct pfs_worker *w, struct pfs_bonnie_run *r, unsigne
 			until.tv_nsec -= 1000000000;
 		}
 		pthread_cond_timedwait(&r->cv, &r->mu, &until);
-		pthread_mutex_unlock(&r->mu);
-		w->items = atomic_load(&r->done);
-		if (w->tick(w) && w->stopped)
-			atomic_store(&r->stop, true);
-		if (r->ticket_fds[1] >= 0)
+		if (holding || r->finished >= n) {
+			/* the hold's end, or the loop's, above */
+		} else if (pfs_deadline_due(w)) {
+			atomic_fetch_or(&r->flags, PFS_BONNIE_HOLD);
+			holding = true;
+		} else {
+			pthread_mutex_unlock(&r->mu);
+			w->items = atomic_load(&r->done);
+			if (w->tick(w) && w->stopped)
+				pfs_bonnie_run_stop(r);
+			pthread_mutex_lock(&r->mu);
+		}
+		if (r->ticket_fds[1] >= 0) {
+			pthread_mutex_unlock(&r->mu);
 			tickets_feed(r);
-		pthread_mutex_lock(&r->mu);
+			pthread_mutex_lock(&r->mu);
+		}
 	}
 	pthread_mutex_unlock(&r->mu);
 }
@@ -473,8 +552,8 @@ int pfs_bonnie_threads_run(struct pfs_worker *w, struct pfs_bonnie_run *r, struc
 	/* Every thread has its file open; then the clock starts. */
 	pfs_bonnie_run_await_ready(r, created);
 	if (rc)
-		atomic_store(&r->stop, true);
-	pfs_op_start(w, op, unit, r->kind == PFS_BONNIE_IO_SEEKS ? r->nseeks : r->items, 0);
+		pfs_bonnie_run_stop(r);
+	pfs_op_start(w, op, unit, r->items, 0);
 	pfs_bonnie_run_go(r);
 	if (r->kind == PFS_BONNIE_IO_SEEKS) {
 		/* bonnie++'s parent: the tickets, then fsync and close its

@@ -151,6 +151,15 @@ int pfs_failf(struct pfs_worker *w, int err, const char *fmt, ...)
  * 'PATH': strerror (ENAME)". */
 int pfs_fail_path(struct pfs_worker *w, const char *op, const char *path, int err);
 
+/* For an op whose items threads of its own do (bonnie's tests), in a step
+ * with a stonewall deadline (PFS_STEP_STONEWALL): true once the deadline
+ * has passed and this rank has not yet given its count. The op then holds
+ * its threads between two items, sets w->items to the exact count and
+ * calls w->tick, which agrees with every rank and sets w->target to the
+ * busiest rank's count, to wear out to (src/engine/worker.c). Without
+ * the hold, the threads would go on counting while the rank agrees. */
+bool pfs_deadline_due(const struct pfs_worker *w);
+
 /* Before each item, in loops whose items take a while (a file written, a
  * directory walked): a decrement, and now and then the engine's tick. True
  * when the op must stop (w->stopped) or has done its target: the loop

@@ -82,6 +82,28 @@ bool pfs_bonnie_runs(const struct pfs_bonnie_plan *p, enum pfs_bonnie_test t);
 uint64_t pfs_bonnie_io_bytes(const struct pfs_bonnie_plan *p);
 uint64_t pfs_bonnie_files(const struct pfs_bonnie_plan *p);
 
+/* --runtime S (docs/bonnie.md): whether it cuts test t, which then stops
+ * S s after its barrier, every rank at the busiest rank's count then.
+ * Every test but the stat and delete tests, which take exactly the files
+ * the create test before made: nothing is left, nothing else is touched. */
+bool pfs_bonnie_runtime_cuts(enum pfs_bonnie_test t);
+
+/* The items test t asks of a rank, in its rows' items (bytes of the
+ * per-char tests, blocks of the block tests, seeks, files), given what the
+ * tests before it left: file_blocks, the blocks put_block wrote (all of
+ * them unless --runtime cut it), and files, the files the create test
+ * before made. A read never asks for more than the file holds: getc
+ * reads at most the file, rewrite and get_block its blocks, seeks pick
+ * among them (none in an empty file); stat and delete take the files
+ * made. One rule for the workload, which does it, and its report, which
+ * says what a cut left out. */
+uint64_t pfs_bonnie_asked(const struct pfs_bonnie_plan *p, enum pfs_bonnie_test t,
+			  uint64_t file_blocks, uint64_t files);
+
+/* Bytes of one of test t's items for the I/O tests (1 per-char, the block
+ * otherwise); 0 for the seeks and the file tests, which count no bytes. */
+uint64_t pfs_bonnie_item_bytes(const struct pfs_bonnie_plan *p, enum pfs_bonnie_test t);
+
 /* The default file size for ram_mib MiB of RAM, as bonnie++ picks it:
  * twice the RAM, at least 300 MiB, rounded up to a whole GiB when more
  * than half a GiB above one. */

@@ -5,7 +5,12 @@
  * to the engine: it starts the op's clock once every thread is ready,
  * looks at the engine every 20 ms while they run (progress, stop notices,
  * which stop the threads at their next item), and records a thread's
- * failure with pfs_fail, agreed at the step's end like every other. */
+ * failure with pfs_fail, agreed at the step's end like every other.
+ *
+ * --runtime (docs/bonnie.md): at the step's deadline the main thread holds
+ * the threads between two items, so that the count it gives the engine's
+ * agreement is exact, then lowers the test's items to the busiest rank's
+ * count and lets them go on to it (the engine's wear-out). */
 #ifndef PFSBENCH_BONNIE_THREADS_H
 #define PFSBENCH_BONNIE_THREADS_H
 
@@ -39,8 +44,12 @@ enum pfs_bonnie_io {
 	PFS_BONNIE_IO_SEEKS,
 };
 
+/* What the main thread asks of the threads, between two items (flags). */
+#define PFS_BONNIE_STOP 1u /* stop: a thread's failure, or the engine's notice */
+#define PFS_BONNIE_HOLD 2u /* wait: the deadline passed, the rank agrees on its count */
+
 /* What the threads of one test share. The file tests' thread uses the
- * lock, start, stop and count of items alone (from stop on). */
+ * items, the lock, start, flags and count of items alone (from done on). */
 struct pfs_bonnie_run {
 	int dirfd;
 	const char *file; /* the I/O tests' file, in dirfd */
@@ -48,7 +57,10 @@ struct pfs_bonnie_run {
 	int oflags;      /* O_CREAT | O_EXCL: the test makes the file anew */
 	bool own_fds;    /* a descriptor table of its own */
 	bool made;       /* the file was created */
-	uint64_t items;  /* bytes of a per-char test, blocks of a block test */
+	/* The items to do: bytes of a per-char test, blocks of a block test,
+	 * seeks, files. Lowered to the agreed count while the threads are
+	 * held (--runtime), so read without a lock between items. */
+	uint64_t items;
 	/* The seeks' tickets, nseeks and then one PFS_BONNIE_TICKET_END for
 	 * each seeker, which the main thread writes into a pipe and each
 	 * seeker reads one read(2) at a time, as bonnie++'s do (its
@@ -62,12 +74,13 @@ struct pfs_bonnie_run {
 	uint32_t chunk;
 	bool sync;
 	/* The items done (written by the one I/O thread, or added to by
-	 * every seeker). */
-	atomic_uint_fast64_t done;
-	atomic_bool stop;
+	 * every seeker), and the seeks the seekers have taken on (at most
+	 * items: claimed one at a time, so several seekers stop at it). */
+	atomic_uint_fast64_t done, claimed;
+	atomic_uint flags; /* PFS_BONNIE_STOP, PFS_BONNIE_HOLD */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	unsigned ready, finished;
+	unsigned ready, finished, held;
 	bool go;
 };
 
@@ -97,11 +110,23 @@ void pfs_bonnie_run_go(struct pfs_bonnie_run *r);
  * every 20 ms. */
 void pfs_bonnie_run_wait(struct pfs_worker *w, struct pfs_bonnie_run *r, unsigned n);
 
-/* Whether the test was asked to stop: a thread's failure or the engine's
- * notice. Inline: the loops ask before every item. */
+/* Stops the test's threads at their next item. */
+void pfs_bonnie_run_stop(struct pfs_bonnie_run *r);
+/* The slow path of pfs_bonnie_run_stopped, with the flags it read: waits
+ * out a hold (the count at the deadline is being agreed), then says
+ * whether to stop. */
+bool pfs_bonnie_run_halt(struct pfs_bonnie_run *r, unsigned flags);
+
+/* A test's thread, before each item (its count of done items published):
+ * whether to stop, a thread's failure or the engine's notice; waits
+ * first while the main thread holds it. After it returns false, the
+ * thread compares its count with items, which a hold may have lowered.
+ * Inline: the loops ask before every item, one load when nothing is asked. */
 static inline bool pfs_bonnie_run_stopped(struct pfs_bonnie_run *r)
 {
-	return atomic_load_explicit(&r->stop, memory_order_relaxed);
+	unsigned f = atomic_load_explicit(&r->flags, memory_order_relaxed);
+
+	return f && pfs_bonnie_run_halt(r, f);
 }
 
 /* Runs an I/O test or the seeks on n threads (hs, each with its run, lat
