@@ -59,6 +59,15 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 				"name: give one of them");
 	if (rc == PFS_PARSE_OK && common->runtime_s)
 		common->stonewall_s = common->runtime_s;
+	/* A step the deadline cuts lasts that long at least: a watchdog no
+	 * longer would end the job in every one of them. */
+	if (rc == PFS_PARSE_OK && common->stonewall_s && common->phase_timeout_s &&
+	    common->phase_timeout_s <= common->stonewall_s)
+		rc = pfs_refuse(err, errlen, -EINVAL,
+				"--phase-timeout %" PRIu64 " would end every step --%s %" PRIu64
+				" cuts, which lasts that long at least: give it more",
+				common->phase_timeout_s, common->runtime_s ? "runtime" : "stonewall",
+				common->stonewall_s);
 	if (rc == PFS_PARSE_OK)
 		rc = wl->validate(opts, err, errlen);
 	return rc;

@@ -13,6 +13,9 @@ S=(-d "$D" -r 32m)
 refused 1 "-s '64x': '64x' is not a size in MiB (suffix m, g or t)" "${S[@]}" -s 64x
 refused 2 "-s '64m:300': the chunk size '300' is not a power of two" "${S[@]}" -s 64m:300
 refused 1 "cannot use '$D/missing': No such file or directory" -d "$D/missing" -r 32m -s 64m
+# A watchdog no longer than --runtime would end every test it cuts.
+refused 2 "--phase-timeout 3 would end every step --runtime 5 cuts" "${S[@]}" -s 64m --runtime 5 \
+	--phase-timeout 3
 if [ "$(id -u)" -eq 0 ]; then
 	refused 1 "-u: no user 'pfsbench-no-such-user'" "${S[@]}" -s 64m -u pfsbench-no-such-user
 	refused 1 "no group 'pfsbench-no-such-group'" "${S[@]}" -s 64m -g pfsbench-no-such-group

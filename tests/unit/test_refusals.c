@@ -52,6 +52,8 @@ static const struct refusal refusals[] = {
 	{ "create-unlink", "unknown option '-x'", { "-m", "/d", "-x" } },
 	{ "create-unlink", "--stat adds a Stat op to se, pa and ub, and -t selects none of them",
 	  { "-m", "/d", "--stat", "-t", "ua,uc" } },
+	{ "create-unlink", "--phase-timeout 3 would end every step --stonewall 5 cuts",
+	  { "-m", "/d", "--stonewall", "5", "--phase-timeout", "3" } },
 	/* tree (tests/mpi/tree-bad-input.sh) */
 	{ "tree", "unknown option '-x'", { "-o", "/d", "-x" } },
 	{ "tree", "-d/--dirs must be at least 1", { "-o", "/d", "-d", "0" } },
@@ -97,6 +99,8 @@ static const struct refusal refusals[] = {
 	  { "-d", "/d", "-r", "32m", "-s", "64m", "-m", "a,b" } },
 	{ "bonnie", "--runtime wants a whole number, not '1m'",
 	  { "-d", "/d", "-r", "32m", "-s", "64m", "--runtime", "1m" } },
+	{ "bonnie", "--phase-timeout 10 would end every step --runtime 10 cuts",
+	  { "-d", "/d", "-r", "32m", "-s", "64m", "--runtime", "10", "--phase-timeout", "10" } },
 	{ "bonnie", "unknown option '--stonewall'",
 	  { "-d", "/d", "-r", "32m", "-s", "64m", "--stonewall", "10" } },
 	{ "bonnie", "--bonnie-version '2.00a': pfsbench writes 1.96 (the default) or 1.98",
