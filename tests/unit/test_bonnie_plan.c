@@ -6,6 +6,7 @@
 #include "pfsbench/plans/bonnie_plan.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -293,6 +294,54 @@ static void test_version(void **state)
 	assert_string_equal(err, "--bonnie-version '2.00a': pfsbench writes 1.96 (the default) or 1.98");
 }
 
+/* --runtime: what each test asks after the tests before it left less
+ * (pfs_bonnie_asked), and which tests it cuts: never the stat and delete
+ * tests, which must take every file made. -s 64m:8k:100 -n 2: 3 MiB of
+ * per-char calls. */
+static void test_runtime_asked(void **state)
+{
+	static const struct {
+		enum pfs_bonnie_test t;
+		uint64_t file_blocks, files, asked;
+		bool cut;
+	} cases[] = {
+		{ PFS_BONNIE_PUTC, 8192, 0, 3u << 20, true },
+		{ PFS_BONNIE_PUT_BLOCK, 10, 0, 8192, true },    /* the plan, whatever was left */
+		{ PFS_BONNIE_REWRITE, 8192, 0, 8192, true },
+		{ PFS_BONNIE_REWRITE, 87, 0, 87, true },        /* the blocks put_block wrote */
+		{ PFS_BONNIE_GET_BLOCK, 87, 0, 87, true },
+		{ PFS_BONNIE_GETC, 8192, 0, 3u << 20, true },
+		{ PFS_BONNIE_GETC, 87, 0, 87 * 8192, true },    /* no more than the file */
+		{ PFS_BONNIE_GETC, 0, 0, 0, true },
+		{ PFS_BONNIE_SEEKS, 87, 0, 100, true },
+		{ PFS_BONNIE_SEEKS, 0, 0, 0, true },            /* no block to seek to */
+		{ PFS_BONNIE_SEQ_CREATE, 0, 5, 2048, true },
+		{ PFS_BONNIE_RAN_CREATE, 0, 5, 2048, true },
+		{ PFS_BONNIE_SEQ_STAT, 0, 301, 301, false },     /* the files made */
+		{ PFS_BONNIE_SEQ_DEL, 0, 301, 301, false },
+		{ PFS_BONNIE_RAN_STAT, 0, 0, 0, false },
+		{ PFS_BONNIE_RAN_DEL, 0, 2048, 2048, false },
+	};
+	struct pfs_bonnie_plan p;
+
+	(void)state;
+	resolve_ok("64m:8k:100", "2", "32", 0, &p);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = pfs_bonnie_asked(&p, cases[i].t, cases[i].file_blocks, cases[i].files);
+
+		if (got != cases[i].asked || pfs_bonnie_runtime_cuts(cases[i].t) != cases[i].cut)
+			fail_msg("%s after %" PRIu64 " blocks and %" PRIu64 " files: asked %" PRIu64
+				 " (not %" PRIu64 "), cut %d", pfs_bonnie_test_names[cases[i].t],
+				 cases[i].file_blocks, cases[i].files, got, cases[i].asked,
+				 (int)pfs_bonnie_runtime_cuts(cases[i].t));
+	}
+	assert_false(pfs_bonnie_runtime_cuts(PFS_BONNIE_TESTS));
+	assert_int_equal(pfs_bonnie_item_bytes(&p, PFS_BONNIE_PUTC), 1);
+	assert_int_equal(pfs_bonnie_item_bytes(&p, PFS_BONNIE_REWRITE), 8192);
+	assert_int_equal(pfs_bonnie_item_bytes(&p, PFS_BONNIE_SEEKS), 0);
+	assert_int_equal(pfs_bonnie_item_bytes(&p, PFS_BONNIE_SEQ_CREATE), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_ram_checks),
 		cmocka_unit_test(test_char_size),
 		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_runtime_asked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
