@@ -292,6 +292,12 @@ static void open_drbd(struct pfs_fsprobe *p, const char *name, dev_t dev)
 
 	if (!rc && pfs_drbd_state_text(&p->drbd_before, state, sizeof(state)))
 		rc = -ENAMETOOLONG;
+	if (rc == -ENOENT && !access(PFS_DRBD_PROC, R_OK)) {
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u); drbd: minor %u is not "
+				 "in %s (DRBD 9 has its counters in drbdsetup events2, which pfsbench "
+				 "does not read)", name, major(dev), minor(dev), minor(dev), PFS_DRBD_PROC);
+		return;
+	}
 	if (rc) {
 		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u); drbd: cannot read "
 				 "minor %u of %s: %s", name, major(dev), minor(dev), minor(dev),
