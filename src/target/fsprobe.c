@@ -310,9 +310,25 @@ static void open_drbd(struct pfs_fsprobe *p, const char *name, dev_t dev)
 			 major(dev), minor(dev), state);
 }
 
+/* A device-mapper device's own name ("vg00-mirror": LVM's VG-LV), from
+ * its dm/name, into buf; "" for any other device. */
+static void dm_name(dev_t dev, char *buf, size_t len)
+{
+	char path[96], *text = NULL;
+
+	buf[0] = 0;
+	if (pfs_format(path, sizeof(path), "%s/%u:%u/dm/name", SYSFS_DEV_BLOCK, major(dev),
+		       minor(dev)) ||
+	    pfs_read_text(path, &text))
+		return;
+	text[strcspn(text, "\n")] = 0;
+	(void)pfs_format(buf, len, "%s", text);
+	free(text);
+}
+
 void pfs_fsprobe_open_blk(struct pfs_fsprobe *p, const char *path)
 {
-	char name[64];
+	char name[64], dm[128];
 	dev_t dev = 0;
 	int rc = pfs_blkdev_find(path, SYSFS_DEV_BLOCK, &dev, name, sizeof(name), p->blk_stat,
 				 sizeof(p->blk_stat));
@@ -331,11 +347,12 @@ void pfs_fsprobe_open_blk(struct pfs_fsprobe *p, const char *path)
 		return;
 	}
 	p->blk = true;
+	dm_name(dev, dm, sizeof(dm));
 	if (major(dev) == PFS_DRBD_MAJOR)
 		open_drbd(p, name, dev);
 	else
-		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u)", name, major(dev),
-				 minor(dev));
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u)%s%.100s", name,
+				 major(dev), minor(dev), dm[0] ? " dm " : "", dm);
 }
 
 bool pfs_fscounter_is_gauge(const char *name)

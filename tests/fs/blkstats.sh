@@ -7,8 +7,8 @@
 #     drop moves read_sectors by as much, and writes little;
 #   create-unlink (whose target is a directory) on the same ext4: its Read
 #     steps read the files back after the drop;
-#   stream on the loop device itself (--force): the device's own counters,
-#     not /dev's;
+#   stream and matrix on the loop device itself (--force): the device's
+#     own counters, not /dev's;
 #   show --fs-stats and compare --fs-stats print them; a run on tmpfs has
 #     none, says why, and exits 0.
 # Root only; exit 77 = skipped, with the reason.
@@ -108,6 +108,14 @@ check "stream on $RAW: exits 0" test "$RC" -eq 0
 check "stream on $RAW: the blockdev is $rawname ($rawmm)" test "$(blockdev "$SCRATCH/raw.h5")" = "$rawname ($rawmm)"
 ws=$(counter "$SCRATCH/raw.h5" Write blk.write_sectors)
 check "stream on $RAW: its Write step wrote 64 MiB on it ($ws >= $MIB64 sectors)" test "$ws" -ge "$MIB64"
+# matrix on it: two cells of 4 MiB (64 KiB and 1 MiB requests, O_DIRECT,
+# fsync), each Write step at least 4 MiB on the device.
+pfs 1 matrix --write "$RAW" --force --req 64k,1m --xfer 4m --results "$SCRATCH/matrix.h5"
+check "matrix on $RAW: exits 0" test "$RC" -eq 0
+[ "$RC" -eq 0 ] || cat "$ERR"
+check "matrix on $RAW: the blockdev is $rawname ($rawmm)" test "$(blockdev "$SCRATCH/matrix.h5")" = "$rawname ($rawmm)"
+ws=$(counter "$SCRATCH/matrix.h5" Write blk.write_sectors)
+check "matrix on $RAW: its two Write steps wrote 2 x 4 MiB on it ($ws >= 16384 sectors)" test "$ws" -ge 16384
 
 # tmpfs: no block device; said, and the run goes on.
 mkdir "$SCRATCH/tmpfs"
