@@ -751,7 +751,40 @@ static void json_report(const struct report *rp)
 			json_side_line(rp, l, s);
 		fputs("]}", out);
 	}
-	fputs(rp->t.nlines ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(rp->t.nlines ? "\n  ]" : "]", out);
+}
+
+/* --fs-stats: "counters": each line's test, step, name, whether a gauge,
+ * and each side's figure (null where the side recorded none). */
+static int json_counters(const struct report *rp)
+{
+	struct pfs_ctr_table t;
+	int rc = pfs_ctr_table(rp->runs, rp->side_runs, rp->nsides, &t);
+
+	if (rc)
+		return rc;
+	fputs(",\n  \"counters\": [", rp->out);
+	for (size_t l = 0; l < t.n; l++) {
+		const struct pfs_ctr_line *c = &t.lines[l];
+
+		fputs(l ? ",\n    {\"test\": " : "\n    {\"test\": ", rp->out);
+		pfs_json_string(rp->out, c->test);
+		fprintf(rp->out, ", \"step\": %" PRIu32 ", \"name\": ", c->step);
+		pfs_json_string(rp->out, c->name);
+		fprintf(rp->out, ", \"gauge\": %s, \"sides\": [",
+			pfs_fscounter_is_gauge(c->name) ? "true" : "false");
+		for (size_t s = 0; s < rp->nsides; s++) {
+			fputs(s ? ", " : "", rp->out);
+			if (isnan(c->side[s]))
+				fputs("null", rp->out);
+			else
+				fprintf(rp->out, "%.17g", c->side[s]);
+		}
+		fputs("]}", rp->out);
+	}
+	fputs(t.n ? "\n  ]" : "]", rp->out);
+	pfs_ctr_table_free(&t);
+	return 0;
 }
 
 /* ---- the report -------------------------------------------------------------------------- */
@@ -803,8 +836,11 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 		goto out;
 	if (o->format == PFS_CMP_CSV)
 		csv_report(&rp);
-	else if (o->format == PFS_CMP_JSON)
+	else if (o->format == PFS_CMP_JSON) {
 		json_report(&rp);
+		rc = o->fsstats ? json_counters(&rp) : 0;
+		fputs("\n}\n", out);
+	}
 	else
 		rc = text_report(&rp);
 	pfs_compare_table_free(&rp.t);
@@ -844,7 +880,7 @@ static const struct pfs_option compare_options[] = {
 	PFS_OPT_SETVAL(C, format, "json", 0, FORMAT_JSON, "one JSON document", 0),
 	PFS_OPT_FLAG(C, fsstats, "fs-stats", 0,
 		     "then the filesystem's and block device's counters of each step, side by "
-		     "side (text only)"),
+		     "side (text, or --json's \"counters\"; not with --csv)"),
 	PFS_OPT_HELP_ENTRY,
 	PFS_OPT_END,
 };
@@ -892,6 +928,12 @@ static int compare_main(int argc, char **argv)
 	o.margin = co.margin_pct / 100;
 	o.nbase = co.runs.split < co.runs.n ? co.runs.split : 0;
 	o.fsstats = co.fsstats;
+	if (o.fsstats && o.format == PFS_CMP_CSV) {
+		fprintf(stderr, "pfsbench compare: --fs-stats goes with the text report or --json, "
+				"not --csv\nTry 'pfsbench compare --help'.\n");
+		pfs_opts_free(compare_options, &co);
+		return PFS_EXIT_USAGE;
+	}
 	runs = calloc((size_t)npaths, sizeof(*runs));
 	if (!runs) {
 		pfs_error("out of memory");

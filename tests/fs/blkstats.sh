@@ -84,6 +84,14 @@ echo "# compare: $line"
 check "compare --fs-stats: both writes' write_sectors side by side, each >= $MIB64" \
 	awk -v m="$MIB64" '{exit !($4 >= m && $5 >= m && NF >= 6)}' <<<"$line"
 [ "$T_FAILED" -eq 0 ] || cat "$OUT"
+check "compare --fs-stats --json: both writes' write_sectors >= $MIB64 in 'counters'" \
+	/usr/bin/python3 -c 'import json, sys
+d = json.load(sys.stdin)
+v = [c["sides"] for c in d["counters"] if c["name"] == "blk.write_sectors" and not c["gauge"]]
+sys.exit(not (len(v) == 1 and min(v[0]) >= int(sys.argv[1])))' "$MIB64" \
+	< <("$PFSBENCH" compare "$SCRATCH/w1.h5" "$SCRATCH/w2.h5" --fs-stats --json)
+"$PFSBENCH" compare "$SCRATCH/w1.h5" "$SCRATCH/w2.h5" --fs-stats --csv >"$SCRATCH/csv.out" 2>&1
+check "compare --fs-stats --csv: refused, exit 2" test $? -eq 2
 
 # create-unlink on the same ext4: a directory's filesystem's device. Its
 # Read steps read 2 workers x 5 files x 64 KiB after the cache drop.
