@@ -234,7 +234,6 @@ static int fs_begin(struct pfs_fsprobe *p)
 	return 0;
 }
 
-
 static int fs_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, size_t *n)
 {
 	struct pfs_fsstats after, delta;
@@ -267,7 +266,6 @@ static int fs_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, 
 	}
 	return 0;
 }
-
 
 /* ---- the block device ------------------------------------------------------ */
 

@@ -104,6 +104,14 @@ echo "# create-unlink: blk.read_sectors $cs in its Read steps (se and pa: $((2 *
 check "create-unlink: its Read steps read the files back ($cs >= $((2 * 2 * 5 * 128)) sectors)" \
 	test "$cs" -ge $((2 * 2 * 5 * 128))
 
+# dm's "with file system" mode: a new file named by -o on the ext4.
+pfs 1 stream -o "$M/dummy-out" -b 1m -s 16m -y --results "$SCRATCH/named.h5"
+check "stream -o a new file: exits 0" test "$RC" -eq 0
+check "stream -o a new file: the blockdev is its filesystem's, $name ($majmin)" test "$(blockdev "$SCRATCH/named.h5")" = "$name ($majmin)"
+ws=$(counter "$SCRATCH/named.h5" Write blk.write_sectors)
+check "stream -o a new file: its Write step wrote 16 MiB on $name ($ws >= 32768 sectors)" test "$ws" -ge 32768
+rm -f "$M/dummy-out"
+
 # The loop device itself, named: its own counters (st_rdev), not /dev's.
 img=$SCRATCH/raw.img
 truncate -s 80M "$img"
