@@ -42,6 +42,38 @@ static size_t find_line(const struct pfs_ctr_table *t, const struct pfs_fsstat *
 	return t->n;
 }
 
+/* The ops of (test, step) in the first run whose rows have it, distinct,
+ * joined by '+'; cut short, or "", when they do not fit. */
+static void step_ops(const struct pfs_archive *runs, size_t nruns, struct pfs_ctr_line *l)
+{
+	size_t used = 0;
+
+	for (size_t r = 0; r < nruns && !l->ops[0]; r++)
+		for (size_t i = 0; i < runs[r].nrows; i++) {
+			const struct pfs_row *row = &runs[r].rows[i];
+			char op[sizeof(row->op)];
+			bool there = false;
+			size_t n;
+
+			if (row->step != l->step || strncmp(row->test, l->test, sizeof(row->test)))
+				continue;
+			memcpy(op, row->op, sizeof(op));
+			op[sizeof(op) - 1] = 0;
+			n = strlen(op);
+			/* Already there: as a whole word between '+'s. */
+			for (const char *p = strstr(l->ops, op); n && p && !there; p = strstr(p + 1, op))
+				there = (p == l->ops || p[-1] == '+') && (!p[n] || p[n] == '+');
+			if (!n || there)
+				continue;
+			if (used + n + 2 > sizeof(l->ops)) {
+				l->ops[0] = 0;
+				return;
+			}
+			used += (size_t)snprintf(l->ops + used, sizeof(l->ops) - used, "%s%s",
+						 used ? "+" : "", op);
+		}
+}
+
 /* Every (test, step, name) of every run, in the order first seen. */
 static int collect_lines(const struct pfs_archive *runs, size_t nruns, struct pfs_ctr_table *t)
 {
@@ -68,6 +100,7 @@ static int collect_lines(const struct pfs_archive *runs, size_t nruns, struct pf
 			l->step = f->step;
 			memcpy(l->name, f->name, sizeof(l->name));
 			l->name[sizeof(l->name) - 1] = 0;
+			step_ops(runs, nruns, l);
 		}
 	return 0;
 }

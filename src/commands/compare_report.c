@@ -447,6 +447,7 @@ static int print_counters(const struct report *rp)
 {
 	struct pfs_ctr_table t;
 	char name[PFS_PRINTABLE_SIZE(sizeof(t.lines->name))], test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
+	char ops[PFS_PRINTABLE_SIZE(sizeof(t.lines->ops))];
 	char v[32], tag[32];
 	int rc = pfs_ctr_table(rp->runs, rp->side_runs, rp->nsides, &t);
 
@@ -459,7 +460,7 @@ static int print_counters(const struct report *rp)
 		fprintf(rp->out, " (no run recorded any)\n");
 		return 0;
 	}
-	fprintf(rp->out, "%-4s %4s %-28s", "Test", "Step", "Counter");
+	fprintf(rp->out, "%-4s %4s %-10s %-22s", "Test", "Step", "Op", "Counter");
 	for (size_t s = 0; s < rp->nsides; s++) {
 		snprintf(tag, sizeof(tag), "[%zu]", s + 1);
 		fprintf(rp->out, " %12s", tag);
@@ -468,8 +469,9 @@ static int print_counters(const struct report *rp)
 	for (size_t l = 0; l < t.n; l++) {
 		const struct pfs_ctr_line *c = &t.lines[l];
 
-		fprintf(rp->out, "%-4s %4" PRIu32 " %-28s", pfs_printable(test, sizeof(test), c->test),
-			c->step, pfs_printable(name, sizeof(name), c->name));
+		fprintf(rp->out, "%-4s %4" PRIu32 " %-10s %-22s",
+			pfs_printable(test, sizeof(test), c->test), c->step,
+			pfs_printable(ops, sizeof(ops), c->ops), pfs_printable(name, sizeof(name), c->name));
 		for (size_t s = 0; s < rp->nsides; s++) {
 			counter_text(v, sizeof(v), c->side[s]);
 			fprintf(rp->out, " %12s", v);
@@ -769,7 +771,9 @@ static int json_counters(const struct report *rp)
 
 		fputs(l ? ",\n    {\"test\": " : "\n    {\"test\": ", rp->out);
 		pfs_json_string(rp->out, c->test);
-		fprintf(rp->out, ", \"step\": %" PRIu32 ", \"name\": ", c->step);
+		fprintf(rp->out, ", \"step\": %" PRIu32 ", \"ops\": ", c->step);
+		pfs_json_string(rp->out, c->ops);
+		fputs(", \"name\": ", rp->out);
 		pfs_json_string(rp->out, c->name);
 		fprintf(rp->out, ", \"gauge\": %s, \"sides\": [",
 			pfs_fscounter_is_gauge(c->name) ? "true" : "false");

@@ -79,10 +79,10 @@ check "show --fs-stats prints blk.write_sectors" grep -qE '^ +blk\.write_sectors
 OUT=$SCRATCH/compare.out
 "$PFSBENCH" compare "$SCRATCH/w1.h5" "$SCRATCH/w2.h5" --fs-stats >"$OUT" 2>&1
 check "compare --fs-stats of the two writes exits 0" test $? -eq 0
-line=$(grep -E '^seq +[0-9]+ blk\.write_sectors ' "$OUT")
+line=$(grep -E '^seq +[0-9]+ Write +blk\.write_sectors ' "$OUT")
 echo "# compare: $line"
 check "compare --fs-stats: both writes' write_sectors side by side, each >= $MIB64" \
-	awk -v m="$MIB64" '{exit !($4 >= m && $5 >= m && NF >= 6)}' <<<"$line"
+	awk -v m="$MIB64" '{exit !($5 >= m && $6 >= m && NF >= 7)}' <<<"$line"
 [ "$T_FAILED" -eq 0 ] || cat "$OUT"
 check "compare --fs-stats --json: both writes' write_sectors >= $MIB64 in 'counters'" \
 	/usr/bin/python3 -c 'import json, sys
@@ -147,6 +147,6 @@ check "tmpfs: show --fs-stats exits 0 and says no counters were recorded" grep -
 OUT=$SCRATCH/compare-tmpfs.out
 "$PFSBENCH" compare "$SCRATCH/w1.h5" "$SCRATCH/tmpfs.h5" --fs-stats >"$OUT" 2>&1
 check "compare --fs-stats of ext4 and tmpfs: exits 0, '-' for tmpfs's side" \
-	grep -qE '^seq +[0-9]+ blk\.write_sectors +[0-9]+ +- *$' "$OUT"
+	grep -qE '^seq +[0-9]+ Write +blk\.write_sectors +[0-9]+ +- *$' "$OUT"
 [ "$T_FAILED" -eq 0 ] || cat "$OUT"
 finish

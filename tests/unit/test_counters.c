@@ -20,14 +20,21 @@ struct run {
 	struct pfs_fsstat f[CTRS_MAX];
 };
 
-/* A run of test "seq" over iterations 1..iters (a row each). */
+/* A run of test "seq" over iterations 1..iters (a row each), step 1
+ * Write, and in iteration 1 a second row: Read. */
 static void run_init(struct run *r, unsigned iters)
 {
 	memset(r, 0, sizeof(*r));
 	for (unsigned i = 0; i < iters; i++) {
 		snprintf(r->rows[i].test, sizeof(r->rows[i].test), "seq");
+		snprintf(r->rows[i].op, sizeof(r->rows[i].op), "Write");
 		r->rows[i].iteration = i + 1;
 		r->rows[i].step = 1;
+	}
+	if (iters) {
+		r->rows[iters] = r->rows[0];
+		snprintf(r->rows[iters].op, sizeof(r->rows[iters].op), "Read");
+		iters++;
 	}
 	r->a.rows = r->rows;
 	r->a.nrows = iters;
@@ -80,6 +87,7 @@ static void test_sides(void **state)
 	assert_string_equal(t.lines[1].name, "blk.flush_ios");
 	assert_string_equal(t.lines[2].name, "blk.read_ios");
 	assert_int_equal(t.lines[0].step, 1);
+	assert_string_equal(t.lines[0].ops, "Write+Read");
 	/* Sums over nodes 150, 210, 90: median 150. */
 	assert_true(t.lines[0].side[0] == 150);
 	assert_true(t.lines[0].side[1] == 300);
@@ -143,6 +151,7 @@ static void test_counters_without_rows(void **state)
 	ctr(&r, 7, 0, 0, "drbd.dw_kib", 20);
 	assert_int_equal(pfs_ctr_table(&r.a, side_runs, 1, &t), 0);
 	assert_int_equal(t.n, 1);
+	assert_string_equal(t.lines[0].ops, "");
 	assert_true(t.lines[0].side[0] == 20);
 	pfs_ctr_table_free(&t);
 }

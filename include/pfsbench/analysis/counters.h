@@ -23,6 +23,8 @@ struct pfs_ctr_line {
 	char test[PFS_TEST_NAME_MAX];
 	uint32_t step;
 	char name[sizeof(((struct pfs_fsstat *)0)->name)];
+	char ops[32];  /* what ran in the step ("Write", "Create+Unlink"), from the
+			* rows of the first run that has the step; "" for none */
 	double *side; /* nsides figures (above) */
 };
 
