@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	unsigned nranks;
 	uint64_t t0;
 	FILE *null;
-	struct pfs_cmp_opts opts = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
+	struct pfs_cmp_opts opts = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0, false };
 
 	if (argc != 3 || (nranks = (unsigned)atoi(argv[1])) == 0) {
 		fprintf(stderr, "usage: bench_archive RANKS DIR\n");

@@ -6,6 +6,7 @@
  * so that no line passes 100 columns. CSV and JSON carry the same figures
  * for programs. */
 #include "pfsbench/analysis/compare.h"
+#include "pfsbench/analysis/counters.h"
 #include "pfsbench/analysis/matrixdiff.h"
 #include "pfsbench/analysis/slownode.h"
 #include "pfsbench/archive/archive.h"
@@ -14,6 +15,7 @@
 #include "pfsbench/core/options.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
+#include "pfsbench/target/fsprobe.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -427,7 +429,73 @@ static void text_notes(const struct report *rp)
 				count[k] == 1 ? "" : "s", m, notes[k].what);
 }
 
-static void text_report(const struct report *rp)
+/* A counter's figure: whole where it is whole (a median of an even count
+ * or a mean over runs may not be), "-" where the side recorded none. */
+static void counter_text(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v == floor(v) && v < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f", v);
+}
+
+/* --fs-stats: each (test, step, counter) with each side's figure, and each
+ * later side's against the first (analysis/counters.h). */
+static int print_counters(const struct report *rp)
+{
+	struct pfs_ctr_table t;
+	char name[PFS_PRINTABLE_SIZE(sizeof(t.lines->name))], test[PFS_PRINTABLE_SIZE(PFS_TEST_NAME_MAX)];
+	char ops[PFS_PRINTABLE_SIZE(sizeof(t.lines->ops))];
+	char v[32], tag[32];
+	int rc = pfs_ctr_table(rp->runs, rp->side_runs, rp->nsides, &t);
+
+	if (rc)
+		return rc;
+	fprintf(rp->out, "\nCounters per step (summed over nodes, median over iterations%s; "
+			 "docs/filesystems.md):\n",
+		rp->groups ? ", mean over the side's runs" : "");
+	if (!t.n) {
+		fprintf(rp->out, " (no run recorded any)\n");
+		return 0;
+	}
+	fprintf(rp->out, "%-4s %4s %-10s %-22s", "Test", "Step", "Op", "Counter");
+	for (size_t s = 0; s < rp->nsides; s++) {
+		snprintf(tag, sizeof(tag), "[%zu]", s + 1);
+		fprintf(rp->out, " %12s", tag);
+	}
+	fprintf(rp->out, "%s\n", rp->nsides > 1 ? "  change against [1]" : "");
+	for (size_t l = 0; l < t.n; l++) {
+		const struct pfs_ctr_line *c = &t.lines[l];
+
+		fprintf(rp->out, "%-4s %4" PRIu32 " %-10s %-22s",
+			pfs_printable(test, sizeof(test), c->test), c->step,
+			pfs_printable(ops, sizeof(ops), c->ops), pfs_printable(name, sizeof(name), c->name));
+		for (size_t s = 0; s < rp->nsides; s++) {
+			counter_text(v, sizeof(v), c->side[s]);
+			fprintf(rp->out, " %12s", v);
+		}
+		for (size_t s = 1; s < rp->nsides; s++) {
+			double a = c->side[0], b = c->side[s];
+
+			if (isnan(a) || isnan(b))
+				continue;
+			if (a > 0 && b == 0)
+				fprintf(rp->out, "%s%s", s == 1 ? "  " : " ", "none");
+			else if (a > 0)
+				fprintf(rp->out, "%s%sx", s == 1 ? "  " : " ",
+					pfs_compare_factor_text(v, sizeof(v), b / a));
+			else
+				fprintf(rp->out, "%s%s", s == 1 ? "  " : " ", b > 0 ? "new" : "=");
+		}
+		fprintf(rp->out, "%s\n", pfs_fscounter_is_gauge(c->name) ? "  (gauge)" : "");
+	}
+	pfs_ctr_table_free(&t);
+	return 0;
+}
+
+static int text_report(const struct report *rp)
 {
 	print_runs(rp);
 	print_differences(rp->out, rp->runs, rp->n);
@@ -437,6 +505,7 @@ static void text_report(const struct report *rp)
 		text_rows(rp);
 	text_notes(rp);
 	print_slow_nodes(rp);
+	return rp->o->fsstats ? print_counters(rp) : 0;
 }
 
 /* ---- CSV ---------------------------------------------------------------------------------- */
@@ -684,7 +753,42 @@ static void json_report(const struct report *rp)
 			json_side_line(rp, l, s);
 		fputs("]}", out);
 	}
-	fputs(rp->t.nlines ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(rp->t.nlines ? "\n  ]" : "]", out);
+}
+
+/* --fs-stats: "counters": each line's test, step, name, whether a gauge,
+ * and each side's figure (null where the side recorded none). */
+static int json_counters(const struct report *rp)
+{
+	struct pfs_ctr_table t;
+	int rc = pfs_ctr_table(rp->runs, rp->side_runs, rp->nsides, &t);
+
+	if (rc)
+		return rc;
+	fputs(",\n  \"counters\": [", rp->out);
+	for (size_t l = 0; l < t.n; l++) {
+		const struct pfs_ctr_line *c = &t.lines[l];
+
+		fputs(l ? ",\n    {\"test\": " : "\n    {\"test\": ", rp->out);
+		pfs_json_string(rp->out, c->test);
+		fprintf(rp->out, ", \"step\": %" PRIu32 ", \"ops\": ", c->step);
+		pfs_json_string(rp->out, c->ops);
+		fputs(", \"name\": ", rp->out);
+		pfs_json_string(rp->out, c->name);
+		fprintf(rp->out, ", \"gauge\": %s, \"sides\": [",
+			pfs_fscounter_is_gauge(c->name) ? "true" : "false");
+		for (size_t s = 0; s < rp->nsides; s++) {
+			fputs(s ? ", " : "", rp->out);
+			if (isnan(c->side[s]))
+				fputs("null", rp->out);
+			else
+				fprintf(rp->out, "%.17g", c->side[s]);
+		}
+		fputs("]}", rp->out);
+	}
+	fputs(t.n ? "\n  ]" : "]", rp->out);
+	pfs_ctr_table_free(&t);
+	return 0;
 }
 
 /* ---- the report -------------------------------------------------------------------------- */
@@ -736,10 +840,13 @@ int pfs_compare_print(FILE *out, const struct pfs_archive *runs, const char *con
 		goto out;
 	if (o->format == PFS_CMP_CSV)
 		csv_report(&rp);
-	else if (o->format == PFS_CMP_JSON)
+	else if (o->format == PFS_CMP_JSON) {
 		json_report(&rp);
+		rc = o->fsstats ? json_counters(&rp) : 0;
+		fputs("\n}\n", out);
+	}
 	else
-		text_report(&rp);
+		rc = text_report(&rp);
 	pfs_compare_table_free(&rp.t);
 out:
 	for (size_t r = 0; rp.st && r < analysed; r++)
@@ -761,6 +868,7 @@ struct compare_opts {
 	struct pfs_opt_args runs;
 	double margin_pct;
 	unsigned format;
+	bool fsstats;
 };
 
 #define C struct compare_opts
@@ -774,6 +882,9 @@ static const struct pfs_option compare_options[] = {
 			 PFS_STRINGIFY(PFS_CMP_MARGIN_PCT)),
 	PFS_OPT_SETVAL(C, format, "csv", 0, FORMAT_CSV, "one CSV line per (test, op) and side", 0),
 	PFS_OPT_SETVAL(C, format, "json", 0, FORMAT_JSON, "one JSON document", 0),
+	PFS_OPT_FLAG(C, fsstats, "fs-stats", 0,
+		     "then the filesystem's and block device's counters of each step, side by "
+		     "side (text, or --json's \"counters\"; not with --csv)"),
 	PFS_OPT_HELP_ENTRY,
 	PFS_OPT_END,
 };
@@ -803,7 +914,7 @@ static int compare_main(int argc, char **argv)
 	};
 	struct pfs_archive *runs = NULL;
 	const char *no_color = getenv("NO_COLOR");
-	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
+	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0, false };
 	struct compare_opts co = { 0 };
 	char **paths;
 	int npaths, loaded = 0, rc = pfs_matrixdiff_compare(argc, argv, pfs_workload_find);
@@ -820,6 +931,13 @@ static int compare_main(int argc, char **argv)
 	o.format = formats[co.format];
 	o.margin = co.margin_pct / 100;
 	o.nbase = co.runs.split < co.runs.n ? co.runs.split : 0;
+	o.fsstats = co.fsstats;
+	if (o.fsstats && o.format == PFS_CMP_CSV) {
+		fprintf(stderr, "pfsbench compare: --fs-stats goes with the text report or --json, "
+				"not --csv\nTry 'pfsbench compare --help'.\n");
+		pfs_opts_free(compare_options, &co);
+		return PFS_EXIT_USAGE;
+	}
 	runs = calloc((size_t)npaths, sizeof(*runs));
 	if (!runs) {
 		pfs_error("out of memory");

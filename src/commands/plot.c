@@ -524,7 +524,7 @@ static int compare_section(FILE *out, struct input *in, size_t n, struct pfs_out
 	rc = -1;
 	if (capture_open(&c))
 		goto out;
-	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0 };
+	struct pfs_cmp_opts o = { PFS_CMP_TEXT, false, PFS_CMP_MARGIN, 0, false };
 
 	text = capture_close(&c, pfs_compare_print(c.fp, runs, paths, nruns, &o));
 	if (!text)

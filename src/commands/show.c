@@ -21,6 +21,7 @@
 #include "pfsbench/core/util.h"
 #include "pfsbench/engine/workload.h"
 #include "pfsbench/outputs/output.h"
+#include "pfsbench/target/fsprobe.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -196,12 +197,16 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 	for (size_t i = 0; i < a->nrows; i++)
 		by_step[i] = i;
 	pfs_row_sort(a->rows, by_step, a->nrows, by_step_row);
-	fprintf(out, "\nFilesystem counters, per step and node:\n");
+	fprintf(out, "\nFilesystem and block-device counters, per step and node:\n");
 	for (unsigned n = 0; n < a->nnodes; n++) {
 		fprintf(out, " %s: ", pfs_printable(name, sizeof(name), a->nodes[n].name));
 		fprintf(out, "%s\n", a->nodes[n].fsstats[0]
 					     ? pfs_printable(text, sizeof(text), a->nodes[n].fsstats)
 					     : "none: not recorded");
+		fprintf(out, " %s: block device: %s\n", name,
+			a->nodes[n].blockdev[0]
+				? pfs_printable(text, sizeof(text), a->nodes[n].blockdev)
+				: "none: not recorded");
 	}
 	for (size_t i = 0; i < a->nfsstats; i++) {
 		const struct pfs_fsstat *f = &a->fsstats[i];
@@ -217,8 +222,8 @@ static int print_fsstats(FILE *out, const struct pfs_archive *a)
 				label[0] ? ")" : "",
 				pfs_printable(name, sizeof(name), a->nodes[f->node_index].name));
 		}
-		fprintf(out, "    %-32s %12" PRIu64 "\n", pfs_printable(text, sizeof(text), f->name),
-			f->value);
+		fprintf(out, "    %-32s %12" PRIu64 "%s\n", pfs_printable(text, sizeof(text), f->name),
+			f->value, pfs_fscounter_is_gauge(f->name) ? "  (gauge: at the step's end)" : "");
 	}
 	if (!a->nfsstats)
 		fprintf(out, " (no counters recorded)\n");

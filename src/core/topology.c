@@ -25,6 +25,9 @@ const struct pfs_field pfs_node_fields[] = {
 	NODE_FIELD(kernel, "kernel", PFS_FIELD_STRING, "", "kernel release (uname -r)"),
 	NODE_FIELD(fsstats, "fsstats", PFS_FIELD_STRING, "",
 		   "the filesystem counters the node records each step (/fsstats), or none: why"),
+	NODE_FIELD(blockdev, "blockdev", PFS_FIELD_STRING, "",
+		   "the block device under the target, whose counters (blk.*, drbd.*) the node "
+		   "records each step, with a DRBD device's state at the start; or none: why"),
 };
 const size_t pfs_node_nfields = sizeof(pfs_node_fields) / sizeof(pfs_node_fields[0]);
 

@@ -283,6 +283,7 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 
 /* step.c */
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it);
-void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX]);
+void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX],
+		    char blk[PFS_FSPROBE_DESC_MAX]);
 
 #endif

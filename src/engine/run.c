@@ -140,20 +140,24 @@ static int gather_node_facts(struct pfs_engine *e)
 static int open_probes(struct pfs_engine *e)
 {
 	_Static_assert(PFS_FSPROBE_DESC_MAX == PFS_NODE_FSSTATS_MAX,
-		       "a probe's description is its node's fsstats, copied whole");
-	char probe[PFS_FSPROBE_DESC_MAX], *probes = malloc((size_t)e->nranks * sizeof(probe));
+		       "a probe's descriptions are its node's fsstats and blockdev, copied whole");
+	char probe[2][PFS_FSPROBE_DESC_MAX], *probes = malloc((size_t)e->nranks * sizeof(probe));
 
 	if (pfs_agree(e, !probes && pfs_fail(&e->w, "allocate", "the probes' descriptions", ENOMEM))) {
 		free(probes);
 		return -1;
 	}
-	pfs_probe_open(e, probe);
+	pfs_probe_open(e, probe[0], probe[1]);
 	PFS_MPI_ASLEEP(e, MPI_Iallgather, probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe),
 		       MPI_CHAR, e->comm);
 	for (unsigned n = 0; n < e->topo.nnodes; n++) {
-		memcpy(e->topo.nodes[n].fsstats,
-		       probes + (size_t)e->topo.nodes[n].leader_rank * sizeof(probe), sizeof(probe));
-		e->topo.nodes[n].fsstats[sizeof(probe) - 1] = 0;
+		struct pfs_node *node = &e->topo.nodes[n];
+		const char *mine = probes + (size_t)node->leader_rank * sizeof(probe);
+
+		memcpy(node->fsstats, mine, sizeof(probe[0]));
+		node->fsstats[sizeof(probe[0]) - 1] = 0;
+		memcpy(node->blockdev, mine + sizeof(probe[0]), sizeof(probe[1]));
+		node->blockdev[sizeof(probe[1]) - 1] = 0;
 	}
 	free(probes);
 	return 0;

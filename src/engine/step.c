@@ -127,24 +127,33 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 }
 
 /* On each node's lowest rank: the filesystem counters it can read, and
- * what they are (or why there are none) into desc, for the results file.
- * A cluster-wide source is probed from node 0 only. */
-void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX])
+ * what they are (or why there are none) into desc, and the block device's
+ * into blk, for the results file. A cluster-wide source is probed from
+ * node 0 only; the block device under the target (a named file or
+ * device's own, else the target directory's) on every node. */
+void pfs_probe_open(struct pfs_engine *e, char desc[PFS_FSPROBE_DESC_MAX],
+		    char blk[PFS_FSPROBE_DESC_MAX])
 {
 	struct pfs_fsinfo fs;
 	bool leader = e->topo.nodes[e->w.node].leader_rank == e->rank;
+	const char *target = e->persist == PFS_PERSIST_NAMED && e->wl->named_target
+				     ? e->wl->named_target(e->opts)
+				     : e->common->dir;
 
-	desc[0] = 0;
+	desc[0] = blk[0] = 0;
 	e->probing = false;
 	if (!leader)
 		return;
 	if (pfs_fsinfo_get(e->common->dir, &fs)) {
 		snprintf(desc, PFS_FSPROBE_DESC_MAX, "none: cannot statvfs the target");
-		return;
+		memset(&e->probe, 0, sizeof(e->probe));
+	} else {
+		pfs_fsprobe_open(&e->probe, &fs, e->w.node == 0);
+		snprintf(desc, PFS_FSPROBE_DESC_MAX, "%s", e->probe.desc);
 	}
-	pfs_fsprobe_open(&e->probe, &fs, e->w.node == 0);
-	snprintf(desc, PFS_FSPROBE_DESC_MAX, "%s", e->probe.desc);
-	e->probing = e->probe.kind != PFS_FSPROBE_NONE;
+	pfs_fsprobe_open_blk(&e->probe, target);
+	snprintf(blk, PFS_FSPROBE_DESC_MAX, "%s", e->probe.blk_desc);
+	e->probing = e->probe.kind != PFS_FSPROBE_NONE || e->probe.blk;
 }
 
 int pfs_run_test(struct pfs_engine *e, const struct pfs_test *t, unsigned it)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,7 +216,7 @@ void pfs_fsprobe_open(struct pfs_fsprobe *p, const struct pfs_fsinfo *fs, bool f
 			 fs->fstype[0] ? fs->fstype : "this filesystem");
 }
 
-int pfs_fsprobe_begin(struct pfs_fsprobe *p)
+static int fs_begin(struct pfs_fsprobe *p)
 {
 	char *text;
 
@@ -233,7 +234,7 @@ int pfs_fsprobe_begin(struct pfs_fsprobe *p)
 	return 0;
 }
 
-int pfs_fsprobe_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, size_t *n)
+static int fs_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, size_t *n)
 {
 	struct pfs_fsstats after, delta;
 	char name[PFS_FSCOUNTER_NAME_MAX], *text;
@@ -265,3 +266,156 @@ int pfs_fsprobe_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap
 	}
 	return 0;
 }
+
+/* ---- the block device ------------------------------------------------------ */
+
+#define SYSFS_DEV_BLOCK "/sys/dev/block"
+
+static int read_drbd(unsigned minor, struct pfs_drbd *d)
+{
+	char *text;
+	int rc = pfs_read_text(PFS_DRBD_PROC, &text);
+
+	if (rc)
+		return rc;
+	rc = pfs_drbd_parse(text, minor, d);
+	free(text);
+	return rc;
+}
+
+static void open_drbd(struct pfs_fsprobe *p, const char *name, dev_t dev)
+{
+	char state[128];
+	int rc = read_drbd(minor(dev), &p->drbd_before);
+
+	if (!rc && pfs_drbd_state_text(&p->drbd_before, state, sizeof(state)))
+		rc = -ENAMETOOLONG;
+	if (rc == -ENOENT && !access(PFS_DRBD_PROC, R_OK)) {
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u); drbd: minor %u is not "
+				 "in %s (DRBD 9 has its counters in drbdsetup events2, which pfsbench "
+				 "does not read)", name, major(dev), minor(dev), minor(dev), PFS_DRBD_PROC);
+		return;
+	}
+	if (rc) {
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u); drbd: cannot read "
+				 "minor %u of %s: %s", name, major(dev), minor(dev), minor(dev),
+				 PFS_DRBD_PROC, strerror(-rc));
+		return;
+	}
+	p->drbd = p->drbd_before.configured;
+	p->drbd_minor = minor(dev);
+	(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u); drbd 8.4 %s", name,
+			 major(dev), minor(dev), state);
+}
+
+/* A device-mapper device's own name ("vg00-mirror": LVM's VG-LV), from
+ * its dm/name, into buf; "" for any other device. */
+static void dm_name(dev_t dev, char *buf, size_t len)
+{
+	char path[96], *text = NULL;
+
+	buf[0] = 0;
+	if (pfs_format(path, sizeof(path), "%s/%u:%u/dm/name", SYSFS_DEV_BLOCK, major(dev),
+		       minor(dev)) ||
+	    pfs_read_text(path, &text))
+		return;
+	text[strcspn(text, "\n")] = 0;
+	(void)pfs_format(buf, len, "%s", text);
+	free(text);
+}
+
+void pfs_fsprobe_open_blk(struct pfs_fsprobe *p, const char *path)
+{
+	char name[64], dm[128];
+	dev_t dev = 0;
+	int rc = pfs_blkdev_find(path, SYSFS_DEV_BLOCK, &dev, name, sizeof(name), p->blk_stat,
+				 sizeof(p->blk_stat));
+
+	p->blk = p->drbd = false;
+	if (!rc)
+		rc = pfs_blkstats_read(p->blk_stat, &p->blk_before);
+	if (rc == -ENODEV) {
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "none: device %u:%u is no block "
+				 "device %s knows", major(dev), minor(dev), SYSFS_DEV_BLOCK);
+		return;
+	}
+	if (rc) {
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "none: cannot read the block "
+				 "device's counters of '%.120s': %s", path, strerror(-rc));
+		return;
+	}
+	p->blk = true;
+	dm_name(dev, dm, sizeof(dm));
+	if (major(dev) == PFS_DRBD_MAJOR)
+		open_drbd(p, name, dev);
+	else
+		(void)pfs_format(p->blk_desc, sizeof(p->blk_desc), "%s (%u:%u)%s%.100s", name,
+				 major(dev), minor(dev), dm[0] ? " dm " : "", dm);
+}
+
+bool pfs_fscounter_is_gauge(const char *name)
+{
+	for (unsigned i = 0; i < PFS_BLK_FIELDS; i++)
+		if (!strncmp(name, "blk.", 4) && !strcmp(name + 4, pfs_blkstat_name(i)))
+			return pfs_blkstat_is_gauge(i);
+	for (unsigned i = 0; i < PFS_DRBD_FIELDS; i++)
+		if (!strncmp(name, "drbd.", 5) && !strcmp(name + 5, pfs_drbd_name(i)))
+			return pfs_drbd_is_gauge(i);
+	return false;
+}
+
+static int blk_begin(struct pfs_fsprobe *p)
+{
+	int rc = p->blk ? pfs_blkstats_read(p->blk_stat, &p->blk_before) : 0;
+
+	if (!rc && p->drbd)
+		rc = read_drbd(p->drbd_minor, &p->drbd_before);
+	return rc;
+}
+
+/* prefix + name, value: put. */
+static int put_named(struct pfs_fscounter *out, size_t cap, size_t *n, const char *prefix,
+		     const char *name, uint64_t value)
+{
+	char full[PFS_FSCOUNTER_NAME_MAX];
+
+	if (pfs_format(full, sizeof(full), "%s%s", prefix, name))
+		return -ENAMETOOLONG;
+	return put(out, cap, n, full, value);
+}
+
+static int blk_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, size_t *n)
+{
+	struct pfs_blkstats after = { 0 };
+	struct pfs_drbd d;
+	uint64_t v;
+	int rc = p->blk ? pfs_blkstats_read(p->blk_stat, &after) : 0;
+
+	if (!rc && p->blk && after.nfields != p->blk_before.nfields)
+		rc = -ESTALE;
+	for (unsigned i = 0; p->blk && !rc && i < after.nfields; i++)
+		if (!(rc = pfs_counter_delta(p->blk_before.v[i], after.v[i], pfs_blkstat_is_gauge(i),
+					     &v)))
+			rc = put_named(out, cap, n, "blk.", pfs_blkstat_name(i), v);
+	if (!rc && p->drbd)
+		rc = read_drbd(p->drbd_minor, &d);
+	for (unsigned i = 0; p->drbd && !rc && i < PFS_DRBD_FIELDS; i++)
+		if (!(rc = pfs_counter_delta(p->drbd_before.v[i], d.v[i], pfs_drbd_is_gauge(i), &v)))
+			rc = put_named(out, cap, n, "drbd.", pfs_drbd_name(i), v);
+	return rc;
+}
+
+int pfs_fsprobe_begin(struct pfs_fsprobe *p)
+{
+	int rc = blk_begin(p);
+
+	return rc ? rc : fs_begin(p);
+}
+
+int pfs_fsprobe_end(struct pfs_fsprobe *p, struct pfs_fscounter *out, size_t cap, size_t *n)
+{
+	int rc = fs_end(p, out, cap, n);
+
+	return rc ? rc : blk_end(p, out, cap, n);
+}
+

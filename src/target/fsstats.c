@@ -1,8 +1,10 @@
 /* fsstats.c: GFS2's lock statistics (debugfs glstats and sbstats) as
- * counters summed by glock type, and deltas between snapshots. The kernel
- * side is fs/gfs2/glock.c: gfs2_glstats_seq_show writes one line a glock,
+ * counters summed by glock type, a block device's /sys stat and a DRBD 8.4
+ * device's /proc/drbd lines, and deltas between snapshots. The kernel
+ * sides: fs/gfs2/glock.c (gfs2_glstats_seq_show writes one line a glock,
  * gfs2_sbstats_seq_show one line a glock type and statistic, one column a
- * possible CPU. */
+ * possible CPU); block/genhd.c's part_stat_show (one line, described in
+ * Documentation/block/stat.rst); drivers/block/drbd/drbd_proc.c. */
 #include "pfsbench/target/fsstats.h"
 #include "pfsbench/core/util.h"
 
@@ -12,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* As sbstats names them (the kernel's gfs2_gltype[], less its "type"
  * header): index = glock type. */
@@ -218,4 +223,269 @@ int pfs_fsstats_delta(const struct pfs_fsstats *before, const struct pfs_fsstats
 		}
 	}
 	return stale ? -ESTALE : 0;
+}
+
+/* ---- a block device's own counters ------------------------------------- */
+
+static const struct {
+	const char *name;
+	bool gauge;
+} blk_fields[PFS_BLK_FIELDS] = {
+	[PFS_BLK_READ_IOS] = { "read_ios", false },
+	[PFS_BLK_READ_MERGES] = { "read_merges", false },
+	[PFS_BLK_READ_SECTORS] = { "read_sectors", false },
+	[PFS_BLK_READ_TICKS] = { "read_ticks_ms", false },
+	[PFS_BLK_WRITE_IOS] = { "write_ios", false },
+	[PFS_BLK_WRITE_MERGES] = { "write_merges", false },
+	[PFS_BLK_WRITE_SECTORS] = { "write_sectors", false },
+	[PFS_BLK_WRITE_TICKS] = { "write_ticks_ms", false },
+	[PFS_BLK_IN_FLIGHT] = { "in_flight", true },
+	[PFS_BLK_IO_TICKS] = { "io_ticks_ms", false },
+	[PFS_BLK_TIME_IN_QUEUE] = { "time_in_queue_ms", false },
+	[PFS_BLK_DISCARD_IOS] = { "discard_ios", false },
+	[PFS_BLK_DISCARD_MERGES] = { "discard_merges", false },
+	[PFS_BLK_DISCARD_SECTORS] = { "discard_sectors", false },
+	[PFS_BLK_DISCARD_TICKS] = { "discard_ticks_ms", false },
+	[PFS_BLK_FLUSH_IOS] = { "flush_ios", false },
+	[PFS_BLK_FLUSH_TICKS] = { "flush_ticks_ms", false },
+};
+
+const char *pfs_blkstat_name(unsigned field)
+{
+	return field < PFS_BLK_FIELDS ? blk_fields[field].name : NULL;
+}
+
+bool pfs_blkstat_is_gauge(unsigned field)
+{
+	return field < PFS_BLK_FIELDS && blk_fields[field].gauge;
+}
+
+int pfs_blkstats_parse(const char *text, struct pfs_blkstats *st)
+{
+	char line[1024];
+	const char *p = line;
+	int rc = next_line(&text, line, sizeof(line));
+
+	memset(st, 0, sizeof(*st));
+	if (rc <= 0 || *text)
+		return rc < 0 ? rc : -EPROTO;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		if (st->nfields == PFS_BLK_FIELDS)
+			return -EPROTO;
+		if ((rc = number(&p, 10, &st->v[st->nfields])))
+			return rc;
+		if (*p && *p != ' ' && *p != '\t')
+			return -EPROTO;
+		st->nfields++;
+	}
+	return st->nfields == 11 || st->nfields == 15 || st->nfields == 17 ? 0 : -EPROTO;
+}
+
+int pfs_blkstats_read(const char *path, struct pfs_blkstats *st)
+{
+	char *text;
+	int rc = pfs_read_text(path, &text);
+
+	if (rc)
+		return rc;
+	rc = pfs_blkstats_parse(text, st);
+	free(text);
+	return rc;
+}
+
+/* ---- DRBD 8.4 ------------------------------------------------------------- */
+
+static const struct {
+	const char *key; /* as /proc/drbd writes it */
+	const char *name;
+	bool gauge;
+} drbd_fields[PFS_DRBD_FIELDS] = {
+	[PFS_DRBD_NS] = { "ns:", "ns_kib", false },  [PFS_DRBD_NR] = { "nr:", "nr_kib", false },
+	[PFS_DRBD_DW] = { "dw:", "dw_kib", false },  [PFS_DRBD_DR] = { "dr:", "dr_kib", false },
+	[PFS_DRBD_AL] = { "al:", "al", false },      [PFS_DRBD_BM] = { "bm:", "bm", false },
+	[PFS_DRBD_LO] = { "lo:", "lo", true },       [PFS_DRBD_PE] = { "pe:", "pe", true },
+	[PFS_DRBD_UA] = { "ua:", "ua", true },       [PFS_DRBD_AP] = { "ap:", "ap", true },
+	[PFS_DRBD_EP] = { "ep:", "ep", true },       [PFS_DRBD_OOS] = { "oos:", "oos_kib", true },
+};
+
+const char *pfs_drbd_name(unsigned field)
+{
+	return field < PFS_DRBD_FIELDS ? drbd_fields[field].name : NULL;
+}
+
+bool pfs_drbd_is_gauge(unsigned field)
+{
+	return field < PFS_DRBD_FIELDS && drbd_fields[field].gauge;
+}
+
+/* A word "key:value" of line into buf; -EPROTO without key or when the
+ * value does not fit. */
+static int word_after(const char *line, const char *key, char *buf, size_t len)
+{
+	const char *p = strstr(line, key);
+	size_t n;
+
+	if (!p)
+		return -EPROTO;
+	p += strlen(key);
+	n = strcspn(p, " \t");
+	if (!n || n >= len)
+		return -EPROTO;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return 0;
+}
+
+/* "A/B" into a and b. */
+static int split_pair(const char *pair, char *a, char *b, size_t len)
+{
+	const char *slash = strchr(pair, '/');
+	size_t n = slash ? (size_t)(slash - pair) : 0;
+
+	if (!n || n >= len || !slash[1] || strlen(slash + 1) >= len || strchr(slash + 1, '/'))
+		return -EPROTO;
+	memcpy(a, pair, n);
+	a[n] = 0;
+	strcpy(b, slash + 1);
+	return 0;
+}
+
+/* " N: cs:X ro:A/B ds:A/B P flags": *minor and the state; 1 when line is
+ * a device's first line, 0 when it is some other line. */
+static int drbd_state_line(const char *line, unsigned *minor, struct pfs_drbd *d)
+{
+	const char *p = line;
+	char pair[40];
+	uint64_t m;
+	int rc;
+
+	while (*p == ' ')
+		p++;
+	if ((rc = number(&p, 10, &m)))
+		return rc == -ERANGE ? rc : 0;
+	if (strncmp(p, ": cs:", 5))
+		return 0;
+	if (m > UINT_MAX)
+		return -ERANGE;
+	*minor = (unsigned)m;
+	memset(d, 0, sizeof(*d));
+	if ((rc = word_after(p, " cs:", d->cs, sizeof(d->cs))))
+		return rc;
+	if (!strcmp(d->cs, "Unconfigured"))
+		return 1;
+	d->configured = true;
+	if ((rc = word_after(p, " ro:", pair, sizeof(pair))) ||
+	    (rc = split_pair(pair, d->role, d->peer_role, sizeof(d->role))) ||
+	    (rc = word_after(p, " ds:", pair, sizeof(pair))) ||
+	    (rc = split_pair(pair, d->disk, d->peer_disk, sizeof(d->disk))))
+		return rc;
+	/* After ds's word: a blank, the protocol letter (a blank for none). */
+	p = strstr(p, " ds:") + 4;
+	p += strcspn(p, " ");
+	if (p[0] != ' ' || !p[1])
+		return -EPROTO;
+	d->protocol = p[1];
+	if (d->protocol != ' ' && (d->protocol < 'A' || d->protocol > 'C'))
+		return -EPROTO;
+	return 1;
+}
+
+/* "    ns:N nr:N ... wo:C oos:N": every counter must be there. */
+static int drbd_counters_line(const char *line, struct pfs_drbd *d)
+{
+	for (unsigned i = 0; i < PFS_DRBD_FIELDS; i++) {
+		const char *p = strstr(line, drbd_fields[i].key);
+		int rc;
+
+		/* A key's own start, not the tail of a longer key. */
+		while (p && p != line && p[-1] != ' ' && p[-1] != '\t')
+			p = strstr(p + 1, drbd_fields[i].key);
+		if (!p)
+			return -EPROTO;
+		p += strlen(drbd_fields[i].key);
+		/* The kernel prints lo, pe, ua, ap with %d: a negative one is a
+		 * count gone wrong, not a number to keep. */
+		if ((rc = number(&p, 10, &d->v[i])))
+			return rc;
+		if (*p && *p != ' ' && *p != '\t')
+			return -EPROTO;
+		d->have |= 1u << i;
+	}
+	return 0;
+}
+
+int pfs_drbd_parse(const char *text, unsigned minor, struct pfs_drbd *d)
+{
+	char line[1024];
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	while ((rc = next_line(&text, line, sizeof(line))) > 0) {
+		unsigned m;
+
+		rc = drbd_state_line(line, &m, d);
+		if (rc < 0 || (rc == 1 && m == minor))
+			break;
+	}
+	if (rc <= 0)
+		return rc < 0 ? rc : -ENOENT;
+	if (!d->configured)
+		return 0;
+	rc = next_line(&text, line, sizeof(line));
+	return rc < 0 ? rc : !rc ? -EPROTO : drbd_counters_line(line, d);
+}
+
+int pfs_drbd_state_text(const struct pfs_drbd *d, char *buf, size_t len)
+{
+	if (!d->configured)
+		return pfs_format(buf, len, "cs:%s", d->cs);
+	if (d->protocol == ' ')
+		return pfs_format(buf, len, "cs:%s ro:%s/%s ds:%s/%s", d->cs, d->role, d->peer_role,
+				  d->disk, d->peer_disk);
+	return pfs_format(buf, len, "cs:%s ro:%s/%s ds:%s/%s protocol %c", d->cs, d->role,
+			  d->peer_role, d->disk, d->peer_disk, d->protocol);
+}
+
+/* ---- which device --------------------------------------------------------- */
+
+int pfs_blkdev_find(const char *path, const char *sysfs_dev, dev_t *dev, char *name,
+		    size_t namelen, char *stat_path, size_t statlen)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	struct stat sb;
+	const char *base;
+	ssize_t n;
+
+	if (stat(path, &sb))
+		return -errno;
+	*dev = S_ISBLK(sb.st_mode) ? sb.st_rdev : sb.st_dev;
+	if (pfs_format(link, sizeof(link), "%s/%u:%u", sysfs_dev, major(*dev), minor(*dev)) ||
+	    pfs_format(stat_path, statlen, "%s/stat", link))
+		return -ENAMETOOLONG;
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	target[n] = 0;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!*base || access(stat_path, R_OK))
+		return -ENODEV;
+	return pfs_format(name, namelen, "%s", base) ? -ENAMETOOLONG : 0;
+}
+
+int pfs_counter_delta(uint64_t before, uint64_t after, bool gauge, uint64_t *delta)
+{
+	if (gauge)
+		*delta = after;
+	else if (after >= before)
+		*delta = after - before;
+	else if (before <= UINT32_MAX && before >= (uint64_t)1 << 31 && after < (uint64_t)1 << 31)
+		*delta = after + ((uint64_t)1 << 32) - before;
+	else
+		return -ESTALE;
+	return 0;
 }

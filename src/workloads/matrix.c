@@ -519,6 +519,11 @@ static int matrix_persist(const void *opts, char *key, size_t keylen)
 	return o->named ? PFS_PERSIST_NAMED : PFS_PERSIST_NONE;
 }
 
+static const char *matrix_named_target(const void *opts)
+{
+	return pfs_matrix_target(opts);
+}
+
 /* On rank 0, once the rows are gathered: the outlier rule marks every
  * repetition kept or discarded (nodes are never more than ranks). */
 static void matrix_review(const void *opts, unsigned nranks, struct pfs_row *rows, size_t n)
@@ -573,6 +578,7 @@ const struct pfs_workload pfs_workload_matrix = {
 	.cleanup = matrix_cleanup,
 	.items = matrix_items,
 	.persist = matrix_persist,
+	.named_target = matrix_named_target,
 	.check_ranks = matrix_check_ranks,
 	.review = matrix_review,
 	.reduce_matrix = matrix_reduce,

@@ -791,6 +791,11 @@ static int stream_persist(const void *opts, char *key, size_t keylen)
 	return resumes(o) ? PFS_PERSIST_RESUME : PFS_PERSIST_LEAVE;
 }
 
+static const char *stream_named_target(const void *opts)
+{
+	return pfs_stream_target(opts);
+}
+
 const struct pfs_workload pfs_workload_stream = {
 	.name = "stream",
 	.summary = "Stream sequential writes or reads on every rank at once, as DRBD's dm and dd do; "
@@ -815,5 +820,6 @@ const struct pfs_workload pfs_workload_stream = {
 	.items = stream_items,
 	.run_items = stream_run_items,
 	.persist = stream_persist,
+	.named_target = stream_named_target,
 	.check_direct = stream_check_direct,
 };

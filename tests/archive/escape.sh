@@ -53,6 +53,7 @@ check "show: exit 0" test "$RC" -eq 0
 check "show: nothing raw" clean_bytes show.out
 check "show: one line 'Done.', the report's own" test "$(grep -cx 'Done.' show.out)" -eq 1
 check "show: no forged line 'FAKE'" test "$(grep -c '^FAKE' show.out)" -eq 0
+check "show: the block device's entry escaped" grep -qF 'block device: drbd1 (147:1); drbd 8.4 cs:\x1b[2J\x0aFAKE\x0aDone.' show.out
 check "show: the node named, escaped" grep -qF ' n1\x0aDone.\x0aFAKE ' show.out
 check "show: the title sequence shown as text" grep -qF '\x1b]0;title\x07EXT4' show.out
 check "show: an ordinary column stays where it was" grep -qE '^ @x   1 =cmd\|. /C calc.!A0    1 ' show.out
@@ -61,6 +62,9 @@ run_out cmp "$PFSBENCH" compare a.h5 b.h5
 check "compare: exit 0" test "$RC" -eq 0
 check "compare: nothing raw" clean_bytes cmp.out
 check "compare: no line 'Done.' or 'FAKE'" test "$(grep -cxE 'Done.|FAKE' cmp.out)" -eq 0
+run_out cmpfs "$PFSBENCH" compare a.h5 b.h5 --fs-stats
+check "compare --fs-stats: exit 0, nothing raw" clean_bytes cmpfs.out
+check "compare --fs-stats: no line 'Done.' or 'FAKE'" test "$(grep -cxE 'Done.|FAKE' cmpfs.out)" -eq 0
 run_out cmpcsv "$PFSBENCH" compare a.h5 b.h5 --csv
 check "compare --csv: nothing raw" clean_bytes cmpcsv.out
 run_out cmpjson "$PFSBENCH" compare a.h5 b.h5 --json

@@ -44,6 +44,8 @@ static int write_one(const char *path, unsigned seed)
 		snprintf(s.nodes[n].name, sizeof(s.nodes[n].name), "%s", nodes[n]);
 		snprintf(s.nodes[n].fsstats, sizeof(s.nodes[n].fsstats), "gfs2 " TITLE "\n%s",
 			 "Done.");
+		snprintf(s.nodes[n].blockdev, sizeof(s.nodes[n].blockdev),
+			 "drbd1 (147:1); drbd 8.4 cs:" CLEAR "\nFAKE\n%s", "Done.");
 	}
 	snprintf(s.ri.fstype, sizeof(s.ri.fstype), TITLE "EXT4" CLEAR "\x9b");
 	snprintf(s.ri.dir, sizeof(s.ri.dir), "/mnt/" ALT "\nDone.\n\xc2\x9b\xff/x");

@@ -197,12 +197,12 @@ static void render(struct pfs_archive *a)
 	/* A run a side, in each format; then two sides of runs (the first run
 	 * and the file again), as compare A -- B does. */
 	for (int f = PFS_CMP_TEXT; f <= PFS_CMP_JSON; f++) {
-		struct pfs_cmp_opts o = { (enum pfs_cmp_format)f, false, PFS_CMP_MARGIN, 0 };
+		struct pfs_cmp_opts o = { (enum pfs_cmp_format)f, false, PFS_CMP_MARGIN, 0, true };
 
 		pfs_compare_print(sink, twice, paths, 2, &o);
 	}
 	{
-		struct pfs_cmp_opts o = { PFS_CMP_JSON, false, PFS_CMP_MARGIN, 1 };
+		struct pfs_cmp_opts o = { PFS_CMP_JSON, false, PFS_CMP_MARGIN, 1, false };
 
 		pfs_compare_print(sink, twice, paths, 2, &o);
 	}

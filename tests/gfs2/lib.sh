@@ -366,8 +366,9 @@ sb_sum() {
 # fs_steps FILE: one line a step of results FILE, in the order the steps
 # ran, tab-separated: test, iteration, step, what ran ("Create on n2,
 # Unlink on n1"), then for each node in node order: its name, 1 when it ran
-# an op in the step, 1 when the step has counters of it (a node whose
-# counters did not move has none: zero deltas are not stored), its DLM
+# an op in the step, 1 when the step has GFS2 counters of it (a node whose
+# counters did not move has none: zero deltas are not stored; the block
+# device's blk.* and drbd.* beside them are not counted here), its DLM
 # requests and its queued holders (`export --fs-stats`, summed over glock
 # types).
 fs_steps() {
@@ -387,6 +388,7 @@ fs_steps() {
 	{
 		k = $c[2, "test"] SUBSEP $c[2, "iteration"] SUBSEP $c[2, "step"]
 		n = $c[2, "node_index"]
+		if ($c[2, "name"] !~ /\.(dlm_requests|queued)$/) next
 		has[k, n] = 1
 		if ($c[2, "name"] ~ /\.dlm_requests$/) dlm[k, n] += $c[2, "value"]
 		if ($c[2, "name"] ~ /\.queued$/) queued[k, n] += $c[2, "value"]

@@ -249,6 +249,7 @@ struct pfs_cmp_opts {
 	double margin;  /* a fraction */
 	size_t nbase;   /* 0: each run a side of its own; else runs[0..nbase) are
 			 * side 1 and the rest side 2 */
+	bool fsstats;   /* the text report ends with the counters (analysis/counters.h) */
 };
 
 /* The whole report of n runs. Returns 0, -ENOMEM, or -EINVAL for a

@@ -23,6 +23,9 @@ struct pfs_node {
 	char kernel[PFS_KERNEL_MAX]; /* the node's kernel release (uname -r) */
 	char fsstats[PFS_NODE_FSSTATS_MAX]; /* what the node's probe of the filesystem reads, or
 				   * "none: <why>" (include/pfsbench/target/fsprobe.h) */
+	char blockdev[PFS_NODE_FSSTATS_MAX]; /* the block device under the target whose
+				   * counters it reads, with a DRBD device's state at the
+				   * run's start, or "none: <why>" */
 };
 
 /* The fields of a node that the results file keeps, for every output that

@@ -157,6 +157,10 @@ struct pfs_workload {
 	 * run directory is DIR/pfsbench.<name>.<key>: the later run finds what
 	 * the earlier one left by the same options. */
 	int (*persist)(const void *opts, char *key, size_t keylen);
+	/* Optional, for a PFS_PERSIST_NAMED run: the file or device it works
+	 * on, whose block device's counters the engine records each step
+	 * (include/pfsbench/target/fsprobe.h); else the target directory's. */
+	const char *(*named_target)(const void *opts);
 	/* Optional: for --dry-run, on rank 0, prints what the plan would make;
 	 * the engine then prints the space and inodes it needs. */
 	void (*dry_run)(FILE *out, const void *opts, unsigned nranks, unsigned nnodes);
