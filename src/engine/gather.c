@@ -220,7 +220,20 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
 	if (e->rank != 0 || rc)
 		goto out;
-	e->ticks_stored += nticks;
+	e->gathered.rows += nrows;
+	e->gathered.cells += ncells;
+	e->gathered.ticks += nticks;
+	e->gathered.fsstats += nfsstats;
+	{
+		uint64_t bytes = nrows * sizeof(*rows) + ncells * sizeof(*cells) +
+				 nticks * sizeof(*ticks) + nfsstats * sizeof(*fsstats);
+
+		if (bytes > e->gathered.block_max_bytes)
+			e->gathered.block_max_bytes = bytes;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (all_rows[i].start_us + all_rows[i].elapsed_us > e->gathered.last_end_us)
+			e->gathered.last_end_us = all_rows[i].start_us + all_rows[i].elapsed_us;
 
 	perm = malloc((nrows ? nrows : 1) * sizeof(*perm));
 	place = malloc((nrows ? nrows : 1) * sizeof(*place));

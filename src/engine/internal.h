@@ -153,7 +153,6 @@ struct pfs_engine {
 	unsigned prog_done;    /* ... and has taken */
 	struct pfs_progress_agg *agg; /* an aggregator's view of its node */
 	struct pfs_timeline timeline; /* this rank's ticks of the step in progress */
-	uint64_t ticks_stored; /* rank 0: ticks handed to the outputs (PFSBENCH_DEBUG_PROGRESS) */
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
 	struct pfs_progress_view *view;
@@ -194,6 +193,14 @@ struct pfs_engine {
 	bool wants_results;   /* an output writes the results file (PFS_OUTPUT_RESULTS_FILE) */
 	struct pfs_results_file results; /* preflight created it, empty; open to the end */
 	bool results_made;    /* the results output began writing it */
+	/* What rank 0 gathered over the run (gather.c), said with
+	 * PFSBENCH_DEBUG_PROGRESS (ticks) and PFSBENCH_DEBUG_SCALE (all;
+	 * docs/scale.md): records of each kind, the largest block's records
+	 * in bytes, the latest row's end on the run's clock, and when the
+	 * results file was closed on it. */
+	struct {
+		uint64_t rows, cells, ticks, fsstats, block_max_bytes, last_end_us, closed_us;
+	} gathered;
 	bool drop_failed;
 };
 
