@@ -27,27 +27,13 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
-HELLO=$(realpath "${HELLO:-bench/mpi_hello}")
-MPIRUN=${MPIRUN:-mpirun}
 ROUNDS=${ROUNDS:-9}
 RANKS=${RANKS:-1 2 4 8 16 32 64 128 256}
 NODES_MAX=8
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-[ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3 (Debian: apt-get install python3)"; exit 77; }
-[ -x "$HELLO" ] || { echo "SKIP: no '$HELLO' (make bench/mpi_hello)"; exit 77; }
+mpi_bench_init scale
 "$MPIRUN" --version 2>&1 | grep -q 'Open MPI' ||
 	{ echo "SKIP: '$MPIRUN' is not Open MPI's (the MPMD line sets each node's name with -x)"; exit 77; }
-base=${BENCH_DIR:-/dev/shm}
-if [ "$(stat -f -c %T "$base" 2>/dev/null)" != tmpfs ]; then
-	echo "SKIP: '$base' is not tmpfs; set BENCH_DIR to a tmpfs directory"
-	exit 77
-fi
-work=$(mktemp -d "$base/pfsbench-bench-scale.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
 mkdir "$work/run"
-cd "$work" || exit 1
 launch=("$MPIRUN" --oversubscribe)
 
 # run SIDE N ROUND CMD...: one timed run; appends "wall_s cpu_s" to
@@ -58,16 +44,7 @@ run() {
 	out=$work/$side.$n
 	[ "$round" = warm ] && out=/dev/null
 	rm -rf "$work/r.h5" "${work:?}/run/"*
-	/usr/bin/python3 -c '
-import os, subprocess, sys, time
-t0 = time.monotonic()
-p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[1], "w"))
-_, status, ru = os.wait4(p.pid, 0)
-wall = time.monotonic() - t0
-if status:
-    sys.exit(1)
-print("%.6f %.6f" % (wall, ru.ru_utime + ru.ru_stime))' "$work/err" \
-		"${launch[@]}" "$@" >>"$out" || { cat "$work/err"; return 1; }
+	wait4_run /dev/null "$work/err" "${launch[@]}" "$@" >>"$out" || { cat "$work/err"; return 1; }
 	[ "$side" = pfs ] && [ "$round" != warm ] || return 0
 	# peak kB, shared kB, close s, file bytes
 	sed -nE "s/^pfsbench: scale: .*peak memory ([0-9]+) kB \\(at the end: -?[0-9]+ anonymous, -?[0-9]+ files, (-?[0-9]+) shared\\); last op's end to the results file closed: ([0-9.]+) s$/\\1 \\2 \\3 $(stat -c %s "$work/r.h5")/p" \
