@@ -29,6 +29,7 @@
 
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
+#define GATHER_KINDS 4 /* what a block gathers: rows, cells, ticks, fsstats (gather.c) */
 
 /* Every point-to-point message of the engine on its communicator, one tag
  * per kind, all here: rank 0 probes for progress from any source, so two
@@ -172,6 +173,10 @@ struct pfs_engine {
 	bool probe_begun;
 	bool probe_failed; /* a step's counters went missing; said once */
 
+	/* gather.c: rank 0's room for every rank's counts of each kind
+	 * (rows, cells, ticks, fsstats: GATHER_KINDS), and each kind's counts
+	 * and offsets */
+	int *gather_counts;
 	/* gather.c: this rank's results of the test iteration in progress */
 	struct pfs_row *rows;
 	size_t nrows, rows_cap;
@@ -282,8 +287,8 @@ void pfs_watchdog_check(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_free(struct pfs_engine *e);
 
 /* gather.c */
-int pfs_gather_types(struct pfs_engine *e);
-void pfs_gather_free_types(struct pfs_engine *e);
+int pfs_gather_init(struct pfs_engine *e);
+void pfs_gather_free(struct pfs_engine *e);
 int pfs_gather_block(struct pfs_engine *e, enum pfs_order order);
 int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
 int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n);

@@ -787,11 +787,11 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	PFS_MPI(&e, MPI_Comm_size, (e.comm, &e.nranks));
 	e.wl = wl;
 	e.opts = calloc(1, wl->opts_size);
-	if (pfs_all_allocated(&e, e.opts && !pfs_gather_types(&e) && !pfs_progress_init(&e),
+	if (pfs_all_allocated(&e, e.opts && !pfs_gather_init(&e) && !pfs_progress_init(&e),
 			      "starting the run")) {
 		pfs_progress_free(&e);
 		free(e.opts);
-		pfs_gather_free_types(&e);
+		pfs_gather_free(&e);
 		PFS_MPI(&e, MPI_Comm_free, (&e.comm));
 		pfs_messages_to(messages);
 		return PFS_EXIT_FAILED;
@@ -839,7 +839,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.kept_outputs);
 	pfs_results_file_close(&e.results);
 	pfs_topology_free(&e.topo);
-	pfs_gather_free_types(&e);
+	pfs_gather_free(&e);
 	PFS_MPI(&e, MPI_Comm_free, (&e.comm));
 	pfs_messages_to(messages);
 	return status;
