@@ -104,6 +104,53 @@ ext4_on_shm() {
 	undo+=("umount '$EXT4_DIR'")
 }
 
+# shm_work NAME: work, a new directory in BENCH_DIR (default /dev/shm,
+# which must be a tmpfs, or status 77 with the reason on stdout), removed
+# by an EXIT trap; changes into it.
+shm_work() {
+	base=${BENCH_DIR:-/dev/shm}
+	if [ "$(stat -f -c %T "$base" 2>/dev/null)" != tmpfs ]; then
+		echo "SKIP: '$base' is not tmpfs; set BENCH_DIR to a tmpfs directory"
+		exit 77
+	fi
+	work=$(mktemp -d "$base/pfsbench-bench-$1.XXXXXX") || exit 1
+	trap 'rm -rf "$work"' EXIT
+	cd "$work" || exit 1
+}
+
+# mpi_bench_init NAME: what the benches of pfsbench against bench/mpi_hello
+# share: PFSBENCH, HELLO and MPIRUN from the environment (or the build's),
+# python3 and HELLO there, or status 77 with the reason on stdout; work
+# (shm_work NAME).
+mpi_bench_init() {
+	PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
+	HELLO=$(realpath "${HELLO:-bench/mpi_hello}")
+	MPIRUN=${MPIRUN:-mpirun}
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	[ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3 (Debian: apt-get install python3)"; exit 77; }
+	[ -x "$HELLO" ] || { echo "SKIP: no '$HELLO' (make bench/mpi_hello)"; exit 77; }
+	shm_work "$1"
+}
+
+# wait4_run OUT ERR CMD...: runs CMD (its stdout to OUT, its stderr to
+# ERR, which may be OUT) and prints "wall_s cpu_s": the wall time of the launch alone and
+# the user + system CPU of CMD and every process it waited for (wait4's
+# rusage, to the microsecond; GNU time's is to 10 ms). Status 1 when CMD
+# failed.
+wait4_run() {
+	/usr/bin/python3 -c '
+import os, subprocess, sys, time
+t0 = time.monotonic()
+out = open(sys.argv[1], "w")
+err = subprocess.STDOUT if sys.argv[2] == sys.argv[1] else open(sys.argv[2], "w")
+p = subprocess.Popen(sys.argv[3:], stdout=out, stderr=err)
+_, status, ru = os.wait4(p.pid, 0)
+wall = time.monotonic() - t0
+if status:
+    sys.exit(1)
+print("%.6f %.6f" % (wall, ru.ru_utime + ru.ru_stime))' "$@"
+}
+
 # tmpfs_work: a new directory, its path in work, with a tmpfs of 512 MiB
 # mounted on work/fs (else a directory in /dev/shm), its path in fs; an
 # EXIT trap removes both. Changes into work.

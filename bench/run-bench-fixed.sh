@@ -34,24 +34,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
-HELLO=$(realpath "${HELLO:-bench/mpi_hello}")
-MPIRUN=${MPIRUN:-mpirun}
 ROUNDS=${ROUNDS:-11}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-[ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3 (Debian: apt-get install python3)"; exit 77; }
-[ -x "$HELLO" ] || { echo "SKIP: no '$HELLO' (make bench/mpi_hello)"; exit 77; }
 [ -z "${BEFORE:-}" ] || BEFORE=$(realpath "$BEFORE")
-base=${BENCH_DIR:-/dev/shm}
-if [ "$(stat -f -c %T "$base" 2>/dev/null)" != tmpfs ]; then
-	echo "SKIP: '$base' is not tmpfs; set BENCH_DIR to a tmpfs directory"
-	exit 77
-fi
-work=$(mktemp -d "$base/pfsbench-bench-fixed.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+mpi_bench_init fixed
 mkdir "$work/run"
-cd "$work" || exit 1
 
 # Open MPI's mpirun places ranks by cores; --oversubscribe lets 2 ranks run
 # on a one-CPU mask too. --bind-to none keeps the CPU mask taskset set.
@@ -72,16 +58,8 @@ run() {
 	[ "$round" = warm ] && out=/dev/null
 	[ "$n" = 1 ] || cpus=$ALL_CPUS
 	rm -rf "$work/r.h5" "${work:?}/run/"*
-	/usr/bin/python3 -c '
-import os, subprocess, sys, time
-t0 = time.monotonic()
-p = subprocess.Popen(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.STDOUT)
-_, status, ru = os.wait4(p.pid, 0)
-wall = time.monotonic() - t0
-if status:
-    sys.exit(1)
-print("%.6f %.6f" % (wall, ru.ru_utime + ru.ru_stime))' "$work/o" \
-		taskset -c "$cpus" "${launch[@]}" -np "$n" "$@" >>"$out" || { cat "$work/o"; return 1; }
+	wait4_run "$work/o" "$work/o" taskset -c "$cpus" "${launch[@]}" -np "$n" "$@" >>"$out" ||
+		{ cat "$work/o"; return 1; }
 }
 TINY=(create-unlink -m "$work/run" -f 1 -F 1 -s 4k -t se -i 1 --results "$work/r.h5")
 # side NAME N ROUND: one run of side NAME at N ranks.

@@ -21,15 +21,8 @@ MPIRUN=${MPIRUN:-mpirun}
 REPS=${REPS:-9}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-base=${BENCH_DIR:-/dev/shm}
-if [ "$(stat -f -c %T "$base" 2>/dev/null)" != tmpfs ]; then
-	echo "SKIP: '$base' is not tmpfs; set BENCH_DIR to a tmpfs directory"
-	exit 77
-fi
-work=$(mktemp -d "$base/pfsbench-bench-tree.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+shm_work tree
 mkdir "$work/run" "$work/cg"
-cd "$work" || exit 1
 
 PLAN=(-l 4 -d 10 -f 10 -s 1)
 ARGS=(4 10 10 1)

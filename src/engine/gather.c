@@ -47,8 +47,16 @@ static int record_type(struct pfs_engine *e, const struct pfs_field *fields, siz
 	return 0;
 }
 
-int pfs_gather_types(struct pfs_engine *e)
+int pfs_gather_init(struct pfs_engine *e)
 {
+	/* Rank 0's room for each rank's counts, and each kind's counts and
+	 * offsets: taken now, so that a block's gather needs no status
+	 * broadcast before it (rank 0 always has room for the counts). */
+	if (e->rank == 0) {
+		e->gather_counts = calloc((size_t)e->nranks * GATHER_KINDS * 3, sizeof(int));
+		if (!e->gather_counts)
+			return -ENOMEM;
+	}
 	if (record_type(e, pfs_row_fields, pfs_row_nfields, sizeof(struct pfs_row), &e->row_type) ||
 	    record_type(e, pfs_lat_cell_fields, pfs_lat_cell_nfields, sizeof(struct pfs_lat_cell),
 			&e->cell_type) ||
@@ -59,8 +67,10 @@ int pfs_gather_types(struct pfs_engine *e)
 	return 0;
 }
 
-void pfs_gather_free_types(struct pfs_engine *e)
+void pfs_gather_free(struct pfs_engine *e)
 {
+	free(e->gather_counts);
+	e->gather_counts = NULL;
 	MPI_Datatype *types[] = { &e->row_type, &e->cell_type, &e->tick_type, &e->fsstat_type };
 
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
@@ -129,66 +139,81 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 	return 0;
 }
 
-/* Gathers n records of type t (size bytes each) from every rank to rank 0:
- * *all holds them in rank order, (*counts)[r] and (*firsts)[r] say where
- * rank r's are. Returns 0, or on every rank -ENOMEM when rank 0 had no
- * memory for them, -EOVERFLOW when more than fit an int's count; rank 0
- * says which (its status is broadcast, so no rank waits in a gather that
- * rank 0 cannot take). */
-static int gather(struct pfs_engine *e, const void *mine, size_t n, MPI_Datatype t, size_t size,
-		  void **all, int **counts, int **firsts, size_t *total)
-{
-	int my = n > INT_MAX ? -1 : (int)n, status = 0;
+/* What a block gathers: each kind's records on this rank, their MPI type
+ * and size, and on rank 0 where all of them land. */
+struct gather_kind {
+	const void *mine;
+	size_t n;
+	MPI_Datatype type;
+	size_t size;
+	void **all;
+};
 
-	*all = NULL;
-	*counts = *firsts = NULL;
-	*total = 0;
-	if (e->rank == 0) {
-		*counts = calloc((size_t)e->nranks, sizeof(int));
-		*firsts = calloc((size_t)e->nranks, sizeof(int));
-		status = *counts && *firsts ? 0 : -ENOMEM;
+/* Gathers each kind's records from every rank to rank 0: *kind->all holds
+ * them in rank order, counts[k][r] and firsts[k][r] (rows of nranks in
+ * e->gather_counts) say where rank r's are. One gather of every rank's
+ * counts, one broadcast of rank 0's status, one gather of each kind's
+ * records. Returns 0, or on every rank -ENOMEM when rank 0 had no memory
+ * for them, -EOVERFLOW when a kind has more than fit an int's count; rank
+ * 0 says which (its status is broadcast, so no rank waits in a gather
+ * that rank 0 cannot take). */
+static int gather(struct pfs_engine *e, struct gather_kind *kinds, int **counts, int **firsts,
+		  size_t *totals)
+{
+	int mine[GATHER_KINDS], status = 0, *all = e->gather_counts;
+	size_t total = 0;
+
+	for (int k = 0; k < GATHER_KINDS; k++) {
+		mine[k] = kinds[k].n > INT_MAX ? -1 : (int)kinds[k].n;
+		*kinds[k].all = NULL;
+		totals[k] = 0;
+		if (all) {
+			counts[k] = all + (size_t)e->nranks * (GATHER_KINDS + k);
+			firsts[k] = all + (size_t)e->nranks * (2 * GATHER_KINDS + k);
+		}
 	}
-	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
-	if (status)
-		goto out;
-	PFS_MPI_ASLEEP(e, MPI_Igather, &my, 1, MPI_INT, *counts, 1, MPI_INT, 0, e->comm);
-	if (e->rank == 0) {
-		for (int r = 0; r < e->nranks && !status; r++) {
-			if ((*counts)[r] < 0 || *total + (size_t)(*counts)[r] > INT_MAX) {
+	PFS_MPI_ASLEEP(e, MPI_Igather, mine, GATHER_KINDS, MPI_INT, all, GATHER_KINDS, MPI_INT, 0,
+		       e->comm);
+	for (int k = 0; e->rank == 0 && k < GATHER_KINDS && !status; k++) {
+		for (int r = 0; r < e->nranks; r++) {
+			int c = all[(size_t)r * GATHER_KINDS + k];
+
+			if (c < 0 || totals[k] + (size_t)c > INT_MAX) {
 				status = -EOVERFLOW;
 				break;
 			}
-			(*firsts)[r] = (int)*total;
-			*total += (size_t)(*counts)[r];
+			counts[k][r] = c;
+			firsts[k][r] = (int)totals[k];
+			totals[k] += (size_t)c;
 		}
+		total += totals[k];
 		if (!status) {
-			*all = malloc((*total ? *total : 1) * size);
-			status = *all ? 0 : -ENOMEM;
+			*kinds[k].all = malloc((totals[k] ? totals[k] : 1) * kinds[k].size);
+			status = *kinds[k].all ? 0 : -ENOMEM;
 		}
 	}
 	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
-	if (!status)
-		PFS_MPI_ASLEEP(e, MPI_Igatherv, mine, my, t, *all, *counts, *firsts, t, 0, e->comm);
-out:
+	for (int k = 0; k < GATHER_KINDS && !status; k++)
+		PFS_MPI_ASLEEP(e, MPI_Igatherv, kinds[k].mine, mine[k], kinds[k].type, *kinds[k].all,
+			       e->rank == 0 ? counts[k] : NULL, e->rank == 0 ? firsts[k] : NULL,
+			       kinds[k].type, 0, e->comm);
 	if (status && e->rank == 0) {
 		if (status == -EOVERFLOW)
 			pfs_error("more than %d results to gather in one test iteration; "
 				  "use fewer ranks or iterations", INT_MAX);
 		else
-			pfs_error("out of memory gathering %zu results", *total);
+			pfs_error("out of memory gathering %zu results", total);
 		if (!e->failure[0])
 			(void)pfs_format(e->failure, sizeof(e->failure),
 					 "rank 0 could not gather test %s iteration %u: %s", e->test,
 					 e->iteration, strerror(-status));
 	}
-	if (status) {
-		free(*all);
-		free(*counts);
-		free(*firsts);
-		*all = NULL;
-		*counts = *firsts = NULL;
-		*total = 0;
-	}
+	if (status)
+		for (int k = 0; k < GATHER_KINDS; k++) {
+			free(*kinds[k].all);
+			*kinds[k].all = NULL;
+			totals[k] = 0;
+		}
 	return status;
 }
 
@@ -198,29 +223,40 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	struct pfs_lat_cell *cells = NULL;
 	struct pfs_tick *ticks = NULL;
 	struct pfs_fsstat *fsstats = NULL;
-	int *rcount = NULL, *rfirst = NULL, *ccount = NULL, *cfirst = NULL, *tcount = NULL,
-	    *tfirst = NULL, *fcount = NULL, *ffirst = NULL;
-	size_t nrows = 0, ncells = 0, nticks = 0, nfsstats = 0, *perm = NULL, *place = NULL;
-	int rc = 0;
+	int *counts[GATHER_KINDS], *firsts[GATHER_KINDS];
+	size_t totals[GATHER_KINDS], nrows, ncells, nticks, nfsstats, *perm = NULL, *place = NULL;
+	struct gather_kind kinds[GATHER_KINDS] = {
+		{ e->rows, e->nrows, e->row_type, sizeof(*e->rows), (void **)&all_rows },
+		{ e->cells, e->ncells, e->cell_type, sizeof(*e->cells), (void **)&cells },
+		{ e->ticks, e->nticks, e->tick_type, sizeof(*e->ticks), (void **)&ticks },
+		{ e->fsstats, e->nfsstats, e->fsstat_type, sizeof(*e->fsstats), (void **)&fsstats },
+	};
+	int rc;
 
-	/* Each gather's failure is every rank's (its status is broadcast): the
-	 * ones after it are not attempted, and the caller's agreement stops
-	 * the run. */
-	rc = gather(e, e->rows, e->nrows, e->row_type, sizeof(*e->rows), (void **)&all_rows,
-		    &rcount, &rfirst, &nrows);
-	if (!rc)
-		rc = gather(e, e->cells, e->ncells, e->cell_type, sizeof(*e->cells), (void **)&cells,
-			    &ccount, &cfirst, &ncells);
-	if (!rc)
-		rc = gather(e, e->ticks, e->nticks, e->tick_type, sizeof(*e->ticks), (void **)&ticks,
-			    &tcount, &tfirst, &nticks);
-	if (!rc)
-		rc = gather(e, e->fsstats, e->nfsstats, e->fsstat_type, sizeof(*e->fsstats),
-			    (void **)&fsstats, &fcount, &ffirst, &nfsstats);
+	/* A failure is every rank's (rank 0's status is broadcast): nothing
+	 * is gathered, and the caller's agreement stops the run. */
+	rc = gather(e, kinds, counts, firsts, totals);
+	nrows = totals[0];
+	ncells = totals[1];
+	nticks = totals[2];
+	nfsstats = totals[3];
 	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
 	if (e->rank != 0 || rc)
 		goto out;
-	e->ticks_stored += nticks;
+	e->gathered.rows += nrows;
+	e->gathered.cells += ncells;
+	e->gathered.ticks += nticks;
+	e->gathered.fsstats += nfsstats;
+	{
+		uint64_t bytes = nrows * sizeof(*rows) + ncells * sizeof(*cells) +
+				 nticks * sizeof(*ticks) + nfsstats * sizeof(*fsstats);
+
+		if (bytes > e->gathered.block_max_bytes)
+			e->gathered.block_max_bytes = bytes;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (all_rows[i].start_us + all_rows[i].elapsed_us > e->gathered.last_end_us)
+			e->gathered.last_end_us = all_rows[i].start_us + all_rows[i].elapsed_us;
 
 	perm = malloc((nrows ? nrows : 1) * sizeof(*perm));
 	place = malloc((nrows ? nrows : 1) * sizeof(*place));
@@ -238,10 +274,10 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 		e->wl->review(e->opts, (unsigned)e->nranks, rows, nrows);
 	/* A cell's row was its index among its rank's rows. */
 	for (int r = 0; r < e->nranks; r++)
-		for (int c = 0; c < ccount[r]; c++) {
-			struct pfs_lat_cell *cell = &cells[cfirst[r] + c];
+		for (int c = 0; c < counts[1][r]; c++) {
+			struct pfs_lat_cell *cell = &cells[firsts[1][r] + c];
 
-			cell->row = place[(size_t)rfirst[r] + cell->row];
+			cell->row = place[(size_t)firsts[0][r] + cell->row];
 		}
 	struct pfs_block b = { rows, nrows, cells, ncells, ticks, nticks, fsstats, nfsstats };
 
@@ -267,13 +303,5 @@ out:
 	free(cells);
 	free(ticks);
 	free(fsstats);
-	free(fcount);
-	free(ffirst);
-	free(rcount);
-	free(rfirst);
-	free(ccount);
-	free(cfirst);
-	free(tcount);
-	free(tfirst);
 	return rc;
 }

@@ -29,6 +29,7 @@
 
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
+#define GATHER_KINDS 4 /* what a block gathers: rows, cells, ticks, fsstats (gather.c) */
 
 /* Every point-to-point message of the engine on its communicator, one tag
  * per kind, all here: rank 0 probes for progress from any source, so two
@@ -153,7 +154,6 @@ struct pfs_engine {
 	unsigned prog_done;    /* ... and has taken */
 	struct pfs_progress_agg *agg; /* an aggregator's view of its node */
 	struct pfs_timeline timeline; /* this rank's ticks of the step in progress */
-	uint64_t ticks_stored; /* rank 0: ticks handed to the outputs (PFSBENCH_DEBUG_PROGRESS) */
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
 	struct pfs_progress_view *view;
@@ -173,6 +173,10 @@ struct pfs_engine {
 	bool probe_begun;
 	bool probe_failed; /* a step's counters went missing; said once */
 
+	/* gather.c: rank 0's room for every rank's counts of each kind
+	 * (rows, cells, ticks, fsstats: GATHER_KINDS), and each kind's counts
+	 * and offsets */
+	int *gather_counts;
 	/* gather.c: this rank's results of the test iteration in progress */
 	struct pfs_row *rows;
 	size_t nrows, rows_cap;
@@ -194,6 +198,14 @@ struct pfs_engine {
 	bool wants_results;   /* an output writes the results file (PFS_OUTPUT_RESULTS_FILE) */
 	struct pfs_results_file results; /* preflight created it, empty; open to the end */
 	bool results_made;    /* the results output began writing it */
+	/* What rank 0 gathered over the run (gather.c), said with
+	 * PFSBENCH_DEBUG_PROGRESS (ticks) and PFSBENCH_DEBUG_SCALE (all;
+	 * docs/scale.md): records of each kind, the largest block's records
+	 * in bytes, the latest row's end on the run's clock, and when the
+	 * results file was closed on it. */
+	struct {
+		uint64_t rows, cells, ticks, fsstats, block_max_bytes, last_end_us, closed_us;
+	} gathered;
 	bool drop_failed;
 };
 
@@ -275,8 +287,8 @@ void pfs_watchdog_check(struct pfs_engine *e, uint64_t now_us);
 void pfs_progress_free(struct pfs_engine *e);
 
 /* gather.c */
-int pfs_gather_types(struct pfs_engine *e);
-void pfs_gather_free_types(struct pfs_engine *e);
+int pfs_gather_init(struct pfs_engine *e);
+void pfs_gather_free(struct pfs_engine *e);
 int pfs_gather_block(struct pfs_engine *e, enum pfs_order order);
 int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
 int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n);

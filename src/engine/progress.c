@@ -690,7 +690,7 @@ static void say_heard(const struct pfs_engine *e)
 		"(%d ranks) over %llu ticks; %llu ticks stored\n",
 		(unsigned long long)v->msgs, v->senders, e->topo.nnodes, e->nranks,
 		(unsigned long long)((pfs_now_us() - v->since_us) / PFS_TICK_US),
-		(unsigned long long)e->ticks_stored);
+		(unsigned long long)e->gathered.ticks);
 	fflush(e->err);
 }
 

@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -707,9 +708,11 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	/* Outputs first: after a signal, mpirun's SIGKILL may come before a
 	 * long cleanup ends, and the results file must say "aborted" by then. */
 	e->w.keep = e->persist == PFS_PERSIST_LEAVE && status == PFS_EXIT_OK;
-	if (e->rank == 0)
+	if (e->rank == 0) {
 		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
 			    abort_reason(e, status));
+		e->gathered.closed_us = pfs_run_time(e, pfs_now_us());
+	}
 	if (e->rank == 0 && e->interrupted_ranks)
 		say_removing(e, abort_reason(e, status));
 	remove_run(e);
@@ -723,6 +726,46 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	if (e->rank == 0)
 		say_results(e);
 	return status;
+}
+
+/* PFSBENCH_DEBUG_SCALE set: what rank 0 gathered and held over the run,
+ * for tests/engine/scale.sh and docs/scale.md. Its peak memory is the
+ * process's largest resident set (getrusage: VmHWM), MPI's own included;
+ * the time is from the latest row's end to the results file's close, on
+ * the run's clock: the last test iteration's gather, its writing and the
+ * file's end. */
+static void say_scale(const struct pfs_engine *e)
+{
+	const char *env = getenv("PFSBENCH_DEBUG_SCALE");
+	/* Now, not at the peak: the process's own memory, the files it
+	 * maps (libraries) and shared memory (Open MPI's shared-memory
+	 * transport maps each peer's segment: docs/scale.md). */
+	const char *keys[] = { "RssAnon:", "RssFile:", "RssShmem:" };
+	long kb[3] = { -1, -1, -1 };
+	char line[256];
+	struct rusage ru;
+	FILE *f;
+
+	if (e->rank != 0 || !e->results_made || !env || !*env || getrusage(RUSAGE_SELF, &ru))
+		return;
+	f = fopen("/proc/self/status", "re");
+	while (f && fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < 3; i++)
+			if (!strncmp(line, keys[i], strlen(keys[i])))
+				kb[i] = strtol(line + strlen(keys[i]), NULL, 10);
+	if (f)
+		fclose(f);
+	fprintf(e->err,
+		"pfsbench: scale: %d ranks on %u nodes; rank 0 gathered %" PRIu64 " rows, %" PRIu64
+		" latency cells, %" PRIu64 " ticks, %" PRIu64 " fsstats, at most %" PRIu64
+		" bytes in one block; peak memory %ld kB (at the end: %ld anonymous, %ld files, "
+		"%ld shared); last op's end to the results file closed: %.3f s\n",
+		e->nranks, e->topo.nnodes, e->gathered.rows, e->gathered.cells, e->gathered.ticks,
+		e->gathered.fsstats, e->gathered.block_max_bytes, ru.ru_maxrss, kb[0], kb[1], kb[2],
+		e->gathered.closed_us > e->gathered.last_end_us
+			? (double)(e->gathered.closed_us - e->gathered.last_end_us) / 1e6
+			: 0.0);
+	fflush(e->err);
 }
 
 int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Comm comm,
@@ -757,11 +800,11 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	PFS_MPI(&e, MPI_Comm_size, (e.comm, &e.nranks));
 	e.wl = wl;
 	e.opts = calloc(1, wl->opts_size);
-	if (pfs_all_allocated(&e, e.opts && !pfs_gather_types(&e) && !pfs_progress_init(&e),
+	if (pfs_all_allocated(&e, e.opts && !pfs_gather_init(&e) && !pfs_progress_init(&e),
 			      "starting the run")) {
 		pfs_progress_free(&e);
 		free(e.opts);
-		pfs_gather_free_types(&e);
+		pfs_gather_free(&e);
 		PFS_MPI(&e, MPI_Comm_free, (&e.comm));
 		pfs_messages_to(messages);
 		return PFS_EXIT_FAILED;
@@ -790,6 +833,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	pfs_interrupt_restore();
 	/* Every progress message sent has been received. */
 	pfs_progress_finish(&e);
+	say_scale(&e);
 
 	PFS_MPI(&e, MPI_Cancel, (&e.stop_recv));
 	PFS_MPI(&e, MPI_Wait, (&e.stop_recv, MPI_STATUS_IGNORE));
@@ -808,7 +852,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	free(e.kept_outputs);
 	pfs_results_file_close(&e.results);
 	pfs_topology_free(&e.topo);
-	pfs_gather_free_types(&e);
+	pfs_gather_free(&e);
 	PFS_MPI(&e, MPI_Comm_free, (&e.comm));
 	pfs_messages_to(messages);
 	return status;

@@ -18,21 +18,15 @@ D=$SCRATCH/target
 mkdir "$D"
 snapshot "$D"
 slow=$(faulty "delay openat 1ms")
-debug=$SCRATCH/pfsbench-debug
-printf '#!/bin/bash\nPFSBENCH_DEBUG_PROGRESS=1 exec %q "$@"\n' "$slow" >"$debug"
-chmod +x "$debug"
+debug=$(PFSBENCH=$slow debug_env PFSBENCH_DEBUG_PROGRESS=1)
 NODES=2 WORKERS=4
 PFSBENCH=$debug pfs_nodes $NODES $WORKERS create-unlink -m "$D" -F 1 -s 4k -t pa --no-drop-caches \
 	-f 3000 --progress=always --results "$SCRATCH/nodes.h5"
 check "8 ranks on 2 nodes: exit 0" test "$RC" -eq 0
-heard=$(grep '^pfsbench: progress: rank 0 received' "$ERR")
-echo "# $heard"
-read -r msgs senders nodes ticks stored < <(sed -nE \
-	's/^pfsbench: progress: rank 0 received ([0-9]+) messages from ([0-9]+) senders of ([0-9]+) nodes \(8 ranks\) over ([0-9]+) ticks; ([0-9]+) ticks stored$/\1 \2 \3 \4 \5/p' \
-	<<<"$heard")
-check "rank 0 says what it heard" test -n "${msgs:-}"
-msgs=${msgs:-0} senders=${senders:-99} nodes=${nodes:-0} ticks=${ticks:-0} stored=${stored:-0}
-check "the run has $NODES nodes" test "$nodes" -eq $NODES
+check "rank 0 says what it heard" progress_heard
+msgs=${HEARD_MSGS:-0} senders=${HEARD_SENDERS:-99} nodes=${HEARD_NODES:-0} ticks=${HEARD_TICKS:-0}
+stored=${HEARD_STORED:-0}
+check "the run has $NODES nodes and 8 ranks" test "$nodes" -eq $NODES -a "${HEARD_RANKS:-0}" -eq 8
 check "rank 0 heard from one sender per node at most ($senders <= $NODES), not from each rank" \
 	test "$senders" -le $NODES
 check "rank 0 heard at least one node" test "$senders" -ge 1

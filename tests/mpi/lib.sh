@@ -83,6 +83,53 @@ faulty() {
 	echo "$f"
 }
 
+# debug_env NAME=VALUE...: the path of a pfsbench ($PFSBENCH as it is
+# now, the fault injector's too) run with NAME=VALUE set on every rank, for
+# pfs and pfs_nodes: PFSBENCH=$(debug_env PFSBENCH_DEBUG_SCALE=1) pfs ...
+debug_env() {
+	local f
+	f=$(mktemp "$SCRATCH/pfsbench-env.XXXXXX")
+	{
+		printf '#!/bin/bash\nexec env'
+		printf ' %q' "$@"
+		printf ' %q "$@"\n' "$PFSBENCH"
+	} >"$f"
+	chmod +x "$f"
+	echo "$f"
+}
+
+# progress_heard: what rank 0 said it heard (PFSBENCH_DEBUG_PROGRESS set)
+# on the run's stderr ($ERR), in HEARD_MSGS, HEARD_SENDERS, HEARD_NODES,
+# HEARD_RANKS, HEARD_TICKS and HEARD_STORED; false when it said nothing.
+progress_heard() {
+	local line
+	line=$(grep '^pfsbench: progress: rank 0 received' "$ERR")
+	echo "# $line"
+	read -r HEARD_MSGS HEARD_SENDERS HEARD_NODES HEARD_RANKS HEARD_TICKS HEARD_STORED < <(sed -nE \
+		's/^pfsbench: progress: rank 0 received ([0-9]+) messages from ([0-9]+) senders of ([0-9]+) nodes \(([0-9]+) ranks\) over ([0-9]+) ticks; ([0-9]+) ticks stored$/\1 \2 \3 \4 \5 \6/p' \
+		<<<"$line")
+	[ -n "${HEARD_MSGS:-}" ]
+}
+
+# scale_said: what rank 0 said it gathered and held (PFSBENCH_DEBUG_SCALE
+# set; docs/scale.md) on the run's stderr ($ERR), in SCALE_RANKS,
+# SCALE_NODES, SCALE_ROWS, SCALE_CELLS, SCALE_TICKS, SCALE_FSSTATS,
+# SCALE_BLOCK (bytes), SCALE_PEAK_KB, SCALE_ANON_KB, SCALE_FILE_KB,
+# SCALE_SHMEM_KB and SCALE_CLOSE_S; false when it said nothing.
+scale_said() {
+	local line re
+	line=$(grep '^pfsbench: scale: ' "$ERR")
+	echo "# $line"
+	re='^pfsbench: scale: ([0-9]+) ranks on ([0-9]+) nodes; rank 0 gathered ([0-9]+) rows, '
+	re+='([0-9]+) latency cells, ([0-9]+) ticks, ([0-9]+) fsstats, at most ([0-9]+) bytes in one '
+	re+='block; peak memory ([0-9]+) kB \(at the end: (-?[0-9]+) anonymous, (-?[0-9]+) files, '
+	re+="(-?[0-9]+) shared\\); last op's end to the results file closed: ([0-9.]+) s$"
+	[[ $line =~ $re ]] || return 1
+	read -r SCALE_RANKS SCALE_NODES SCALE_ROWS SCALE_CELLS SCALE_TICKS SCALE_FSSTATS SCALE_BLOCK \
+		SCALE_PEAK_KB SCALE_ANON_KB SCALE_FILE_KB SCALE_SHMEM_KB SCALE_CLOSE_S \
+		<<<"${BASH_REMATCH[*]:1}"
+}
+
 # target_dir: D, a fresh target directory with a file of someone else's
 # in it, snapshot for dir_unchanged.
 target_dir() {
