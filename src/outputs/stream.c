@@ -19,14 +19,17 @@
 #include "config.h"
 
 #include "pfsbench/core/histogram.h"
+#include "pfsbench/core/oddone.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/formats/ddfmt.h"
 #include "pfsbench/formats/fioterse.h"
+#include "pfsbench/formats/hdparmfmt.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/stream_opts.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +237,157 @@ static int print_iteration(struct pfs_output *out, const struct pfs_run_info *ri
 	return print_summary(fp, "", &all, o->format);
 }
 
+/* ---- --format hdparm ---------------------------------------------------------- */
+
+/* hdparm's line for a node's row of op in iteration it, if there is one. */
+static int hdparm_line(FILE *fp, const struct pfs_row *rows, size_t n, uint32_t it,
+		       const char *node, const char *op, enum pfs_hdparm_timing which)
+{
+	char line[PFS_HDPARMFMT_MAX];
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].iteration == it && !strcmp(rows[i].node, node) &&
+		    !strcmp(rows[i].op, op)) {
+			if (pfs_hdparmfmt_format(line, sizeof(line), which, rows[i].bytes,
+						 rows[i].elapsed_us))
+				return -1;
+			fputs(line, fp);
+		}
+	return 0;
+}
+
+/* Each node's pair as hdparm -Tt prints it for one device, "NODE:DEVICE:"
+ * where hdparm says "DEVICE:", per iteration, nodes in the order of their
+ * first row. */
+static int hdparm_pairs(FILE *fp, const struct pfs_stream_opts *o, const struct pfs_row *rows,
+			size_t n)
+{
+	char node[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], dev[PFS_PRINTABLE_SIZE(PATH_MAX)];
+
+	pfs_printable(dev, sizeof(dev), o->input);
+	for (size_t i = 0; i < n; i++) {
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = rows[j].iteration != rows[i].iteration ||
+				strcmp(rows[j].node, rows[i].node);
+		if (!first)
+			continue;
+		fprintf(fp, "\n%s:%s:\n", pfs_printable(node, sizeof(node), rows[i].node), dev);
+		if (hdparm_line(fp, rows, n, rows[i].iteration, rows[i].node,
+				PFS_STREAM_OP_CACHED, PFS_HDPARM_CACHED) ||
+		    hdparm_line(fp, rows, n, rows[i].iteration, rows[i].node,
+				PFS_STREAM_OP_BUFFERED, PFS_HDPARM_BUFFERED))
+			return -1;
+	}
+	return 0;
+}
+
+/* The rows of op, as logs of their rates: val[k], with their nodes'
+ * indexes (node_index) and iterations. */
+struct hdparm_vals {
+	double *val, *dev, *mad, *scratch;
+	uint32_t *node, *it;
+	size_t n;
+};
+
+/* The odd node out of op (docs/methodology.md, "hdparm's baseline"):
+ * slownode's rule for one (test, op), core/oddone.h: in each iteration a
+ * node's log rate against the other nodes' median, their MAD its spread
+ * there; slow when below by more than max(k x its median spread, log 1.10)
+ * in every iteration, by exp(-its median deviation). */
+static int hdparm_odd(FILE *fp, const struct pfs_row *rows, size_t n, const char *op,
+		      const char *what)
+{
+	struct hdparm_vals v = { 0 };
+	double *one = calloc(n + 1, sizeof(double)), *tmp = calloc(n + 1, sizeof(double));
+	uint32_t nodes = 0, named = 0;
+	int rc = -1;
+
+	v.val = calloc(n + 1, sizeof(double));
+	v.dev = calloc(n + 1, sizeof(double));
+	v.mad = calloc(n + 1, sizeof(double));
+	v.scratch = calloc(n + 1, sizeof(double));
+	v.node = calloc(n + 1, sizeof(uint32_t));
+	v.it = calloc(n + 1, sizeof(uint32_t));
+	if (!one || !tmp || !v.val || !v.dev || !v.mad || !v.scratch || !v.node || !v.it)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].op, op) && rows[i].bytes && rows[i].elapsed_us) {
+			v.val[v.n] = log(pfs_rate_per_s(rows[i].bytes, rows[i].elapsed_us));
+			v.node[v.n] = rows[i].node_index;
+			v.it[v.n++] = rows[i].iteration;
+			nodes = rows[i].node_index + 1 > nodes ? rows[i].node_index + 1 : nodes;
+		}
+	/* each value against the others of its iteration */
+	for (size_t i = 0; i < v.n; i++) {
+		size_t m = 0, self = 0;
+
+		for (size_t j = 0; j < v.n; j++)
+			if (v.it[j] == v.it[i]) {
+				self = j == i ? m : self;
+				one[m++] = v.val[j];
+			}
+		if (m < PFS_SLOW_MIN_NODES) {
+			fprintf(fp, "%s: no odd node out: %zu node%s, and it takes %u to say which "
+				    "one is odd\n", what, m, m == 1 ? "" : "s", PFS_SLOW_MIN_NODES);
+			rc = 0;
+			goto out;
+		}
+		pfs_oddone_others(one, m, self, v.scratch, &v.dev[i], &v.mad[i]);
+		v.dev[i] = v.val[i] - v.dev[i];
+	}
+	for (uint32_t nd = 0; nd < nodes; nd++) {
+		size_t k = 0;
+		double worst = -INFINITY, spread;
+		const char *name = NULL;
+
+		for (size_t i = 0; i < v.n; i++)
+			if (v.node[i] == nd) {
+				one[k] = v.dev[i];
+				tmp[k++] = v.mad[i];
+				worst = v.dev[i] > worst ? v.dev[i] : worst;
+			}
+		if (!k)
+			continue;
+		spread = pfs_median(tmp, k);
+		if (!pfs_oddone_slow(worst, spread))
+			continue;
+		for (size_t i = 0; i < n && !name; i++)
+			name = rows[i].node_index == nd ? rows[i].node : NULL;
+		char pname[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
+
+		fprintf(fp, "%s: odd node out: %s, %.2fx slower than the median of the others\n",
+			what, pfs_printable(pname, sizeof(pname), name ? name : "?"),
+			exp(-pfs_median(one, k)));
+		named++;
+	}
+	if (!named)
+		fprintf(fp, "%s: no odd node out: every node within max(%.0f MADs, %.0f %%) of "
+			    "the others' median\n", what, PFS_SLOW_K, PFS_SLOW_FLOOR * 100);
+	rc = 0;
+out:
+	free(one);
+	free(tmp);
+	free(v.val);
+	free(v.dev);
+	free(v.mad);
+	free(v.scratch);
+	free(v.node);
+	free(v.it);
+	return rc;
+}
+
+static int print_hdparm(FILE *fp, const struct pfs_stream_opts *o, const struct pfs_row *rows,
+			size_t n)
+{
+	if (hdparm_pairs(fp, o, rows, n))
+		return -1;
+	fputc('\n', fp);
+	return hdparm_odd(fp, rows, n, PFS_STREAM_OP_CACHED, "Timing cached reads") ||
+	       hdparm_odd(fp, rows, n, PFS_STREAM_OP_BUFFERED, "Timing buffered disk reads");
+}
+
 static int stream_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 {
 	/* dm prints nothing before its marks. */
@@ -250,6 +404,9 @@ static int stream_block(struct pfs_output *o, const struct pfs_run_info *ri,
 
 	if (keep_rows(o, b, opts->access == PFS_STREAM_RANDOM))
 		return -1;
+	/* hdparm's pairs come at the end, once both steps' rows are in. */
+	if (opts->format == PFS_STREAM_FMT_HDPARM)
+		return 0;
 	/* `pfsbench show` hands over all iterations at once. */
 	for (size_t i = 0, j; i < b->nrows; i = j) {
 		for (j = i + 1; j < b->nrows && rows[j].iteration == rows[i].iteration; j++)
@@ -327,6 +484,8 @@ static int stream_end(struct pfs_output *o, const struct pfs_run_info *ri,
 	bool random = opts->access == PFS_STREAM_RANDOM;
 	int rc;
 
+	if (opts->format == PFS_STREAM_FMT_HDPARM && sr && print_hdparm(o->fp, opts, sr->rows, sr->n))
+		return -1;
 	describe(o->fp, ri, ri->opts);
 	if (random) {
 		fputs("It Node name     Work TestType Microsecs  Requests   IOPS       MiB/s     "
