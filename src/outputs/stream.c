@@ -428,6 +428,13 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_s
 
 	char target[PFS_PRINTABLE_SIZE(PATH_MAX)], fstype[PFS_PRINTABLE_SIZE(sizeof(ri->fstype))];
 
+	if (o->format == PFS_STREAM_FMT_HDPARM) {
+		fprintf(fp, "\nhdparm -Tt '%s' on worker 1 of each node: reads of %u bytes, "
+			    "cached for %u s, buffered for %u s or to the device's end\n",
+			pfs_printable(target, sizeof(target), o->input), PFS_HDPARM_BLOCK,
+			PFS_HDPARM_CACHED_S, PFS_HDPARM_BUFFERED_S);
+		return;
+	}
 	fprintf(fp, "\n%s '%s': %s, %s, requests of %" PRIu64 " bytes, ",
 		pfs_printable(fstype, sizeof(fstype), ri->fstype),
 		pfs_printable(target, sizeof(target), pfs_stream_target(o)), reading ? "read" : "write",
