@@ -5,7 +5,8 @@
 # figures, one pair per node under "NODE:DEVICE:"; `show` of the results
 # file prints the same lines; each node's best rate is within a factor of
 # 10 of hdparm's on the same device in the same test (loosely: the machine
-# is busy; bench/run-bench-hdparm.sh compares the figures). A file, a
+# is busy; bench/run-bench-hdparm.sh compares the figures); with 3 nodes,
+# one slowed by the fault shim, the note names it and only it. A file, a
 # directory and a missing device are refused with one line, exit 2, and
 # nothing is created; the device is only read.
 # shellcheck source-path=SCRIPTDIR
@@ -63,6 +64,23 @@ for t in cached buffered; do
 	check "$t reads: pfsbench's best node ($p MB/s) within 10x of hdparm ($h MB/s)" \
 		awk -v h="$h" -v p="$p" 'BEGIN { exit !(p > h / 10 && p < h * 10) }'
 done
+
+# ---- the odd node out: node3's reads each 1 s late (the fault shim), so
+# its rates are a few MB/s against the others' hundreds ----------------------
+if [ -x "${PFSFAULT:-}" ] || [ -f "${PFSFAULT:-}" ]; then
+	PFSBENCH=$(faulty "delay pread 1s node=node3") \
+		pfs_nodes 3 1 stream --format hdparm -i "$DEV" --results "$SCRATCH/odd.h5"
+	check "3 nodes, node3 slow: exit 0" test "$RC" -eq 0
+	for t in "cached reads" "buffered disk reads"; do
+		check "$t: the note names node3, and only node3" test \
+			"$(grep "^Timing $t: " "$OUT" | sed -E 's/, [0-9.]+x slower.*//')" = \
+			"Timing $t: odd node out: node3"
+	done
+	check "show names node3 as the run did" test \
+		"$("$PFSBENCH" show "$SCRATCH/odd.h5" 2>&1 | grep 'odd node out')" = "$(grep 'odd node out' "$OUT")"
+else
+	not_ok "the odd node out: no fault shim (PFSFAULT) to slow a node"
+fi
 
 # ---- refusals: one line, exit 2, nothing created ---------------------------------
 refusals_of stream
