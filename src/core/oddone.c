@@ -24,5 +24,10 @@ void pfs_oddone_others(const double *v, size_t n, size_t i, double *scratch, dou
 
 int pfs_oddone_slow(double dev, double spread)
 {
-	return -dev > fmax(PFS_SLOW_K * spread, log1p(PFS_SLOW_FLOOR));
+	double bar = PFS_SLOW_K * spread;
+
+	/* a NaN spread (no groups to take it from) stays NaN: never slow */
+	if (bar < log(1 + PFS_SLOW_FLOOR))
+		bar = log(1 + PFS_SLOW_FLOOR);
+	return dev < -bar;
 }

@@ -248,10 +248,15 @@ static int hdparm_line(FILE *fp, const struct pfs_row *rows, size_t n, uint32_t 
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].iteration == it && !strcmp(rows[i].node, node) &&
 		    !strcmp(rows[i].op, op)) {
-			if (pfs_hdparmfmt_format(line, sizeof(line), which, rows[i].bytes,
-						 rows[i].elapsed_us))
+			/* a row of no time (a damaged file's: hdparm reads at
+			 * least once) has no rate, and no line */
+			int rc = pfs_hdparmfmt_format(line, sizeof(line), which, rows[i].bytes,
+						      rows[i].elapsed_us);
+
+			if (rc && rc != -EINVAL)
 				return -1;
-			fputs(line, fp);
+			if (!rc)
+				fputs(line, fp);
 		}
 	return 0;
 }
