@@ -239,132 +239,120 @@ static int print_iteration(struct pfs_output *out, const struct pfs_run_info *ri
 
 /* ---- --format hdparm ---------------------------------------------------------- */
 
-/* hdparm's line for a node's row of op in iteration it, if there is one. */
-static int hdparm_line(FILE *fp, const struct pfs_row *rows, size_t n, uint32_t it,
-		       const char *node, const char *op, enum pfs_hdparm_timing which)
+/* A row of --format hdparm's, in the order the report needs. */
+struct hdparm_ent {
+	const struct pfs_row *row;
+	double val; /* the log of its rate */
+	double dev, mad;
+};
+
+/* By iteration, then node, then op (Cached before Buffered). */
+static int cmp_it_node(const void *pa, const void *pb)
 {
-	char line[PFS_HDPARMFMT_MAX];
+	const struct pfs_row *a = ((const struct hdparm_ent *)pa)->row;
+	const struct pfs_row *b = ((const struct hdparm_ent *)pb)->row;
 
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].iteration == it && !strcmp(rows[i].node, node) &&
-		    !strcmp(rows[i].op, op)) {
-			/* a row of no time (a damaged file's: hdparm reads at
-			 * least once) has no rate, and no line */
-			int rc = pfs_hdparmfmt_format(line, sizeof(line), which, rows[i].bytes,
-						      rows[i].elapsed_us);
+	if (a->iteration != b->iteration)
+		return a->iteration < b->iteration ? -1 : 1;
+	if (a->node_index != b->node_index)
+		return a->node_index < b->node_index ? -1 : 1;
+	return -strcmp(a->op, b->op);
+}
 
-			if (rc && rc != -EINVAL)
-				return -1;
-			if (!rc)
-				fputs(line, fp);
-		}
-	return 0;
+/* By node, then iteration. */
+static int cmp_node_it(const void *pa, const void *pb)
+{
+	const struct pfs_row *a = ((const struct hdparm_ent *)pa)->row;
+	const struct pfs_row *b = ((const struct hdparm_ent *)pb)->row;
+
+	if (a->node_index != b->node_index)
+		return a->node_index < b->node_index ? -1 : 1;
+	return a->iteration < b->iteration ? -1 : a->iteration > b->iteration;
 }
 
 /* Each node's pair as hdparm -Tt prints it for one device, "NODE:DEVICE:"
- * where hdparm says "DEVICE:", per iteration, nodes in the order of their
- * first row. */
-static int hdparm_pairs(FILE *fp, const struct pfs_stream_opts *o, const struct pfs_row *rows,
-			size_t n)
+ * where hdparm says "DEVICE:", per iteration, in node order. A row of no
+ * time (a damaged file's: hdparm reads at least once) has no rate and no
+ * line. e holds the rows of both ops. */
+static int hdparm_pairs(FILE *fp, const struct pfs_stream_opts *o, struct hdparm_ent *e, size_t n)
 {
 	char node[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], dev[PFS_PRINTABLE_SIZE(PATH_MAX)];
+	char line[PFS_HDPARMFMT_MAX];
 
 	pfs_printable(dev, sizeof(dev), o->input);
+	pfs_sort(e, n, sizeof(*e), cmp_it_node);
 	for (size_t i = 0; i < n; i++) {
-		bool first = true;
+		const struct pfs_row *r = e[i].row;
+		int rc;
 
-		for (size_t j = 0; j < i && first; j++)
-			first = rows[j].iteration != rows[i].iteration ||
-				strcmp(rows[j].node, rows[i].node);
-		if (!first)
-			continue;
-		fprintf(fp, "\n%s:%s:\n", pfs_printable(node, sizeof(node), rows[i].node), dev);
-		if (hdparm_line(fp, rows, n, rows[i].iteration, rows[i].node,
-				PFS_STREAM_OP_CACHED, PFS_HDPARM_CACHED) ||
-		    hdparm_line(fp, rows, n, rows[i].iteration, rows[i].node,
-				PFS_STREAM_OP_BUFFERED, PFS_HDPARM_BUFFERED))
+		if (!i || r->iteration != e[i - 1].row->iteration ||
+		    r->node_index != e[i - 1].row->node_index)
+			fprintf(fp, "\n%s:%s:\n", pfs_printable(node, sizeof(node), r->node), dev);
+		rc = pfs_hdparmfmt_format(line, sizeof(line),
+					  strcmp(r->op, PFS_STREAM_OP_CACHED) ? PFS_HDPARM_BUFFERED
+									       : PFS_HDPARM_CACHED,
+					  r->bytes, r->elapsed_us);
+		if (rc && rc != -EINVAL)
 			return -1;
+		if (!rc)
+			fputs(line, fp);
 	}
 	return 0;
 }
 
-/* The rows of op, as logs of their rates: val[k], with their nodes'
- * indexes (node_index) and iterations. */
-struct hdparm_vals {
-	double *val, *dev, *mad, *scratch;
-	uint32_t *node, *it;
-	size_t n;
-};
-
-/* The odd node out of op (docs/methodology.md, "hdparm's baseline"):
- * slownode's rule for one (test, op), core/oddone.h: in each iteration a
- * node's log rate against the other nodes' median, their MAD its spread
- * there; slow when below by more than max(k x its median spread, log 1.10)
- * in every iteration, by exp(-its median deviation). */
-static int hdparm_odd(FILE *fp, const struct pfs_row *rows, size_t n, const char *op,
-		      const char *what)
+/* The odd node out of one op, whose n rows (with a rate) e holds
+ * (docs/methodology.md, "hdparm's baseline"): slownode's rule for one
+ * (test, op), core/oddone.h: in each iteration a node's log rate against
+ * the other nodes' median, their MAD its spread there; slow when below by
+ * more than max(k x its median spread, log 1.10) in every iteration, by
+ * exp(-its median deviation). */
+static int hdparm_odd(FILE *fp, struct hdparm_ent *e, size_t n, const char *what)
 {
-	struct hdparm_vals v = { 0 };
-	double *one = calloc(n + 1, sizeof(double)), *tmp = calloc(n + 1, sizeof(double));
-	uint32_t nodes = 0, named = 0;
+	double *one = calloc(n + 1, sizeof(double)), *two = calloc(n + 1, sizeof(double));
+	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
+	size_t named = 0;
 	int rc = -1;
 
-	v.val = calloc(n + 1, sizeof(double));
-	v.dev = calloc(n + 1, sizeof(double));
-	v.mad = calloc(n + 1, sizeof(double));
-	v.scratch = calloc(n + 1, sizeof(double));
-	v.node = calloc(n + 1, sizeof(uint32_t));
-	v.it = calloc(n + 1, sizeof(uint32_t));
-	if (!one || !tmp || !v.val || !v.dev || !v.mad || !v.scratch || !v.node || !v.it)
+	if (!one || !two)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(rows[i].op, op) && rows[i].bytes && rows[i].elapsed_us) {
-			v.val[v.n] = log(pfs_rate_per_s(rows[i].bytes, rows[i].elapsed_us));
-			v.node[v.n] = rows[i].node_index;
-			v.it[v.n++] = rows[i].iteration;
-			nodes = rows[i].node_index + 1 > nodes ? rows[i].node_index + 1 : nodes;
-		}
+	if (!n) {
+		fprintf(fp, "%s: no odd node out: no node timed it\n", what);
+		rc = 0;
+		goto out;
+	}
 	/* each value against the others of its iteration */
-	for (size_t i = 0; i < v.n; i++) {
-		size_t m = 0, self = 0;
-
-		for (size_t j = 0; j < v.n; j++)
-			if (v.it[j] == v.it[i]) {
-				self = j == i ? m : self;
-				one[m++] = v.val[j];
-			}
-		if (m < PFS_SLOW_MIN_NODES) {
+	pfs_sort(e, n, sizeof(*e), cmp_it_node);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && e[b].row->iteration == e[a].row->iteration; b++)
+			;
+		if (b - a < PFS_SLOW_MIN_NODES) {
 			fprintf(fp, "%s: no odd node out: %zu node%s, and it takes %u to say which "
-				    "one is odd\n", what, m, m == 1 ? "" : "s", PFS_SLOW_MIN_NODES);
+				    "one is odd\n", what, b - a, b - a == 1 ? "" : "s", PFS_SLOW_MIN_NODES);
 			rc = 0;
 			goto out;
 		}
-		pfs_oddone_others(one, m, self, v.scratch, &v.dev[i], &v.mad[i]);
-		v.dev[i] = v.val[i] - v.dev[i];
+		for (size_t i = a; i < b; i++)
+			one[i - a] = e[i].val;
+		for (size_t i = a; i < b; i++) {
+			pfs_oddone_others(one, b - a, i - a, two, &e[i].dev, &e[i].mad);
+			e[i].dev = e[i].val - e[i].dev;
+		}
 	}
-	for (uint32_t nd = 0; nd < nodes; nd++) {
-		size_t k = 0;
-		double worst = -INFINITY, spread;
-		const char *name = NULL;
+	/* each node over its iterations */
+	pfs_sort(e, n, sizeof(*e), cmp_node_it);
+	for (size_t a = 0, b; a < n; a = b) {
+		double worst = -INFINITY;
 
-		for (size_t i = 0; i < v.n; i++)
-			if (v.node[i] == nd) {
-				one[k] = v.dev[i];
-				tmp[k++] = v.mad[i];
-				worst = v.dev[i] > worst ? v.dev[i] : worst;
-			}
-		if (!k)
+		for (b = a; b < n && e[b].row->node_index == e[a].row->node_index; b++) {
+			one[b - a] = e[b].dev;
+			two[b - a] = e[b].mad;
+			worst = e[b].dev > worst ? e[b].dev : worst;
+		}
+		if (!pfs_oddone_slow(worst, pfs_median(two, b - a)))
 			continue;
-		spread = pfs_median(tmp, k);
-		if (!pfs_oddone_slow(worst, spread))
-			continue;
-		for (size_t i = 0; i < n && !name; i++)
-			name = rows[i].node_index == nd ? rows[i].node : NULL;
-		char pname[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
-
 		fprintf(fp, "%s: odd node out: %s, %.2fx slower than the median of the others\n",
-			what, pfs_printable(pname, sizeof(pname), name ? name : "?"),
-			exp(-pfs_median(one, k)));
+			what, pfs_printable(name, sizeof(name), e[a].row->node),
+			exp(-pfs_median(one, b - a)));
 		named++;
 	}
 	if (!named)
@@ -373,24 +361,39 @@ static int hdparm_odd(FILE *fp, const struct pfs_row *rows, size_t n, const char
 	rc = 0;
 out:
 	free(one);
-	free(tmp);
-	free(v.val);
-	free(v.dev);
-	free(v.mad);
-	free(v.scratch);
-	free(v.node);
-	free(v.it);
+	free(two);
 	return rc;
+}
+
+/* The rows of op with a rate (all with op NULL) into e; their count. */
+static size_t hdparm_pick(struct hdparm_ent *e, const struct pfs_row *rows, size_t n,
+			  const char *op)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!op || (!strcmp(rows[i].op, op) && rows[i].bytes && rows[i].elapsed_us)) {
+			e[k].row = &rows[i];
+			e[k++].val = op ? log(pfs_rate_per_s(rows[i].bytes, rows[i].elapsed_us)) : 0;
+		}
+	return k;
 }
 
 static int print_hdparm(FILE *fp, const struct pfs_stream_opts *o, const struct pfs_row *rows,
 			size_t n)
 {
-	if (hdparm_pairs(fp, o, rows, n))
-		return -1;
-	fputc('\n', fp);
-	return hdparm_odd(fp, rows, n, PFS_STREAM_OP_CACHED, "Timing cached reads") ||
-	       hdparm_odd(fp, rows, n, PFS_STREAM_OP_BUFFERED, "Timing buffered disk reads");
+	struct hdparm_ent *e = calloc(n + 1, sizeof(*e));
+	int rc = -1;
+
+	if (e && !hdparm_pairs(fp, o, e, hdparm_pick(e, rows, n, NULL))) {
+		fputc('\n', fp);
+		rc = hdparm_odd(fp, e, hdparm_pick(e, rows, n, PFS_STREAM_OP_CACHED),
+				"Timing cached reads") ||
+		     hdparm_odd(fp, e, hdparm_pick(e, rows, n, PFS_STREAM_OP_BUFFERED),
+				"Timing buffered disk reads");
+	}
+	free(e);
+	return rc ? -1 : 0;
 }
 
 static int stream_begin(struct pfs_output *o, const struct pfs_run_info *ri)
