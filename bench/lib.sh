@@ -49,6 +49,16 @@ rounds() {
 	done
 }
 
+# bench_env: what most benchmarks take from the environment: PFSBENCH
+# (default this tree's), MPIRUN, REPS (default 9), and Open MPI's leave
+# to run as root.
+bench_env() {
+	PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
+	MPIRUN=${MPIRUN:-mpirun}
+	REPS=${REPS:-9}
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+}
+
 # Both sides run on one CPU, BENCH_CPU (default the last): on a virtual
 # machine cores differ (here core 0 ran this loop 1.4x slower than core 1,
 # whatever ran it), and mpirun binds rank 0 to core 0 while a plain program

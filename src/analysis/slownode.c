@@ -579,7 +579,7 @@ static int judge_rates(struct values *devs, struct values *mads, struct pfs_anal
 		return -ENOMEM;
 	for (size_t i = 0; i < devs->n;) {
 		size_t j = i;
-		double worst = -INFINITY, bar = PFS_SLOW_K * spread[devs->v[i].node];
+		double worst = -INFINITY;
 
 		for (; j < devs->n && devs->v[j].node == devs->v[i].node &&
 		       devs->v[j].pair == devs->v[i].pair;
@@ -587,9 +587,7 @@ static int judge_rates(struct values *devs, struct values *mads, struct pfs_anal
 			s->vals[j - i] = devs->v[j].v;
 			worst = devs->v[j].v > worst ? devs->v[j].v : worst;
 		}
-		if (bar < log(1 + PFS_SLOW_FLOOR))
-			bar = log(1 + PFS_SLOW_FLOOR);
-		if (worst < -bar &&
+		if (pfs_oddone_slow(worst, spread[devs->v[i].node]) &&
 		    add_slow_op(&a->nodes[devs->v[i].node], &a->ops[devs->v[i].pair],
 				exp(-pfs_median(s->vals, j - i)))) {
 			free(spread);

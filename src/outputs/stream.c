@@ -19,14 +19,17 @@
 #include "config.h"
 
 #include "pfsbench/core/histogram.h"
+#include "pfsbench/core/oddone.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/formats/ddfmt.h"
 #include "pfsbench/formats/fioterse.h"
+#include "pfsbench/formats/hdparmfmt.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/stream_opts.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +237,165 @@ static int print_iteration(struct pfs_output *out, const struct pfs_run_info *ri
 	return print_summary(fp, "", &all, o->format);
 }
 
+/* ---- --format hdparm ---------------------------------------------------------- */
+
+/* A row of --format hdparm's, in the order the report needs. */
+struct hdparm_ent {
+	const struct pfs_row *row;
+	double val; /* the log of its rate */
+	double dev, mad;
+};
+
+/* By iteration, then node, then op (Cached before Buffered). */
+static int cmp_it_node(const void *pa, const void *pb)
+{
+	const struct pfs_row *a = ((const struct hdparm_ent *)pa)->row;
+	const struct pfs_row *b = ((const struct hdparm_ent *)pb)->row;
+
+	if (a->iteration != b->iteration)
+		return a->iteration < b->iteration ? -1 : 1;
+	if (a->node_index != b->node_index)
+		return a->node_index < b->node_index ? -1 : 1;
+	return -strcmp(a->op, b->op);
+}
+
+/* By node, then iteration. */
+static int cmp_node_it(const void *pa, const void *pb)
+{
+	const struct pfs_row *a = ((const struct hdparm_ent *)pa)->row;
+	const struct pfs_row *b = ((const struct hdparm_ent *)pb)->row;
+
+	if (a->node_index != b->node_index)
+		return a->node_index < b->node_index ? -1 : 1;
+	return a->iteration < b->iteration ? -1 : a->iteration > b->iteration;
+}
+
+/* Each node's pair as hdparm -Tt prints it for one device, "NODE:DEVICE:"
+ * where hdparm says "DEVICE:", per iteration, in node order. A row of no
+ * time (a damaged file's: hdparm reads at least once) has no rate and no
+ * line. e holds the rows of both ops. */
+static int hdparm_pairs(FILE *fp, const struct pfs_stream_opts *o, struct hdparm_ent *e, size_t n)
+{
+	char node[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)], dev[PFS_PRINTABLE_SIZE(PATH_MAX)];
+	char line[PFS_HDPARMFMT_MAX];
+
+	pfs_printable(dev, sizeof(dev), o->input);
+	pfs_sort(e, n, sizeof(*e), cmp_it_node);
+	for (size_t i = 0; i < n; i++) {
+		const struct pfs_row *r = e[i].row;
+		int rc;
+
+		if (!i || r->iteration != e[i - 1].row->iteration ||
+		    r->node_index != e[i - 1].row->node_index)
+			fprintf(fp, "\n%s:%s:\n", pfs_printable(node, sizeof(node), r->node), dev);
+		rc = pfs_hdparmfmt_format(line, sizeof(line),
+					  strcmp(r->op, PFS_STREAM_OP_CACHED) ? PFS_HDPARM_BUFFERED
+									       : PFS_HDPARM_CACHED,
+					  r->bytes, r->elapsed_us);
+		if (rc && rc != -EINVAL)
+			return -1;
+		if (!rc)
+			fputs(line, fp);
+	}
+	return 0;
+}
+
+/* The odd node out of one op, whose n rows (with a rate) e holds
+ * (docs/methodology.md, "hdparm's baseline"): slownode's rule for one
+ * (test, op), core/oddone.h: in each iteration a node's log rate against
+ * the other nodes' median, their MAD its spread there; slow when below by
+ * more than max(k x its median spread, log 1.10) in every iteration, by
+ * exp(-its median deviation). */
+static int hdparm_odd(FILE *fp, struct hdparm_ent *e, size_t n, const char *what)
+{
+	double *one = calloc(n + 1, sizeof(double)), *two = calloc(n + 1, sizeof(double));
+	char name[PFS_PRINTABLE_SIZE(PFS_NODE_NAME_MAX)];
+	size_t named = 0;
+	int rc = -1;
+
+	if (!one || !two)
+		goto out;
+	if (!n) {
+		fprintf(fp, "%s: no odd node out: no node timed it\n", what);
+		rc = 0;
+		goto out;
+	}
+	/* each value against the others of its iteration */
+	pfs_sort(e, n, sizeof(*e), cmp_it_node);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && e[b].row->iteration == e[a].row->iteration; b++)
+			;
+		if (b - a < PFS_SLOW_MIN_NODES) {
+			fprintf(fp, "%s: no odd node out: %zu node%s, and it takes %u to say which "
+				    "one is odd\n", what, b - a, b - a == 1 ? "" : "s", PFS_SLOW_MIN_NODES);
+			rc = 0;
+			goto out;
+		}
+		for (size_t i = a; i < b; i++)
+			one[i - a] = e[i].val;
+		for (size_t i = a; i < b; i++) {
+			pfs_oddone_others(one, b - a, i - a, two, &e[i].dev, &e[i].mad);
+			e[i].dev = e[i].val - e[i].dev;
+		}
+	}
+	/* each node over its iterations */
+	pfs_sort(e, n, sizeof(*e), cmp_node_it);
+	for (size_t a = 0, b; a < n; a = b) {
+		double worst = -INFINITY;
+
+		for (b = a; b < n && e[b].row->node_index == e[a].row->node_index; b++) {
+			one[b - a] = e[b].dev;
+			two[b - a] = e[b].mad;
+			worst = e[b].dev > worst ? e[b].dev : worst;
+		}
+		if (!pfs_oddone_slow(worst, pfs_median(two, b - a)))
+			continue;
+		fprintf(fp, "%s: odd node out: %s, %.2fx slower than the median of the others\n",
+			what, pfs_printable(name, sizeof(name), e[a].row->node),
+			exp(-pfs_median(one, b - a)));
+		named++;
+	}
+	if (!named)
+		fprintf(fp, "%s: no odd node out: every node within max(%.0f MADs, %.0f %%) of "
+			    "the others' median\n", what, PFS_SLOW_K, PFS_SLOW_FLOOR * 100);
+	rc = 0;
+out:
+	free(one);
+	free(two);
+	return rc;
+}
+
+/* The rows of op with a rate (all with op NULL) into e; their count. */
+static size_t hdparm_pick(struct hdparm_ent *e, const struct pfs_row *rows, size_t n,
+			  const char *op)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!op || (!strcmp(rows[i].op, op) && rows[i].bytes && rows[i].elapsed_us)) {
+			e[k].row = &rows[i];
+			e[k++].val = op ? log(pfs_rate_per_s(rows[i].bytes, rows[i].elapsed_us)) : 0;
+		}
+	return k;
+}
+
+static int print_hdparm(FILE *fp, const struct pfs_stream_opts *o, const struct pfs_row *rows,
+			size_t n)
+{
+	struct hdparm_ent *e = calloc(n + 1, sizeof(*e));
+	int rc = -1;
+
+	if (e && !hdparm_pairs(fp, o, e, hdparm_pick(e, rows, n, NULL))) {
+		fputc('\n', fp);
+		rc = hdparm_odd(fp, e, hdparm_pick(e, rows, n, PFS_STREAM_OP_CACHED),
+				"Timing cached reads") ||
+		     hdparm_odd(fp, e, hdparm_pick(e, rows, n, PFS_STREAM_OP_BUFFERED),
+				"Timing buffered disk reads");
+	}
+	free(e);
+	return rc ? -1 : 0;
+}
+
 static int stream_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 {
 	/* dm prints nothing before its marks. */
@@ -250,6 +412,9 @@ static int stream_block(struct pfs_output *o, const struct pfs_run_info *ri,
 
 	if (keep_rows(o, b, opts->access == PFS_STREAM_RANDOM))
 		return -1;
+	/* hdparm's pairs come at the end, once both steps' rows are in. */
+	if (opts->format == PFS_STREAM_FMT_HDPARM)
+		return 0;
 	/* `pfsbench show` hands over all iterations at once. */
 	for (size_t i = 0, j; i < b->nrows; i = j) {
 		for (j = i + 1; j < b->nrows && rows[j].iteration == rows[i].iteration; j++)
@@ -271,6 +436,13 @@ static void describe(FILE *fp, const struct pfs_run_info *ri, const struct pfs_s
 
 	char target[PFS_PRINTABLE_SIZE(PATH_MAX)], fstype[PFS_PRINTABLE_SIZE(sizeof(ri->fstype))];
 
+	if (o->format == PFS_STREAM_FMT_HDPARM) {
+		fprintf(fp, "\nhdparm -Tt '%s' on worker 1 of each node: reads of %u bytes, "
+			    "cached for %u s, buffered for %u s or to the device's end\n",
+			pfs_printable(target, sizeof(target), o->input), PFS_HDPARM_BLOCK,
+			PFS_HDPARM_CACHED_S, PFS_HDPARM_BUFFERED_S);
+		return;
+	}
 	fprintf(fp, "\n%s '%s': %s, %s, requests of %" PRIu64 " bytes, ",
 		pfs_printable(fstype, sizeof(fstype), ri->fstype),
 		pfs_printable(target, sizeof(target), pfs_stream_target(o)), reading ? "read" : "write",
@@ -327,6 +499,8 @@ static int stream_end(struct pfs_output *o, const struct pfs_run_info *ri,
 	bool random = opts->access == PFS_STREAM_RANDOM;
 	int rc;
 
+	if (opts->format == PFS_STREAM_FMT_HDPARM && sr && print_hdparm(o->fp, opts, sr->rows, sr->n))
+		return -1;
 	describe(o->fp, ri, ri->opts);
 	if (random) {
 		fputs("It Node name     Work TestType Microsecs  Requests   IOPS       MiB/s     "

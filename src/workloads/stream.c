@@ -26,6 +26,7 @@
 #include "pfsbench/engine/worker.h"
 #include "pfsbench/engine/workload.h"
 #include "pfsbench/formats/ddfmt.h"
+#include "pfsbench/formats/hdparmfmt.h"
 #include "pfsbench/outputs/output.h"
 #include "pfsbench/plans/stream_opts.h"
 #include "pfsbench/workloads/randio.h"
@@ -39,7 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FILE_NAME "stream"
@@ -56,7 +59,7 @@ static const struct pfs_item stream_run_items[] = {
 	{ NULL, 0, NULL },
 };
 
-enum stream_op { OP_PREPARE, OP_OPEN, OP_STREAM, OP_CHECK };
+enum stream_op { OP_PREPARE, OP_OPEN, OP_STREAM, OP_CHECK, OP_CACHED, OP_BUFFERED };
 
 struct stream_state {
 	const struct pfs_stream_opts *o;
@@ -342,6 +345,122 @@ static int op_check(struct pfs_worker *w, struct stream_state *st)
 	return rc;
 }
 
+/* ---- --format hdparm: hdparm -Tt's two timings ----------------------------------- *
+ * One rank per node times its device (the node's worker 1; the others wait
+ * at the step's barrier), as hdparm is one reader: several on one node
+ * would share its disk and page cache. The method is hdparm 9.65's
+ * (docs/methodology.md, "hdparm's baseline"): 2 MiB reads into a locked
+ * buffer, each read's every 512th byte touched so that the read is
+ * complete; before each timing the device's buffers are flushed (sync,
+ * then the BLKFLSBUF ioctl) and the device left alone for a moment. */
+
+#define HDPARM_SETTLE_S 1 /* hdparm's pause after the flush */
+
+static bool hdparm_times(const struct pfs_worker *w)
+{
+	return w->worker == 1;
+}
+
+/* sync(), then BLKFLSBUF: the device's dirty buffers written, its cached
+ * pages dropped; then a pause, as hdparm's flush_buffer_cache and sleep. */
+static int hdparm_flush(struct pfs_worker *w, struct stream_state *st)
+{
+	sync();
+	if (ioctl(st->fd, BLKFLSBUF, 0))
+		return pfs_fail_path(w, "flush the buffers (BLKFLSBUF) of", st->path, errno);
+	sync();
+	nanosleep(&(struct timespec){ HDPARM_SETTLE_S, 0 }, NULL);
+	return 0;
+}
+
+/* One 2 MiB read at off, whole, its every sector touched. */
+static int hdparm_read(struct pfs_worker *w, struct stream_state *st, uint64_t off)
+{
+	char *buf = st->buf.data;
+	uint64_t t = pfs_lat_start(w);
+	ssize_t n = pfs_pread(st->fd, buf, PFS_HDPARM_BLOCK, off);
+
+	if (n < 0) {
+		int err = errno;
+
+		return pfs_failf(w, err, "cannot read '%s' at offset %" PRIu64 ": %s (%s)",
+				 st->path, off, strerror(err), pfs_errno_name(err));
+	}
+	if (n != PFS_HDPARM_BLOCK)
+		return pfs_failf(w, EIO, "cannot read '%s' at offset %" PRIu64
+				 ": the device ends there, %zd bytes of %u read",
+				 st->path, off, n, PFS_HDPARM_BLOCK);
+	for (size_t i = 0; i < PFS_HDPARM_BLOCK; i += 512)
+		buf[i] &= 1;
+	pfs_lat_stop(w, t);
+	w->items++;
+	w->bytes += PFS_HDPARM_BLOCK;
+	return 0;
+}
+
+/* The timed loop: reads (at 0 for the cache, onwards for the disk) until
+ * secs have passed or max reads are done. The row's time is the engine's,
+ * from pfs_op_start to pfs_op_done. */
+static int hdparm_loop(struct pfs_worker *w, struct stream_state *st, const char *op,
+		       bool onwards, unsigned secs, uint64_t max)
+{
+	uint64_t t0, off = 0;
+	int rc;
+
+	pfs_op_start(w, op, PFS_UNIT_BYTES, max, 0);
+	t0 = pfs_now_us();
+	do {
+		if (pfs_tick_stopped(w))
+			return -ECANCELED;
+		rc = hdparm_read(w, st, off);
+		if (rc)
+			return rc;
+		off += onwards ? PFS_HDPARM_BLOCK : 0;
+	} while (pfs_now_us() - t0 < (uint64_t)secs * 1000000 && w->items < max);
+	return pfs_op_done(w);
+}
+
+/* -T: the block at 0 read once, the buffers flushed, then read again and
+ * again for 2 s: all but the first from the page cache. */
+static int op_cached(struct pfs_worker *w, struct stream_state *st)
+{
+	int rc;
+
+	if (!hdparm_times(w))
+		return 0;
+	/* hdparm's buffer is locked in memory; where the limit refuses, as
+	 * there, the run goes on */
+	(void)mlock(st->buf.data, PFS_HDPARM_BLOCK);
+	rc = hdparm_read(w, st, 0);
+	if (!rc)
+		rc = hdparm_flush(w, st);
+	return rc ? rc : hdparm_loop(w, st, PFS_STREAM_OP_CACHED, false, PFS_HDPARM_CACHED_S,
+				     UINT64_MAX);
+}
+
+/* -t: the buffers flushed, then sequential reads from 0 for 3 s, or until
+ * the device's last whole pair of MiB. */
+static int op_buffered(struct pfs_worker *w, struct stream_state *st)
+{
+	uint64_t size = 0;
+	int rc;
+
+	if (!hdparm_times(w))
+		return 0;
+	if (ioctl(st->fd, BLKGETSIZE64, &size))
+		return pfs_fail_path(w, "get the size (BLKGETSIZE64) of", st->path, errno);
+	if (size < PFS_HDPARM_BLOCK)
+		return pfs_failf(w, EIO, "'%s' holds %" PRIu64 " bytes: hdparm's reads take %u",
+				 st->path, size, PFS_HDPARM_BLOCK);
+	rc = hdparm_flush(w, st);
+	if (!rc)
+		rc = hdparm_loop(w, st, PFS_STREAM_OP_BUFFERED, true, PFS_HDPARM_BUFFERED_S,
+				 size / PFS_HDPARM_BLOCK);
+	if (close_stream(w, st, &st->fd) && !rc)
+		rc = -EIO;
+	return rc;
+}
+
 static int stream_run_op(struct pfs_worker *w, unsigned op)
 {
 	struct stream_state *st = w->state;
@@ -355,6 +474,10 @@ static int stream_run_op(struct pfs_worker *w, unsigned op)
 		return op_stream(w, st);
 	case OP_CHECK:
 		return op_check(w, st);
+	case OP_CACHED:
+		return op_cached(w, st);
+	case OP_BUFFERED:
+		return op_buffered(w, st);
 	}
 	return -EINVAL;
 }
@@ -484,6 +607,17 @@ static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps
 	size_t i = 0;
 
 	(void)nnodes;
+	/* hdparm flushes the device's buffers itself: the engine's cache drop
+	 * (the whole page cache) is not its method */
+	if (o->format == PFS_STREAM_FMT_HDPARM) {
+		i = pfs_plan_put(steps, cap, i,
+				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_OPEN), PFS_STEP_UNTIMED));
+		i = pfs_plan_put(steps, cap, i, pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_CACHED),
+							      PFS_STEP_KEEP_CACHE));
+		return pfs_plan_put(steps, cap, i,
+				    pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_BUFFERED),
+						  PFS_STEP_KEEP_CACHE));
+	}
 	if (pfs_stream_reading(o) && o->prepare)
 		i = pfs_plan_put(steps, cap, i,
 				 pfs_step_with(PFS_STEP1(PFS_ALL_NODES, OP_PREPARE), PFS_STEP_UNTIMED));
@@ -505,7 +639,7 @@ static const struct pfs_test stream_tests[] = {
 
 /* ---- options ------------------------------------------------------------------------ */
 
-static const char *const stream_formats[] = { "dm", "dd", "lmdd", "fio", NULL };
+static const char *const stream_formats[] = { "dm", "dd", "lmdd", "fio", "hdparm", NULL };
 static const char *const stream_accesses[] = { "seq", "random", NULL };
 
 #define O struct pfs_stream_opts
@@ -526,7 +660,8 @@ static const struct pfs_option stream_options[] = {
 		    "read from PATH: a directory a --keep write run used (or any with --prepare), "
 		    "or a file or device (--force)", 0),
 	DM_NUM_DEF(block, "buffer-size", 'b', PFS_OPT_COUNT, PFS_SEQIO_REQ_MAX,
-		   "request size; dm's numbers: 4096, 0x1000, 8s, 4k, 1m, 1g", "65536", NULL),
+		   "request size; dm's numbers: 4096, 0x1000, 8s, 4k, 1m, 1g",
+		   PFS_STRINGIFY(PFS_STREAM_DEFAULT_BLOCK), NULL),
 	DM_NUM_DEF(size, "size", 's', PFS_OPT_COUNT, 0, "bytes per rank", NULL,
 		   "to the end of the input, or until the output is full"),
 	DM_NUM(seek_in, "seek-input", 'k', PFS_OPT_UINT, 0, "start reading N bytes in"),
@@ -544,9 +679,10 @@ static const struct pfs_option stream_options[] = {
 	PFS_OPT_FLAG(O, marks, "marks", 'm', "rank 0 prints R per request (r for a short one)"),
 	PFS_OPT_FLAG(O, performance, "performance", 'p', "print dm's throughput lines"),
 	PFS_OPT_FLAG(O, dialog, "dialog", 'd', "rank 0 prints its percentage done"),
-	PFS_OPT_CHOOSE_DEF(O, format, "format", 0, stream_formats, "dm|dd|lmdd|fio",
+	PFS_OPT_CHOOSE_DEF(O, format, "format", 0, stream_formats, "dm|dd|lmdd|fio|hdparm",
 			   "summary lines as dm, GNU dd or lmbench's lmdd prints them, or a line "
-			   "per rank as fio --minimal (terse version 3)",
+			   "per rank as fio --minimal (terse version 3); hdparm: hdparm -Tt's "
+			   "cached and buffered reads of the block device -i names, on every node",
 			   PFS_OPTF_NEEDS_ARG, "dm"),
 	PFS_OPT_CHOOSE_DEF(O, access, "pattern", 0, stream_accesses, "seq|random",
 			   "requests in order, or each -b block of the rank's -s bytes once in a "
@@ -573,7 +709,8 @@ static const struct pfs_option stream_options[] = {
 #undef DM_NUM_DEF
 #undef O
 
-static const char *const stream_op_names[] = { "Prepare", "Open", "Stream", "Check", NULL };
+static const char *const stream_op_names[] = { "Prepare", "Open", "Stream", "Check",
+						 PFS_STREAM_OP_CACHED, PFS_STREAM_OP_BUFFERED, NULL };
 
 static void stream_defaults(void *opts)
 {
@@ -681,10 +818,61 @@ static int validate_random(const struct pfs_stream_opts *o, char *err, size_t er
 	return 0;
 }
 
+/* --format hdparm: hdparm -Tt on the block device -i names, which is only
+ * read, so it needs no --force; every option that would change hdparm's
+ * plan is refused rather than ignored. */
+static int validate_hdparm(struct pfs_stream_opts *o, char *err, size_t errlen)
+{
+	const struct {
+		bool given;
+		const char *name;
+	} other[] = {
+		{ o->output[0] != 0, "-o" },
+		{ o->block != PFS_STREAM_DEFAULT_BLOCK, "-b" },
+		{ o->size != 0, "-s" },
+		{ o->seek_in != 0, "-k" },
+		{ o->direct || o->common.direct, "-x/--direct" },
+		{ o->sync, "-y" },
+		{ o->marks || o->dialog, "-m/-d" },
+		{ o->bandwidth != 0, "-w" },
+		{ o->common.runtime_s != 0, "--runtime" },
+		{ o->access != PFS_STREAM_SEQ, "--pattern" },
+		{ o->shared, "--shared" },
+		{ o->prepare, "--prepare" },
+		{ o->verify, "--verify" },
+	};
+	const char *path = o->input;
+	struct stat sb;
+
+	if (!path[0])
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "--format hdparm times a block device: give it with -i DEVICE");
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (other[i].given)
+			return pfs_refuse(err, errlen, -EINVAL,
+					  "--format hdparm reads as hdparm -Tt does: not with %s",
+					  other[i].name);
+	if (stat(path, &sb))
+		return pfs_refuse(err, errlen, -EINVAL, "cannot read '%s': %s", path,
+				  strerror(errno));
+	if (!S_ISBLK(sb.st_mode))
+		return pfs_refuse(err, errlen, -EINVAL,
+				  "'%s' is no block device: --format hdparm times a disk, as "
+				  "hdparm -Tt does", path);
+	o->named = true;
+	o->block = PFS_HDPARM_BLOCK;
+	if (pfs_path_dir(path, o->common.dir, sizeof(o->common.dir)))
+		return pfs_refuse(err, errlen, -EINVAL, "'%.40s...' is too long", path);
+	return 0;
+}
+
 static int stream_validate(void *opts, char *err, size_t errlen)
 {
 	struct pfs_stream_opts *o = opts;
 	bool reading = pfs_stream_reading(o);
+
+	if (o->format == PFS_STREAM_FMT_HDPARM)
+		return validate_hdparm(o, err, errlen);
 
 	if (!o->input[0] && !o->output[0])
 		return pfs_refuse(err, errlen, -EINVAL,

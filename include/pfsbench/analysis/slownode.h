@@ -41,13 +41,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pfsbench/core/oddone.h"
 #include "pfsbench/core/results.h"
 
 struct pfs_node;
 
-#define PFS_SLOW_K 5.0          /* k: how many MADs below the median is slow */
-#define PFS_SLOW_FLOOR 0.10     /* never slow by less than 10 % */
-#define PFS_SLOW_MIN_NODES 3u   /* fewer cannot say which node is the odd one */
+/* PFS_SLOW_K, PFS_SLOW_FLOOR, PFS_SLOW_MIN_NODES and the rule: core/oddone.h */
 /* A node is named slow when it is slow in this many (test, op)s or more
  * (or late): a slow node is slow in most of its ops, while one op alone is
  * often where the plan puts a node (first after the results file was

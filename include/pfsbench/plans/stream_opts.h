@@ -12,12 +12,22 @@
 #include "pfsbench/core/options.h"
 
 #define PFS_STREAM_NO_PATTERN 256u /* pattern: -a not given */
+#define PFS_STREAM_DEFAULT_BLOCK 65536 /* -b's default, dm's */
 #define PFS_STREAM_TEST "seq"       /* the one test's name, as rows say it */
 #define PFS_STREAM_OP_WRITE "Write"
 #define PFS_STREAM_OP_READ "Read"
+/* --format hdparm's two timed ops (docs/stream.md, "hdparm's baseline") */
+#define PFS_STREAM_OP_CACHED "Cached"
+#define PFS_STREAM_OP_BUFFERED "Buffered"
 
 /* --format: which tool's summary lines the report prints. */
-enum pfs_stream_format { PFS_STREAM_FMT_DM, PFS_STREAM_FMT_DD, PFS_STREAM_FMT_LMDD, PFS_STREAM_FMT_FIO };
+enum pfs_stream_format {
+	PFS_STREAM_FMT_DM,
+	PFS_STREAM_FMT_DD,
+	PFS_STREAM_FMT_LMDD,
+	PFS_STREAM_FMT_FIO,
+	PFS_STREAM_FMT_HDPARM, /* not only lines: hdparm -Tt's plan too */
+};
 
 /* --pattern: where the requests go. Sequential (dm's), or each block of
  * -b bytes of the rank's -s bytes exactly once, in a random order
