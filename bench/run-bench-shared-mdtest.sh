@@ -65,6 +65,15 @@ export BENCH_IMG_DIR=${BENCH_IMG_DIR:-/var/tmp}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs and a loop device)"; exit 77; }
 [ -x "$MDTEST" ] || { echo "bench-shared: MDTEST='$MDTEST' is not an executable" >&2; exit 2; }
+for fs in $BENCH_FS; do
+	case $fs in
+	tmpfs | ext4) ;;
+	*) echo "bench-shared: BENCH_FS: give tmpfs, ext4 or both, not '$fs'" >&2; exit 2 ;;
+	esac
+done
+for np in $RANKS; do
+	[[ $np =~ ^[1-9][0-9]*$ ]] || { echo "bench-shared: RANKS: give rank counts (\"1 2\"), not '$np'" >&2; exit 2; }
+done
 
 trap undo_all EXIT
 work=$(mktemp -d /tmp/pfsbench-bench-shared.XXXXXX) || exit 1
@@ -154,11 +163,8 @@ mdp_side() {
 
 loads=()
 for fs in $BENCH_FS; do
-	case $fs in
-	tmpfs) DIR=$work/tmpfs ;;
-	ext4) DIR=$EXT4_DIR ;;
-	*) echo "BENCH_FS: give tmpfs, ext4 or both, not '$fs'" >&2; exit 2 ;;
-	esac
+	DIR=$work/tmpfs
+	[ "$fs" = ext4 ] && DIR=$EXT4_DIR
 	for NP in $RANKS; do
 		CONF=$fs.$NP
 		: >"$work/$CONF.pfs"
