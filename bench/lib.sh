@@ -207,3 +207,28 @@ baseline_bench_init() {
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	tmpfs_work
 }
+
+# part_total FILE: the instructions a callgrind dump counted.
+part_total() { awk '/^totals:/ { print $2 }' "$1"; }
+
+# shared_ir DIR OUT N: user-space instructions of create-unlink -t ub
+# --shared-dir --stat (1 rank, N files) and of the C loop (BASELINE DIR N
+# shared) in DIR, counted inside the op loops only (pfsbench: a dump before
+# and after each run_op, parts 2, 4, 6 are Create, Stat, Unlink; the loop:
+# its three loop functions). SHARED_IR gets "loop's Create Stat Unlink,
+# pfsbench's Create Stat Unlink"; callgrind's files go in OUT.
+shared_ir() {
+	local dir=$1 out=$2 n=$3
+	"$MPIRUN" -np 1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.pfs" \
+		--dump-before=cu_run_op --dump-after=cu_run_op "$PFSBENCH" create-unlink -m "$dir" \
+		-f "$n" -F 1 -s 1 -t ub --shared-dir --stat --no-drop-caches --progress=never \
+		--results "$out/cg.h5" >/dev/null 2>"$out/cg.pfs.err" || { cat "$out/cg.pfs.err"; return 1; }
+	mkdir "$dir/b" || return 1
+	WARM_MS=0 valgrind --tool=callgrind --callgrind-out-file="$out/cg.base" --collect-atstart=no \
+		--toggle-collect=create_all --dump-after=create_all --toggle-collect=stat_all \
+		--dump-after=stat_all --toggle-collect=unlink_all \
+		"$BASELINE" "$dir/b" "$n" shared >/dev/null 2>"$out/vg.base" || { cat "$out/vg.base"; return 1; }
+	rmdir "$dir/b" || return 1
+	SHARED_IR="$(part_total "$out/cg.base.1") $(part_total "$out/cg.base.2") $(part_total "$out/cg.base")"
+	SHARED_IR="$SHARED_IR $(part_total "$out/cg.pfs.2") $(part_total "$out/cg.pfs.4") $(part_total "$out/cg.pfs.6")"
+}

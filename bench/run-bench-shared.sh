@@ -10,10 +10,12 @@
 # counted inside the op loops only (pfsbench: a dump before and after each
 # run_op; the loop: its three loop functions).
 # Targets (issue 30): rate >= 0.95x the loop's, instructions <= 1.25x.
-# mdtest, the peer the issue names, is not packaged for Debian 12
-# (apt-cache search mdtest / ior: nothing), so the C loop stands in for it.
+# mdtest, the peer the issue names, is not packaged for Debian: with
+# MDTEST=/path/to/mdtest (built from IOR's source, docs/benchmarks.md) the
+# bench is bench/run-bench-shared-mdtest.sh instead, against it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+[ -z "${MDTEST:-}" ] || exec bash "$here/run-bench-shared-mdtest.sh"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 baseline_bench_init
@@ -40,21 +42,8 @@ base_round() {
 : >"$work/base"
 rounds "$ROUNDS" base_round pfs_round
 
-# Instructions: parts 2, 4, 6 of pfsbench's dumps are Create, Stat,
-# Unlink; the loop's dumps after create_all and stat_all, then the final.
-"$MPIRUN" -np 1 valgrind --tool=callgrind --callgrind-out-file="$work/cg.pfs" \
-	--dump-before=cu_run_op --dump-after=cu_run_op "$PFSBENCH" create-unlink -m "$fs" \
-	-f "$IR_FILES" -F 1 -s 1 -t ub --shared-dir --stat --no-drop-caches --progress=never \
-	--results "$work/cg.h5" >/dev/null 2>"$work/cg.pfs.err"
-mkdir "$fs/b"
-WARM_MS=0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.base" --collect-atstart=no \
-	--toggle-collect=create_all --dump-after=create_all --toggle-collect=stat_all \
-	--dump-after=stat_all --toggle-collect=unlink_all \
-	"$BASELINE" "$fs/b" "$IR_FILES" shared >/dev/null 2>"$work/vg.base"
-rmdir "$fs/b"
-part_total() { awk '/^totals:/ { print $2 }' "$1"; }
-ir="$(part_total "$work/cg.base.1") $(part_total "$work/cg.base.2") $(part_total "$work/cg.base")"
-ir="$ir $(part_total "$work/cg.pfs.2") $(part_total "$work/cg.pfs.4") $(part_total "$work/cg.pfs.6")"
+shared_ir "$fs" "$work" "$IR_FILES"
+ir=$SHARED_IR
 
 # "median p25 p75" of each column: create, unlink, create CPU, unlink
 # CPU, stat, stat CPU.
