@@ -60,6 +60,7 @@ enum {
 
 struct pfs_progress_view; /* rank 0's picture of every node's progress (progress.c) */
 struct pfs_progress_agg;  /* an aggregator's picture of its node's ranks (progress.c) */
+struct pfs_direct_answer;     /* a node's answer to --direct's probe (run.c) */
 
 struct pfs_engine {
 	MPI_Comm comm; /* a duplicate with MPI_ERRORS_RETURN: every call is checked */
@@ -195,6 +196,7 @@ struct pfs_engine {
 	struct pfs_results_file results; /* preflight created it, empty; open to the end */
 	bool results_made;    /* the results output began writing it */
 	bool drop_failed;
+	struct pfs_direct_answer *direct; /* --direct: each rank's probe (run.c); NULL for none */
 };
 
 /* agree.c */
