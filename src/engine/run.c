@@ -33,6 +33,28 @@ static void usage(const struct pfs_workload *wl, FILE *out)
 	fprintf(out, "\nSee pfsbench(1) and docs/methodology.md.\n");
 }
 
+/* The selected tests less those that do not go with the options (all of
+ * them, without -t); a test -t names that does not go with them is
+ * refused. PFS_PARSE_OK or -EINVAL with the reason in err. */
+static int keep_applying_tests(const struct pfs_workload *wl, void *opts,
+			       const char *const *names, char *err, size_t errlen)
+{
+	struct pfs_common_opts *common = opts;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < common->ntests; i++) {
+		if (wl->test_applies(opts, common->tests[i]))
+			common->tests[n++] = common->tests[i];
+		else if (common->test_list[0])
+			return pfs_refuse(err, errlen, -EINVAL, "-t %s: the test does not go "
+					  "with these options", names[common->tests[i]]);
+	}
+	common->ntests = n;
+	if (!n)
+		return pfs_refuse(err, errlen, -EINVAL, "no test goes with these options");
+	return PFS_PARSE_OK;
+}
+
 int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char **argv, char *err,
 		      size_t errlen)
 {
@@ -48,6 +70,8 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 	if (rc == PFS_PARSE_OK)
 		rc = pfs_tests_select(common->test_list, names, common->tests, &common->ntests, err,
 				      errlen);
+	if (rc == PFS_PARSE_OK && wl->test_applies)
+		rc = keep_applying_tests(wl, opts, names, err, errlen);
 	/* The results file records the tests that run, also when -t was left
 	 * at its default (all). */
 	if (rc == PFS_PARSE_OK)

@@ -12,7 +12,11 @@
 #include "pfsbench/core/options.h"
 
 #define PFS_STREAM_NO_PATTERN 256u /* pattern: -a not given */
-#define PFS_STREAM_TEST "seq"       /* the one test's name, as rows say it */
+/* The test's name, as rows say it: for its access pattern (--pattern),
+ * so that a random stream's rows are never taken for a sequential one's
+ * (compare pairs rows by test and op). */
+#define PFS_STREAM_TEST "seq"
+#define PFS_STREAM_TEST_RANDOM "rand"
 #define PFS_STREAM_OP_WRITE "Write"
 #define PFS_STREAM_OP_READ "Read"
 
