@@ -14,31 +14,7 @@
 #include "pfsbench/engine/workload.h"
 #include "pfsbench/outputs/output.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/file.h>
-#include <time.h>
-#include <unistd.h>
-
-/* Waits, at most about 5 s, until no one holds an exclusive lock on path.
- * On a loaded machine a results file the run has just closed was seen,
- * about once in a dozen runs, still locked (HDF5 locks the file it
- * writes) when read back at once; the cause is not yet known. The reader
- * then refuses it as locked, which it says itself: so nothing is said
- * here. */
-static void wait_unlocked(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	for (int i = 0; fd >= 0 && i < 50; i++) {
-		if (!flock(fd, LOCK_SH | LOCK_NB) || errno != EWOULDBLOCK)
-			break;
-		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
-	}
-	if (fd >= 0)
-		close(fd);
-}
 
 /* --output-format json|csv: on rank 0, once the run has ended, its rows
  * as `pfsbench export --json` or `--csv` writes them, read back from the
@@ -49,7 +25,6 @@ static int run_summary(FILE *out, const char *results_path, unsigned format)
 	struct pfs_archive a;
 	int rc;
 
-	wait_unlocked(results_path);
 	if (pfs_archive_load(results_path, &a))
 		return -1;
 	rc = pfs_export_write(out, &a,

@@ -61,6 +61,7 @@ enum {
 
 struct pfs_progress_view; /* rank 0's picture of every node's progress (progress.c) */
 struct pfs_progress_agg;  /* an aggregator's picture of its node's ranks (progress.c) */
+struct pfs_direct_answer;     /* a node's answer to --direct's probe (run.c) */
 
 struct pfs_engine {
 	MPI_Comm comm; /* a duplicate with MPI_ERRORS_RETURN: every call is checked */
@@ -207,6 +208,7 @@ struct pfs_engine {
 		uint64_t rows, cells, ticks, fsstats, block_max_bytes, last_end_us, closed_us;
 	} gathered;
 	bool drop_failed;
+	struct pfs_direct_answer *direct; /* --direct: each rank's probe (run.c); NULL for none */
 };
 
 /* agree.c */

@@ -34,6 +34,28 @@ static void usage(const struct pfs_workload *wl, FILE *out)
 	fprintf(out, "\nSee pfsbench(1) and docs/methodology.md.\n");
 }
 
+/* The selected tests less those that do not go with the options (all of
+ * them, without -t); a test -t names that does not go with them is
+ * refused. PFS_PARSE_OK or -EINVAL with the reason in err. */
+static int keep_applying_tests(const struct pfs_workload *wl, void *opts,
+			       const char *const *names, char *err, size_t errlen)
+{
+	struct pfs_common_opts *common = opts;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < common->ntests; i++) {
+		if (wl->test_applies(opts, common->tests[i]))
+			common->tests[n++] = common->tests[i];
+		else if (common->test_list[0])
+			return pfs_refuse(err, errlen, -EINVAL, "-t %s: the test does not go "
+					  "with these options", names[common->tests[i]]);
+	}
+	common->ntests = n;
+	if (!n)
+		return pfs_refuse(err, errlen, -EINVAL, "no test goes with these options");
+	return PFS_PARSE_OK;
+}
+
 int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char **argv, char *err,
 		      size_t errlen)
 {
@@ -49,6 +71,8 @@ int pfs_engine_parse(const struct pfs_workload *wl, void *opts, int argc, char *
 	if (rc == PFS_PARSE_OK)
 		rc = pfs_tests_select(common->test_list, names, common->tests, &common->ntests, err,
 				      errlen);
+	if (rc == PFS_PARSE_OK && wl->test_applies)
+		rc = keep_applying_tests(wl, opts, names, err, errlen);
 	/* The results file records the tests that run, also when -t was left
 	 * at its default (all). */
 	if (rc == PFS_PARSE_OK)
@@ -250,26 +274,72 @@ static int check_results_path(struct pfs_engine *e)
 	return 0;
 }
 
-/* --direct: the filesystem must take O_DIRECT, and the plan's sizes its
- * alignment; else the run is refused before anything is created, naming
- * the filesystem (rank 0's node speaks for all: one filesystem). */
-static int check_direct(struct pfs_engine *e, const struct pfs_fsinfo *fs)
-{
-	char fstype[PFS_PRINTABLE_SIZE(sizeof(fs->fstype))], why[PFS_USAGE_MAX] = "";
-	uint64_t align = 4096;
-	/* A named file or device is not probed (its directory may be another
-	 * filesystem): opening it with O_DIRECT fails the run where refused. */
-	int rc = e->persist == PFS_PERSIST_NAMED ? 0 : pfs_direct_probe(e->common->dir, &align);
+/* --direct's probe on one node, by its leader: what it found, for rank 0. */
+struct pfs_direct_answer {
+	int32_t rc; /* pfs_direct_probe's: 0, or a negative errno */
+	uint64_t align;
+	char fstype[sizeof(((struct pfs_fsinfo *)0)->fstype)];
+};
 
-	pfs_printable(fstype, sizeof(fstype), fs->fstype);
-	if (rc == -EINVAL || rc == -EOPNOTSUPP)
-		return pfs_error("--direct: the filesystem of '%s' (%s) refuses O_DIRECT; run "
-				 "without --direct", e->common->dir, fstype);
-	if (rc)
-		return pfs_error("--direct: cannot try O_DIRECT in '%s' (%s): %s", e->common->dir,
-				 fstype, strerror(-rc));
-	if (e->wl->check_direct && e->wl->check_direct(e->opts, align, why, sizeof(why)))
-		return pfs_error("--direct on '%s' (%s): %s", e->common->dir, fstype, why);
+/* On every rank, before preflight: under --direct, each node's leader (its
+ * lowest rank) probes the target directory as its node sees it, for a node
+ * may mount another filesystem at the same path, or none. Rank 0 keeps
+ * every rank's answer in e->direct (the leaders' are the ones it reads).
+ * A named file or device is not probed (its directory may be another
+ * filesystem): opening it with O_DIRECT fails the run where refused.
+ * 0, or -1 when rank 0 had no memory for the answers, agreed. */
+static int probe_direct(struct pfs_engine *e)
+{
+	struct pfs_direct_answer mine = { .rc = 0, .align = 4096 };
+
+	if (!e->common->direct || e->persist == PFS_PERSIST_NAMED)
+		return 0;
+	if (e->rank == 0)
+		e->direct = calloc((size_t)e->nranks, sizeof(mine));
+	if (pfs_all_allocated(e, e->rank != 0 || e->direct, "gathering the nodes' O_DIRECT probes"))
+		return -1;
+	if (e->topo.nodes[e->w.node].leader_rank == e->rank) {
+		struct pfs_fsinfo fs;
+
+		mine.rc = pfs_direct_probe(e->common->dir, &mine.align);
+		snprintf(mine.fstype, sizeof(mine.fstype), "%s",
+			 pfs_fsinfo_get(e->common->dir, &fs) ? "UNKNOWN" : fs.fstype);
+	}
+	PFS_MPI_ASLEEP(e, MPI_Igather, &mine, (int)sizeof(mine), MPI_BYTE, e->direct,
+		       (int)sizeof(mine), MPI_BYTE, 0, e->comm);
+	return 0;
+}
+
+/* --direct, on rank 0: every node's filesystem must take O_DIRECT, and the
+ * plan's sizes its alignment; else the run is refused before anything is
+ * created, naming the first node that refuses and its filesystem. */
+static int check_direct(struct pfs_engine *e)
+{
+	char why[PFS_USAGE_MAX] = "";
+
+	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+		const char *node = e->topo.nodes[n].name;
+		struct pfs_direct_answer a = { .rc = 0, .align = 4096, .fstype = "" };
+		char fstype[PFS_PRINTABLE_SIZE(sizeof(a.fstype))];
+
+		if (e->direct)
+			a = e->direct[e->topo.nodes[n].leader_rank];
+		a.fstype[sizeof(a.fstype) - 1] = 0;
+		pfs_printable(fstype, sizeof(fstype), a.fstype);
+		if (a.rc == -EINVAL || a.rc == -EOPNOTSUPP)
+			return pfs_error("--direct: node %s: the filesystem of '%s' (%s) refuses "
+					 "O_DIRECT; run without --direct", node, e->common->dir,
+					 fstype);
+		if (a.rc)
+			return pfs_error("--direct: node %s: cannot try O_DIRECT in '%s' (%s): %s",
+					 node, e->common->dir, fstype, strerror(-a.rc));
+		if (e->wl->check_direct && e->wl->check_direct(e->opts, a.align, why, sizeof(why)))
+			return pfs_error("--direct: node %s: '%s' (%s): %s", node, e->common->dir,
+					 fstype, why);
+		/* A named file: one check of the sizes, against the default block. */
+		if (!e->direct)
+			break;
+	}
 	return 0;
 }
 
@@ -292,7 +362,7 @@ static int preflight(struct pfs_engine *e, struct pfs_fsinfo *fs)
 	rc = pfs_fsinfo_get(e->common->dir, fs);
 	if (rc)
 		return pfs_error("cannot statvfs '%s': %s", e->common->dir, strerror(-rc));
-	if (e->common->direct && check_direct(e, fs))
+	if (e->common->direct && check_direct(e))
 		return -1;
 	if (e->wants_results && check_results_path(e))
 		return -1;
@@ -681,6 +751,8 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 		}
 	}
 
+	if (probe_direct(e))
+		return PFS_EXIT_FAILED;
 	rc = e->rank == 0 ? preflight(e, &fs) : 0;
 	fflush(e->out);
 	pfs_engine_bcast_int(e, &rc);
@@ -850,6 +922,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	pfs_progress_free(&e);
 	free(e.opts);
 	free(e.kept_outputs);
+	free(e.direct);
 	pfs_results_file_close(&e.results);
 	pfs_topology_free(&e.topo);
 	pfs_gather_free(&e);

@@ -256,7 +256,9 @@ static uint64_t direct_align(int fd)
 }
 
 /* A probe file in dirfd: unnamed where the filesystem can, else named
- * (*named set) with the pid in its name, created exclusively. */
+ * (*named set) with the pid in its name, created exclusively. Every node
+ * probes at once, and two nodes' leaders may have the same pid: a name
+ * taken is tried again with a number after it. */
 static int direct_probe_open(int dirfd, char *name, size_t len, bool *named)
 {
 	int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
@@ -264,9 +266,16 @@ static int direct_probe_open(int dirfd, char *name, size_t len, bool *named)
 	*named = false;
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
 		return fd;
-	snprintf(name, len, ".pfsbench-direct-probe.%ld", (long)getpid());
-	fd = openat(dirfd, name, O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC | O_NOFOLLOW,
-		    0600);
+	for (unsigned i = 0; i < 16; i++) {
+		int n = snprintf(name, len, ".pfsbench-direct-probe.%ld", (long)getpid());
+
+		if (i && n > 0 && (size_t)n < len)
+			snprintf(name + n, len - (size_t)n, ".%u", i);
+		fd = openat(dirfd, name,
+			    O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
 	if (fd < 0 && errno == EINVAL) {
 		/* Refused at open: created nonetheless on some filesystems. */
 		int err = errno;

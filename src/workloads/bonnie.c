@@ -53,7 +53,6 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <pwd.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,8 +691,9 @@ static void *ftest_main(void *arg)
 	enum pfs_bonnie_test t = f->test;
 	bool create = t == PFS_BONNIE_SEQ_CREATE || t == PFS_BONNIE_RAN_CREATE;
 	bool del = t == PFS_BONNIE_SEQ_DEL || t == PFS_BONNIE_RAN_DEL;
-	int rc = unshare(CLONE_FILES) ? ft_fail(f, "unshare the descriptor table in", DIR_TOP, NULL, errno)
-				      : dirs_open(f, create);
+	int own = pfs_bonnie_table_unshare();
+	int rc = own ? ft_fail(f, "unshare the descriptor table in", DIR_TOP, NULL, -own)
+		     : dirs_open(f, create);
 	int meter = pfs_wait_meter_open();
 	uint64_t wait0;
 
@@ -717,6 +717,8 @@ static void *ftest_main(void *arg)
 	pfs_wait_meter_close(meter);
 	dirs_close(f->st);
 	pfs_bonnie_run_signal(r, &r->finished);
+	if (!own)
+		pfs_bonnie_table_drop();
 	return NULL;
 }
 

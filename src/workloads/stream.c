@@ -14,7 +14,7 @@
  * same -i DIR and layout, which removes them; --prepare writes them untimed
  * first instead.
  *
- * The test "seq" is a plan of steps: [Prepare] (reads with --prepare, the
+ * The test "seq" (or "rand" with --pattern random) is a plan of steps: [Prepare] (reads with --prepare, the
  * first iteration only, untimed), Open (untimed: open, truncate, O_DIRECT
  * or dm's fallback), Write or Read (timed: cache drop, barrier, the stream,
  * fsync with -y; one row per rank in bytes), [Check] (writes with --verify:
@@ -601,7 +601,7 @@ static int stream_cleanup(struct pfs_worker *w)
 
 /* Open and Prepare are untimed (no cache drop; nothing is measured); the
  * stream and Check start cold. */
-static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
+static size_t plan_stream(const void *opts, unsigned nnodes, struct pfs_step *steps, size_t cap)
 {
 	const struct pfs_stream_opts *o = opts;
 	size_t i = 0;
@@ -632,10 +632,22 @@ static size_t plan_seq(const void *opts, unsigned nnodes, struct pfs_step *steps
 	return i;
 }
 
+/* One plan, two names: the rows of a random stream say rand, so that
+ * compare never pairs them with a sequential stream's (docs/stream.md). */
+enum { TEST_SEQ, TEST_RAND };
 static const struct pfs_test stream_tests[] = {
-	{ PFS_STREAM_TEST, PFS_ORDER_PLAN, plan_seq },
+	[TEST_SEQ] = { PFS_STREAM_TEST, PFS_ORDER_PLAN, plan_stream },
+	[TEST_RAND] = { PFS_STREAM_TEST_RANDOM, PFS_ORDER_PLAN, plan_stream },
 	{ NULL, 0, NULL },
 };
+
+/* The test named for --pattern, and only that one, runs. */
+static bool stream_test_applies(const void *opts, unsigned test)
+{
+	const struct pfs_stream_opts *o = opts;
+
+	return (test == TEST_RAND) == (o->access == PFS_STREAM_RANDOM);
+}
 
 /* ---- options ------------------------------------------------------------------------ */
 
@@ -997,6 +1009,7 @@ const struct pfs_workload pfs_workload_stream = {
 	 * the workers' directories, a few characters are to spare */
 	.path_tail = sizeof("/" SHARED_NAME) - 1,
 	.tests = stream_tests,
+	.test_applies = stream_test_applies,
 	.op_names = stream_op_names,
 	.report = &pfs_output_stream,
 	.defaults = stream_defaults,

@@ -55,6 +55,44 @@ check "ext4: stream --direct -b 1000 refused, naming EXT4 and -b" refused "(EXT4
 check "ext4: the refused runs made no results file" test ! -e "$SCRATCH/no1.h5" -a ! -e "$SCRATCH/no2.h5"
 check "ext4: the refused runs created nothing" dir_unchanged "$M"
 
+# Two nodes, one path, two filesystems: node2's ranks run in a mount
+# namespace of their own where a ramfs covers the ext4 at $M, as a node
+# that mounts something else (or nothing) at the target path would. Rank 0
+# is on node1, whose ext4 takes O_DIRECT; node2's refusal must stop the run
+# all the same, before anything is made on either node.
+NS_BIN=$SCRATCH/pfsbench-ramfs-node
+printf '#!/bin/bash\nif [ -z "${PFS_RAMFS_NS:-}" ]; then\n\tPFS_RAMFS_NS=1 exec unshare --mount --propagation private -- "$0" "$@"\nfi\nmount -t ramfs none %q || exit 99\nexec %q "$@"\n' \
+	"$M" "$PFSBENCH" >"$NS_BIN"
+chmod +x "$NS_BIN"
+# ramfs_node2 NP ARGS...: node1 (NP ranks, rank 0 among them) sees the ext4,
+# node2 (NP ranks) a ramfs at the same path; $OUT, $ERR, $RC as pfs sets them.
+ramfs_node2() {
+	local np=$1 node1 node2
+	shift
+	mpi_env PFSBENCH_NODENAME=node1
+	node1=(-np "$np" "${MPI_ENV[@]}" "$PFSBENCH" "$@")
+	mpi_env PFSBENCH_NODENAME=node2
+	node2=(-np "$np" "${MPI_ENV[@]}" "$NS_BIN" "$@")
+	(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${node1[@]}" : "${node2[@]}") >"$OUT" 2>"$ERR"
+	RC=$?
+}
+if unshare --mount --propagation private true 2>/dev/null; then
+	ramfs_node2 2 create-unlink -m "$M" -f 20 -F 2 -s 64k --direct --results "$SCRATCH/n1.h5"
+	check "two nodes: create-unlink --direct refused, naming node2 and RAMFS" \
+		refused "node node2: the filesystem of '$M' (RAMFS) refuses O_DIRECT"
+	ramfs_node2 1 stream -o "$M" -s 1m --direct --results "$SCRATCH/n2.h5"
+	check "two nodes: stream --direct refused, naming node2 and RAMFS" \
+		refused "node node2: the filesystem of '$M' (RAMFS) refuses O_DIRECT"
+	check "two nodes: no results file" test ! -e "$SCRATCH/n1.h5" -a ! -e "$SCRATCH/n2.h5"
+	check "two nodes: nothing created on node1's ext4" dir_unchanged "$M"
+	# Both nodes on the ext4: probed on each, and run.
+	pfs_nodes 2 1 stream -o "$M" -s 1m -b 64k --direct --results "$SCRATCH/n4.h5"
+	check "two nodes, both ext4: stream --direct exits 0" test "$RC" -eq 0
+	check "two nodes, both ext4: left nothing" dir_unchanged "$M"
+else
+	echo "# no private mount namespace (unshare --mount): two nodes' filesystems are not tested"
+fi
+
 # ramfs has no O_DIRECT (tmpfs has had it since Linux 6.6).
 R=$SCRATCH/ramfs
 mkdir "$R"

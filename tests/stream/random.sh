@@ -76,6 +76,29 @@ for depth in $DEPTHS; do
 	random_cycle 2ranks-shared-d$depth 2 "$depth" shared
 done
 
+# The rows of a random stream are the test rand, a sequential stream's
+# seq: compare pairs rows by test and op, so a random run against a
+# sequential one pairs nothing, and says so.
+RUNNER=(pfs 2)
+run_stream -o "$D" -b 4k -s $SIZE --results "$SCRATCH/name-seq.h5"
+check "a sequential stream: exit 0" test "$RC" -eq 0
+run_stream -o "$D" -b 4k -s $SIZE --pattern random --results "$SCRATCH/name-rand.h5"
+check "a random stream: exit 0" test "$RC" -eq 0
+check "every row of the sequential stream is the test seq" \
+	test "$(csv_rows "$SCRATCH/name-seq.h5" | tr -d '\r' | awk -F, 'NR > 1 { print $1 }' | sort | uniq -c |
+		awk '{ print $1, $2 }')" = "2 seq"
+check "every row of the random stream is the test rand" \
+	test "$(csv_rows "$SCRATCH/name-rand.h5" | tr -d '\r' | awk -F, 'NR > 1 { print $1 }' | sort | uniq -c |
+		awk '{ print $1, $2 }')" = "2 rand"
+"$PFSBENCH" compare "$SCRATCH/name-seq.h5" "$SCRATCH/name-rand.h5" >"$SCRATCH/cmp.out" 2>&1
+check "compare seq against rand: no Write line pairs them" \
+	test "$(grep -cE '^(seq|rand) +Write ' "$SCRATCH/cmp.out")" -eq 0
+check "compare seq against rand: both pairs named as not in every run" \
+	grep -q '^2 (test, op) pairs are not in every run' "$SCRATCH/cmp.out"
+check "compare seq against rand: pattern among the differing parameters" \
+	grep -qE '^ +pattern +1: seq +2: random' "$SCRATCH/cmp.out"
+check "after the named runs: nothing left" dir_unchanged "$D"
+
 # --runtime: each rank stops submitting at the count all agree on and
 # completes what is in flight: every row the same requests, none over -s.
 RUNNER=(pfs 2)

@@ -117,6 +117,11 @@ struct pfs_workload {
 	 * refuses a directory too long for it before anything is created. */
 	size_t path_tail;
 	const struct pfs_test *tests; /* NULL-terminated by name */
+	/* Optional: whether test (an index into tests) goes with the parsed
+	 * options. Without -t only the tests that do run; a -t that names one
+	 * that does not is refused. NULL: every test goes with any options.
+	 * (stream: the test is named for its access pattern, seq or rand.) */
+	bool (*test_applies)(const void *opts, unsigned test);
 	const char *const *op_names;  /* by op index, for messages about an op */
 	const struct pfs_output_ops *report; /* the text report on stdout */
 	/* The defaults its option table cannot hold, worked out at run time

@@ -13,7 +13,11 @@
 
 #define PFS_STREAM_NO_PATTERN 256u /* pattern: -a not given */
 #define PFS_STREAM_DEFAULT_BLOCK 65536 /* -b's default, dm's */
-#define PFS_STREAM_TEST "seq"       /* the one test's name, as rows say it */
+/* The test's name, as rows say it: for its access pattern (--pattern),
+ * so that a random stream's rows are never taken for a sequential one's
+ * (compare pairs rows by test and op). */
+#define PFS_STREAM_TEST "seq"
+#define PFS_STREAM_TEST_RANDOM "rand"
 #define PFS_STREAM_OP_WRITE "Write"
 #define PFS_STREAM_OP_READ "Read"
 /* --format hdparm's two timed ops (docs/stream.md, "hdparm's baseline") */

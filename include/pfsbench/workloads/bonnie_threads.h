@@ -84,6 +84,14 @@ struct pfs_bonnie_run {
 	bool go;
 };
 
+/* A test's thread with a descriptor table of its own: unshare(CLONE_FILES)
+ * (0 or -errno) and, as the thread's last act, pfs_bonnie_table_drop,
+ * which closes every descriptor of that table, the copies of the main
+ * thread's among them (bonnie_threads.c says why). Never in a thread that
+ * shares the main thread's table. */
+int pfs_bonnie_table_unshare(void);
+void pfs_bonnie_table_drop(void);
+
 struct pfs_bonnie_thread {
 	struct pfs_bonnie_run *run;
 	pthread_t tid;
