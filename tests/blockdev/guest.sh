@@ -1,0 +1,78 @@
+#!/bin/bash
+# guest.sh - helpers of the block-device tests' jobs inside a guest
+# (sourced by a job of tests/gfs2/guest.sh, which gives pfs_run, node_up,
+# wait_for, $SHARE, $NAME, $PFSBENCH). The guest has no udev, no systemd,
+# no modprobe of its kernel's modules (the initramfs loaded them all).
+#   DM, PERF_MATRIX             the launchers the test named ($SHARE/env)
+#   drbd ARGS...                drbdadm with the test's configuration,
+#                               $SHARE/drbd.conf
+#   drbd_wait REGEX SECONDS     until /proc/drbd matches REGEX (grep -E)
+#   drbd_snap LABEL             /proc/drbd of this node and (with ssh to the
+#                               other node of the pair) of the peer, into
+#                               $SHARE/drbd/LABEL-<node>
+#   lvm_setup                   LVM without udev, lvmetad, dmeventd or a
+#                               devices file (LVM_SYSTEM_DIR of its own)
+#   lvm_wait_sync LV SECONDS    until the LV's copy_percent is 100
+# Owns: the share's drbd/ directory; in the guest only what the job makes.
+DM=$(sed -n 's/^dm=//p' "$SHARE/env")
+PERF_MATRIX=$(sed -n 's/^perf_matrix=//p' "$SHARE/env")
+# the launchers run the test's pfsbench, not the first they would find
+export PFSBENCH DM PERF_MATRIX
+# drbdadm's and LVM's locks are in /run/lock, and /run starts empty
+mkdir -p /run/lock
+
+drbd() {
+	drbdadm -c "$SHARE/drbd.conf" "$@"
+}
+
+drbd_wait() {
+	local i
+	for ((i = 0; i < $2 * 2; i++)); do
+		grep -Eq "$1" /proc/drbd && return 0
+		sleep 0.5
+	done
+	echo "guest $NAME: /proc/drbd did not match '$1' in $2 s:"
+	cat /proc/drbd
+	return 1
+}
+
+drbd_snap() {
+	local peer=n1
+	[ "$NAME" = n1 ] && peer=n2
+	mkdir -p "$SHARE/drbd"
+	cat /proc/drbd >"$SHARE/drbd/$1-$NAME"
+	ssh -F "$SHARE/ssh/ssh_config" "$peer" cat /proc/drbd >"$SHARE/drbd/$1-$peer"
+}
+
+lvm_setup() {
+	# No udev to make the device nodes or say when they are there: LVM
+	# makes them itself. No daemons: nothing runs but the job.
+	export LVM_SYSTEM_DIR=/run/lvm-pfsbench DM_DISABLE_UDEV=1
+	mkdir -p "$LVM_SYSTEM_DIR"
+	cat >"$LVM_SYSTEM_DIR/lvm.conf" <<-CONF
+	devices {
+	use_devicesfile = 0
+	obtain_device_list_from_udev = 0
+	}
+	activation {
+	udev_sync = 0
+	udev_rules = 0
+	monitoring = 0
+	}
+	global {
+	use_lvmpolld = 0
+	event_activation = 0
+	}
+	CONF
+}
+
+lvm_wait_sync() {
+	local i p
+	for ((i = 0; i < $2 * 2; i++)); do
+		p=$(lvs --noheadings -o copy_percent "$1" | tr -d ' ')
+		[ "$p" = 100.00 ] && return 0
+		sleep 0.5
+	done
+	echo "guest $NAME: $1 at copy_percent '$p' after $2 s"
+	return 1
+}
