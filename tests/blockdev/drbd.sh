@@ -58,6 +58,7 @@ M=/mnt/drbd
 # n1 runs dm; n2 is the peer. Each run: /proc/drbd of both nodes around it.
 cat >"$SHARE/n1.job" <<JOB
 set -e
+PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
 node_up
 MPIRUN_OPTS="-np 1" PFS_PROG=\$DM
@@ -69,7 +70,7 @@ run_dm() {
 	drbd_snap \$name.after
 }
 # the lower-level device, before DRBD holds it (destructive: --force)
-wait_for $SHARE/n2.up 300
+quiet wait_for $SHARE/n2.up 300
 run_dm lower /dev/vda --force
 drbd create-md pfs
 drbd up pfs
@@ -103,12 +104,13 @@ touch $SHARE/n1.done
 JOB
 cat >"$SHARE/n2.job" <<JOB
 set -e
+PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
 node_up
 drbd create-md pfs
 drbd up pfs
 touch $SHARE/n2.up
-wait_for $SHARE/n1.done 1500
+quiet wait_for $SHARE/n1.done 1500
 drbd down pfs
 JOB
 vm_blank "$SCRATCH/n1.img" $DISK d0
@@ -205,6 +207,6 @@ done
 h5s=()
 for r in "${RUNS[@]}"; do h5s+=("$SHARE/$r.h5"); done
 results_info "${h5s[@]}"
-vm_keep drbd "$SHARE"/*.h5 "$SHARE"/*.out "$SHARE/warmup.txt" "$SHARE/drbd" "$SHARE/drbd.conf"
+vm_keep drbd "$SHARE"/*.h5 "$SHARE"/*.out "$SHARE/warmup.txt" "$SHARE/drbd" "$SHARE/drbd.conf" "$SHARE"/n?.log
 echo "# drbd.sh took $((SECONDS - t0)) s"
 finish

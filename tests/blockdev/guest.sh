@@ -25,7 +25,22 @@ drbd() {
 	drbdadm -c "$SHARE/drbd.conf" "$@"
 }
 
+# quiet NAME ARGS...: NAME ARGS without the job's trace of each step (a
+# wait's loop), the trace back on after it
+quiet() {
+	local rc
+	{ set +x; } 2>/dev/null
+	"$@"
+	rc=$?
+	set -x
+	return $rc
+}
+
 drbd_wait() {
+	quiet drbd_wait_loop "$@"
+}
+
+drbd_wait_loop() {
 	local i
 	for ((i = 0; i < $2 * 2; i++)); do
 		grep -Eq "$1" /proc/drbd && return 0
@@ -67,6 +82,10 @@ lvm_setup() {
 }
 
 lvm_wait_sync() {
+	quiet lvm_wait_sync_loop "$@"
+}
+
+lvm_wait_sync_loop() {
 	local i p
 	for ((i = 0; i < $2 * 2; i++)); do
 		p=$(lvs --noheadings -o copy_percent "$1" | tr -d ' ')

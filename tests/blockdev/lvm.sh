@@ -34,6 +34,7 @@ LVS=(linear mirror raid1)
 MATRIX=(iter=3 --force --req 4k,64k,1m --xfer 1m,4m)
 cat >"$SHARE/vm.job" <<JOB
 set -e
+PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
 lvm_setup
 pvcreate -q /dev/vda /dev/vdb
@@ -124,6 +125,6 @@ done
 h5s=()
 for lv in "${LVS[@]}"; do h5s+=("$SHARE/$lv-write.h5" "$SHARE/$lv-read.h5"); done
 results_info "${h5s[@]}"
-vm_keep lvm "$SHARE"/*.h5 "$SHARE"/*.out "$SHARE"/*diff "$SHARE/lvs.txt" "$SHARE/dmtable.txt"
+vm_keep lvm "$SHARE"/*.h5 "$SHARE"/*.out "$SHARE"/*diff "$SHARE/lvs.txt" "$SHARE/dmtable.txt" "$SHARE/vm.log"
 echo "# lvm.sh took $((SECONDS - t0)) s"
 finish
