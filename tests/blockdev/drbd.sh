@@ -28,7 +28,9 @@
 . "$(dirname "$0")/lib.sh"
 
 t0=$SECONDS
-blockdev_begin "booting virtual machines with DRBD" drbd-utils xfsprogs openssh-server openssh-client
+# openssh-client: vm_pair_start makes the pair's ssh keys (unused here)
+blockdev_begin "booting virtual machines with DRBD" drbd-utils xfsprogs openssh-client
+mkdir "$SHARE/drbd"
 # dm's size per run, and each node's disk: room for xfs's log and DRBD's
 # metadata at its end
 S=32M BYTES=$((32 << 20)) DISK=96M
@@ -60,7 +62,7 @@ cat >"$SHARE/n1.job" <<JOB
 set -e
 PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
-node_up
+node_net 10.99.0.1
 MPIRUN_OPTS="-np 1" PFS_PROG=\$DM
 run_dm() {
 	local name=\$1 target=\$2
@@ -106,11 +108,11 @@ cat >"$SHARE/n2.job" <<JOB
 set -e
 PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
-node_up
+node_net 10.99.0.2
 drbd create-md pfs
 drbd up pfs
 touch $SHARE/n2.up
-quiet wait_for $SHARE/n1.done 1500
+drbd_serve $SHARE/n1.done 1500
 drbd down pfs
 JOB
 vm_blank "$SCRATCH/n1.img" $DISK d0
