@@ -30,9 +30,10 @@
 #   vm_disk FILE SIZE MKFS... a sparse raw image, made GFS2 by mkfs.gfs2 MKFS...;
 #                             $VM_DISK: the QEMU arguments that attach it
 #   vm_disk_ext3 FILE SIZE    the same, made ext3 by mkfs.ext3
-#   vm_blank FILE SIZE ID     a sparse raw image, all zeros; $VM_DISK attaches
-#                             it as QEMU drive ID (one ID a disk of a VM;
-#                             the guest sees them as vda, vdb, ... in order)
+#   vm_blank FILE SIZE ID     a raw image of zeros, written (not sparse);
+#                             $VM_DISK attaches it as QEMU drive ID (one ID
+#                             a disk of a VM; the guest sees them as vda,
+#                             vdb, ... in order)
 #   vm_result NAME            $OUT, $ERR, $RC of run NAME a guest made (guest.sh)
 #   vm_cluster_start          two VMs, n1 and n2, sharing a lock_dlm GFS2 and
 #                             a private link; ssh keys made for them
@@ -335,10 +336,13 @@ vm_image() {
 	vm_drive "$img" d0
 }
 
-# vm_blank FILE SIZE ID: FILE, SIZE of zeros (sparse); $VM_DISK attaches it
-# as drive ID.
+# vm_blank FILE SIZE ID: FILE, SIZE of zeros; $VM_DISK attaches it as drive
+# ID. The zeros are written: the host allocates a sparse image's blocks at
+# their first write, which then costs more than every later one, and would
+# favour whichever run of a comparison comes second.
 vm_blank() {
-	truncate -s "$2" "$1" || { not_ok "truncate -s $2 $1"; finish; }
+	dd if=/dev/zero of="$1" bs=1M count="$2" iflag=count_bytes conv=fsync status=none ||
+		{ not_ok "cannot write $2 of zeros to $1"; finish; }
 	vm_drive "$1" "$3"
 }
 
