@@ -19,7 +19,9 @@
 # byte); /proc/drbd says Connected Primary/Secondary UpToDate/UpToDate,
 # protocol C before the runs on DRBD; a connected run's writes were sent
 # (ns) and written on the peer (dw), a disconnected one's were written on
-# n1 only; the xfs run's results file says XFS on /dev/drbd0. No rate is
+# n1 only; the first connected run updated the activity log (al) and the
+# second did not (the seed's warm-up); the xfs run's results file says XFS
+# on /dev/drbd0. No rate is
 # judged: under TCG the figures are the emulator's (docs/blockdev.md).
 # Prints each results file's `show --fs-stats` and provenance, and keeps
 # them in $GFS2_KEEP/drbd (default /tmp/pfsbench-blockdev/drbd). Root
