@@ -64,6 +64,8 @@ cat >"$SHARE/n1.job" <<JOB
 set -e
 PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
+# n2 serves until n1 is done, also when n1's job fails
+trap 'touch $SHARE/n1.done' EXIT
 node_net 10.99.0.1
 MPIRUN_OPTS="-np 1" PFS_PROG=\$DM
 run_dm() {
@@ -104,7 +106,6 @@ rm $M/dummy-out
 umount $M
 drbd secondary pfs
 drbd down pfs
-touch $SHARE/n1.done
 JOB
 cat >"$SHARE/n2.job" <<JOB
 set -e
