@@ -23,8 +23,8 @@ cd "$(dirname "$0")"
 PACKAGES=(build-essential autoconf automake libtool pkg-config
 	openmpi-bin libopenmpi-dev libhdf5-dev hdf5-tools libcmocka-dev man-db liburing-dev)
 # What only the tests use: h5py reads results files as a foreign client;
-# namespaces, Slurm, loop filesystems, GlusterFS and GFS2 in virtual
-# machines are the test systems; gnuplot-nox draws plot's and report's
+# namespaces, Slurm, loop filesystems, GlusterFS and GFS2, DRBD and LVM in
+# virtual machines are the test systems; gnuplot-nox draws plot's and report's
 # pictures (pfsbench builds and runs without it) and chromium opens the
 # report in the browser test; clang-14 and its runtimes (libFuzzer and the
 # sanitizers, which clang-14 only recommends) build the fuzz target; the
@@ -39,6 +39,7 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 TEST_PACKAGES=(shellcheck python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
+	drbd-utils lvm2
 	gnuplot-nox chromium clang-14 libclang-rt-14-dev debhelper rpm mpich libmpich-dev)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are

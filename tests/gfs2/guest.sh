@@ -9,9 +9,12 @@
 #   pfs_run NAME DIR ARGS...   pfsbench ARGS under mpirun (MPIRUN_OPTS,
 #                              default 2 local ranks) in $SHARE, output in
 #                              $SHARE/NAME.out, .err, .rc; DIR listed into
-#                              NAME.before and NAME.after. With PFS_NAMES
+#                              NAME.before and NAME.after (DIR -: none, for
+#                              a device). With PFS_NAMES
 #                              (node names), one rank a name, each with
-#                              PFSBENCH_NODENAME set to it, in that order
+#                              PFSBENCH_NODENAME set to it, in that order.
+#                              PFS_PROG runs a launcher (dm, perf_matrix)
+#                              instead of pfsbench
 #   node_net ADDR              eth0 up with ADDR/24
 #   wait_for FILE SECONDS      until FILE exists (another guest's signal)
 #   node_up                    node n<ID> of the two-node pair: eth0 at
@@ -201,24 +204,24 @@ stats_snap_pair() {
 }
 
 pfs_run() {
-	local name=$1 dir=$2 cmd=() n opts=${MPIRUN_OPTS:---oversubscribe -np 2} -
+	local name=$1 dir=$2 cmd=() n opts=${MPIRUN_OPTS:---oversubscribe -np 2} prog=${PFS_PROG:-$PFSBENCH} -
 	shift 2
 	set +x # the job's trace is not the run's stderr
-	(cd "$dir" && find . | sort) >"$SHARE/$name.before"
+	[ "$dir" = - ] || (cd "$dir" && find . | sort) >"$SHARE/$name.before"
 	if [ -n "${PFS_NAMES:-}" ]; then
 		opts=${MPIRUN_OPTS:---oversubscribe}
 		for n in $PFS_NAMES; do
 			[ ${#cmd[@]} -gt 0 ] && cmd+=(:)
-			cmd+=(-np 1 -x "PFSBENCH_NODENAME=$n" "$PFSBENCH" "$@")
+			cmd+=(-np 1 -x "PFSBENCH_NODENAME=$n" "$prog" "$@")
 		done
 	else
-		cmd=("$PFSBENCH" "$@")
+		cmd=("$prog" "$@")
 	fi
 	# shellcheck disable=SC2086 # MPIRUN_OPTS is a list of words
 	(cd "$SHARE" && timeout -k 5 "${PFS_TIMEOUT:-400}" mpirun $opts "${cmd[@]}") \
 		>"$SHARE/$name.out" 2>"$SHARE/$name.err"
 	echo $? >"$SHARE/$name.rc"
-	(cd "$dir" && find . | sort) >"$SHARE/$name.after"
+	[ "$dir" = - ] || (cd "$dir" && find . | sort) >"$SHARE/$name.after"
 }
 
 (

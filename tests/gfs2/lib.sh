@@ -18,6 +18,11 @@
 # check_create_unlink, check_tree, need_pkg, pfs_need_root, $SCRATCH):
 #   gfs2_begin NODES          root, packages (NODES 2: the cluster's too), the
 #                             lock, the kernel, the initramfs
+#   vm_begin WHAT PKG...      the same for any test of VMs: root (WHAT says
+#                             what needs it), the Debian packages PKG..., the
+#                             lock, the kernel, the initramfs. The guests load
+#                             GFS2_MODULES and then VM_MODULES_EXTRA (set by
+#                             the test before; cached apart from GFS2's own)
 #   vm_start NAME ARGS...     boots VM NAME (QEMU ARGS added); pid in VM_PID[NAME];
 #                             VM_CPUS and VM_MEM (MiB) size it (default 1, 1024)
 #   vm_wait NAME SECONDS      waits for VM NAME to power off; 1 when it did not
@@ -25,6 +30,10 @@
 #   vm_disk FILE SIZE MKFS... a sparse raw image, made GFS2 by mkfs.gfs2 MKFS...;
 #                             $VM_DISK: the QEMU arguments that attach it
 #   vm_disk_ext3 FILE SIZE    the same, made ext3 by mkfs.ext3
+#   vm_blank FILE SIZE ID     a raw image of zeros, written (not sparse);
+#                             $VM_DISK attaches it as QEMU drive ID (one ID
+#                             a disk of a VM; the guest sees them as vda,
+#                             vdb, ... in order)
 #   vm_result NAME            $OUT, $ERR, $RC of run NAME a guest made (guest.sh)
 #   vm_cluster_start          two VMs, n1 and n2, sharing a lock_dlm GFS2 and
 #                             a private link; ssh keys made for them
@@ -53,14 +62,23 @@ GFS2_CACHE=${GFS2_CACHE:-/var/cache/pfsbench-gfs2}
 # for compare.sh's runs of other filesystems in the same guests.
 GFS2_MODULES=(virtio_pci virtio_blk virtio_net 9pnet_virtio 9p overlay crc32c_generic configfs dlm gfs2
 	ext4 fuse)
+# More modules a test's guests load after those (tests/blockdev: drbd,
+# device-mapper, md); set before vm_begin.
+VM_MODULES_EXTRA=()
 SHARE=$SCRATCH/share
 declare -A VM_PID=()
 
 gfs2_begin() {
-	local t0=$SECONDS cluster=()
-	pfs_need_root "booting virtual machines with GFS2"
+	local cluster=()
 	[ "$1" -gt 1 ] && cluster=(corosync dlm-controld openssh-server openssh-client)
-	need_pkg qemu-system-x86 gfs2-utils busybox-static "${cluster[@]}"
+	vm_begin "booting virtual machines with GFS2" gfs2-utils "${cluster[@]}"
+}
+
+vm_begin() {
+	local t0=$SECONDS
+	pfs_need_root "$1"
+	shift
+	need_pkg qemu-system-x86 busybox-static "$@"
 	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 after installing qemu-system-x86"
 	# QEMU's processes and the CPU: one GFS2 test at a time on this machine.
 	fs_lock gfs2
@@ -76,13 +94,16 @@ gfs2_begin() {
 # gfs2_kernel: sets GFS2_KVER and GFS2_KDIR, the cache's directory with
 # vmlinuz, the modules and their load order. Reuses the cache; fills it from
 # one package named exactly (a pattern would fetch every flavour, 1.4 GB).
+# A module list with VM_MODULES_EXTRA has a directory of its own, so that
+# tests of either list do not unpack the package again for each other.
 gfs2_kernel() {
-	local pkg deb tmp order m d
+	local pkg deb tmp order m d mods=("${GFS2_MODULES[@]}" "${VM_MODULES_EXTRA[@]}") tag=
+	[ ${#VM_MODULES_EXTRA[@]} -eq 0 ] || tag=-$(printf '%s' "${mods[*]}" | cksum | cut -d' ' -f1)
 	for d in "$GFS2_CACHE"/*/complete; do
 		[ -e "$d" ] || continue
 		d=$(dirname "$d")
 		# made for another module list: made again below
-		[ "$(cat "$d/modules")" = "${GFS2_MODULES[*]}" ] || continue
+		[ "$(cat "$d/modules")" = "${mods[*]}" ] || continue
 		GFS2_KDIR=$d GFS2_KVER=$(cat "$d/version")
 		return 0
 	done
@@ -112,7 +133,7 @@ gfs2_kernel() {
 	cp "$tmp/x/boot/vmlinuz-$GFS2_KVER" "$tmp/k/vmlinuz"
 	# The insmod lines of every module, dependencies first, each once;
 	# not crc32c-intel, which needs SSE 4.2, which TCG's CPU lacks.
-	order=$(for m in "${GFS2_MODULES[@]}"; do
+	order=$(for m in "${mods[@]}"; do
 		modprobe -d "$tmp/x" -S "$GFS2_KVER" --show-depends "$m" || echo "missing $m"
 	done | awk '$1 == "insmod" && $2 !~ /crc32c-intel/ && !seen[$2]++ {print $2}
 		$1 == "missing" {print; exit 1}') ||
@@ -122,9 +143,9 @@ gfs2_kernel() {
 		basename "$m"
 	done <<<"$order" >"$tmp/k/order"
 	echo "$GFS2_KVER" >"$tmp/k/version"
-	echo "${GFS2_MODULES[*]}" >"$tmp/k/modules"
+	echo "${mods[*]}" >"$tmp/k/modules"
 	touch "$tmp/k/complete"
-	d=$GFS2_CACHE/$(basename "$deb" .deb)
+	d=$GFS2_CACHE/$(basename "$deb" .deb)$tag
 	rm -rf "$d"
 	mv "$tmp/k" "$d"
 	GFS2_KDIR=$d
@@ -312,12 +333,27 @@ vm_image() {
 	shift 2
 	truncate -s "$size" "$img"
 	"$@" "$img" >"$img.mkfs" 2>&1 || { not_ok "$*: $(tail -1 "$img.mkfs")"; finish; }
+	vm_drive "$img" d0
+}
+
+# vm_blank FILE SIZE ID: FILE, SIZE of zeros; $VM_DISK attaches it as drive
+# ID. The zeros are written: the host allocates a sparse image's blocks at
+# their first write, which then costs more than every later one, and would
+# favour whichever run of a comparison comes second.
+vm_blank() {
+	dd if=/dev/zero of="$1" bs=1M count="$2" iflag=count_bytes conv=fsync status=none ||
+		{ not_ok "cannot write $2 of zeros to $1"; finish; }
+	vm_drive "$1" "$3"
+}
+
+# vm_drive FILE ID: $VM_DISK, the QEMU arguments that attach FILE as drive ID.
+vm_drive() {
 	# Two VMs write a GFS2 at once: no host cache between them, no image
 	# lock. Every image is attached the same way, so that runs of
 	# different filesystems meet the same disk.
 	# shellcheck disable=SC2034,SC2054 # for the tests; QEMU's commas
-	VM_DISK=(-drive "file=$img,if=none,id=d0,format=raw,cache=none,file.locking=off"
-		-device virtio-blk-pci,drive=d0,share-rw=on)
+	VM_DISK=(-drive "file=$1,if=none,id=$2,format=raw,cache=none,file.locking=off"
+		-device "virtio-blk-pci,drive=$2,share-rw=on")
 }
 
 # vm_result NAME: the run NAME a guest made with guest.sh's pfs_run:
