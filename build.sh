@@ -312,7 +312,10 @@ check)
 	#    LSan or UBSan fails the test it comes from (tests/sanitized.sh);
 	#    the longest lane (11.5-12 min in the CI of stop 37), so it runs
 	#    alone;
-	#  - GFS2 in virtual machines (QEMU, Debian's kernel);
+	#  - GFS2 in virtual machines (QEMU, Debian's kernel), then DRBD and
+	#    LVM in the same kind of machines (check-blockdev, about 2 minutes
+	#    alone; it takes the same machine-wide lock, so it follows GFS2 in
+	#    its lane rather than waiting on the lock in another);
 	#  - several hosts (network namespaces) and a private Slurm, mostly
 	#    waiting, then the tarball built out of tree with a subset of its
 	#    tests (the whole suite ran here on the same sources), then the
@@ -331,6 +334,7 @@ check)
 	part check-fuzz . - make check-fuzz
 	part fuzz-explore . - nice make fuzz-explore
 	part check-gfs2 . check-gfs2.log make check-gfs2 TEST_SUITE_LOG=check-gfs2.log
+	part check-blockdev . check-blockdev.log make check-blockdev TEST_SUITE_LOG=check-blockdev.log
 	part check-cluster . check-cluster.log make check-cluster TEST_SUITE_LOG=check-cluster.log
 	part check-fs . check-fs.log make check-fs TEST_SUITE_LOG=check-fs.log
 	part distcheck-quick . - make distcheck-quick
@@ -351,7 +355,7 @@ check)
 			;;
 		esac
 	}
-	run_lanes "make check (sanitizers)" "check-gfs2" \
+	run_lanes "make check (sanitizers)" "check-gfs2;check-blockdev" \
 		"check-cluster;distcheck-quick;check-fuzz;fuzz-explore" "check-fs" "check-package;check-mpich"
 	printf 'build.sh: %s\n' "${TIMES[@]}"
 	report_failures

@@ -193,12 +193,40 @@ check "xfs: reconnected and resynced before it" \
 check "xfs: results file: fstype XFS" test "$(prov "$SHARE/xfs.h5" fstype)" = XFS
 check "xfs: results file: mount source /dev/drbd0" test "$(prov "$SHARE/xfs.h5" mount_source)" = /dev/drbd0
 check "xfs: dm's file held $BYTES bytes" test "$(cat "$SHARE/xfs-size" 2>/dev/null)" = "$BYTES"
+# What the results files say of the same runs, from n1's probe
+# (docs/filesystems.md, "Block-device counters"): the device and DRBD's
+# state at the run's start, and /proc/drbd's and the device's counters
+# over the Write step.
+check "lower: the node's block device is vda" grep -q '^vda (' <<<"$(blockdev "$SHARE/lower.h5")"
+check "lower: the device wrote its $BYTES bytes in the Write step (blk.write_sectors)" \
+	test "$(counter "$SHARE/lower.h5" Write blk.write_sectors)" -ge $((BYTES / 512))
+for r in connected1 connected2 disconnected xfs; do
+	check "$r: the node's block device is drbd0, DRBD 8.4" \
+		grep -q '^drbd0 (147:0); drbd 8\.4 ' <<<"$(blockdev "$SHARE/$r.h5")"
+done
+for r in connected1 connected2 xfs; do
+	check "$r: the results file says Connected Primary/Secondary UpToDate/UpToDate, protocol C" \
+		grep -q 'cs:Connected ro:Primary/Secondary ds:UpToDate/UpToDate protocol C' <<<"$(blockdev "$SHARE/$r.h5")"
+	check "$r: drbd.ns_kib in the Write step: at least the $KIB KiB written" \
+		test "$(counter "$SHARE/$r.h5" Write drbd.ns_kib)" -ge $KIB
+done
+check "disconnected: the results file says StandAlone" \
+	grep -q 'cs:StandAlone' <<<"$(blockdev "$SHARE/disconnected.h5")"
+check "disconnected: drbd.dw_kib at least $KIB KiB, drbd.ns_kib 0 in the Write step" \
+	test "$(counter "$SHARE/disconnected.h5" Write drbd.dw_kib)" -ge $KIB -a \
+	"$(counter "$SHARE/disconnected.h5" Write drbd.ns_kib)" -eq 0
+check "connected1: drbd.al moved in the Write step ($(counter "$SHARE/connected1.h5" Write drbd.al))" \
+	test "$(counter "$SHARE/connected1.h5" Write drbd.al)" -gt 0
+check "connected2: drbd.al did not ($(counter "$SHARE/connected2.h5" Write drbd.al))" \
+	test "$(counter "$SHARE/connected2.h5" Write drbd.al)" -eq 0
 [ "$T_FAILED" -eq 0 ] || { for r in "${RUNS[@]}"; do vm_result "$r"; show_run; done; }
 
 # The seed's warm-up: the first connected run against the second.
-"$PFSBENCH" compare "$SHARE/connected1.h5" "$SHARE/connected2.h5" >"$SHARE/warmup.txt" 2>&1
+"$PFSBENCH" compare "$SHARE/connected1.h5" "$SHARE/connected2.h5" --fs-stats >"$SHARE/warmup.txt" 2>&1
 check "compare of the two connected runs exits 0" test $? -eq 0
 check "compare has the Write line" grep -q '^seq  *Write ' "$SHARE/warmup.txt"
+check "compare --fs-stats shows the activity log's updates in the first run, none in the second" \
+	grep -Eq '^seq +[0-9]+ Write +drbd\.al +[1-9][0-9]* +0 +none$' "$SHARE/warmup.txt"
 echo "# warm-up: pfsbench compare connected1.h5 connected2.h5"
 sed 's/^/#   /' "$SHARE/warmup.txt"
 

@@ -26,22 +26,6 @@ losetup -d "$dev"
 
 MIB64=$((64 * 1024 * 1024 / 512)) # sectors in 64 MiB
 
-# counter FILE OP NAME: NAME's value (0 when not stored: it did not move)
-# in the steps where OP ran, summed, from `export --fs-stats`.
-counter() {
-	awk -F, -v op="$2" -v name="$3" '
-	FNR == 1 {f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next}
-	f == 1 {if ($c[1, "op"] == op) ran[$c[1, "test"], $c[1, "iteration"], $c[1, "step"]] = 1; next}
-	$c[2, "name"] == name && (($c[2, "test"], $c[2, "iteration"], $c[2, "step"]) in ran) {s += $c[2, "value"]}
-	END {print s + 0}' <("$PFSBENCH" export "$1" --csv | tr -d '\r') \
-		<("$PFSBENCH" export "$1" --csv --fs-stats | tr -d '\r')
-}
-# blockdev FILE: the nodes' blockdev descriptions, one a line.
-blockdev() {
-	"$PFSBENCH" export "$1" --json |
-		/usr/bin/python3 -c 'import json, sys; [print(n.get("blockdev", "(missing)")) for n in json.load(sys.stdin)["nodes"]]'
-}
-
 loop_fs ext4 ext4 256M "" mkfs.ext4 -q -F || finish
 name=$(basename "$DEV")
 majmin=$(lsblk -dno MAJ:MIN "$DEV" | tr -d ' ')

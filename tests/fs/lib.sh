@@ -7,6 +7,9 @@
 # (pfs_need_root, fs_lock, loop_fs), and
 #   prov FILE KEY           a provenance attribute of results FILE, read back
 #                           through `pfsbench export --json --provenance`
+#   counter FILE OP NAME    a filesystem or block-device counter (blk.*,
+#                           drbd.*) summed over the steps where OP ran
+#   blockdev FILE           each node's block device entry, one a line
 #   check_create_unlink FS DIR FILE   the run in $OUT: see below
 #   check_tree FS DIR FILE            the run in $OUT: see below
 # PFSBENCH defaults to the binary of this source tree.
@@ -22,6 +25,22 @@ export PFSBENCH
 prov() {
 	"$PFSBENCH" export "$1" --json --provenance |
 		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"][sys.argv[1]])' "$2"
+}
+
+# counter FILE OP NAME: NAME's value (0 when not stored: it did not move)
+# in the steps where OP ran, summed, from `export --fs-stats`.
+counter() {
+	awk -F, -v op="$2" -v name="$3" '
+	FNR == 1 {f++; for (i = 1; i <= NF; i++) c[f, $i] = i; next}
+	f == 1 {if ($c[1, "op"] == op) ran[$c[1, "test"], $c[1, "iteration"], $c[1, "step"]] = 1; next}
+	$c[2, "name"] == name && (($c[2, "test"], $c[2, "iteration"], $c[2, "step"]) in ran) {s += $c[2, "value"]}
+	END {print s + 0}' <("$PFSBENCH" export "$1" --csv | tr -d '\r') \
+		<("$PFSBENCH" export "$1" --csv --fs-stats | tr -d '\r')
+}
+# blockdev FILE: the nodes' blockdev descriptions, one a line.
+blockdev() {
+	"$PFSBENCH" export "$1" --json |
+		/usr/bin/python3 -c 'import json, sys; [print(n.get("blockdev", "(missing)")) for n in json.load(sys.stdin)["nodes"]]'
 }
 
 # check_create_unlink FS DIR FILE: the create-unlink run in $OUT (all tests,
