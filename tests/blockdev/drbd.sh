@@ -197,21 +197,21 @@ check "xfs: dm's file held $BYTES bytes" test "$(cat "$SHARE/xfs-size" 2>/dev/nu
 # (docs/filesystems.md, "Block-device counters"): the device and DRBD's
 # state at the run's start, and /proc/drbd's and the device's counters
 # over the Write step.
-check "lower: the node's block device is vda" grep -q '^vda (' <<<"$(blockdev "$SHARE/lower.h5")"
+check "lower: the node's block device is vda" grep -q '^vda (' <<<"$(nodes_blockdev "$SHARE/lower.h5")"
 check "lower: the device wrote its $BYTES bytes in the Write step (blk.write_sectors)" \
 	test "$(counter "$SHARE/lower.h5" Write blk.write_sectors)" -ge $((BYTES / 512))
 for r in connected1 connected2 disconnected xfs; do
 	check "$r: the node's block device is drbd0, DRBD 8.4" \
-		grep -q '^drbd0 (147:0); drbd 8\.4 ' <<<"$(blockdev "$SHARE/$r.h5")"
+		grep -q '^drbd0 (147:0); drbd 8\.4 ' <<<"$(nodes_blockdev "$SHARE/$r.h5")"
 done
 for r in connected1 connected2 xfs; do
 	check "$r: the results file says Connected Primary/Secondary UpToDate/UpToDate, protocol C" \
-		grep -q 'cs:Connected ro:Primary/Secondary ds:UpToDate/UpToDate protocol C' <<<"$(blockdev "$SHARE/$r.h5")"
+		grep -q 'cs:Connected ro:Primary/Secondary ds:UpToDate/UpToDate protocol C' <<<"$(nodes_blockdev "$SHARE/$r.h5")"
 	check "$r: drbd.ns_kib in the Write step: at least the $KIB KiB written" \
 		test "$(counter "$SHARE/$r.h5" Write drbd.ns_kib)" -ge $KIB
 done
 check "disconnected: the results file says StandAlone" \
-	grep -q 'cs:StandAlone' <<<"$(blockdev "$SHARE/disconnected.h5")"
+	grep -q 'cs:StandAlone' <<<"$(nodes_blockdev "$SHARE/disconnected.h5")"
 check "disconnected: drbd.dw_kib at least $KIB KiB, drbd.ns_kib 0 in the Write step" \
 	test "$(counter "$SHARE/disconnected.h5" Write drbd.dw_kib)" -ge $KIB -a \
 	"$(counter "$SHARE/disconnected.h5" Write drbd.ns_kib)" -eq 0

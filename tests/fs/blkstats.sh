@@ -15,13 +15,7 @@
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-pfs_need_root "making filesystems on loop devices"
-command -v losetup >/dev/null || need_pkg mount
-command -v mkfs.ext4 >/dev/null || need_pkg e2fsprogs
-probe=$SCRATCH/probe.img
-truncate -s 1M "$probe"
-dev=$(losetup --find --show "$probe" 2>&1) || skip "cannot attach a loop device: $dev"
-losetup -d "$dev"
+need_loop
 [ -r /sys/dev/block ] || skip "no /sys/dev/block"
 
 MIB64=$((64 * 1024 * 1024 / 512)) # sectors in 64 MiB
@@ -37,7 +31,7 @@ for r in 1 2; do
 	pfs 2 stream -o "$M" -b 1m -s 32m -y --keep --results "$SCRATCH/w$r.h5"
 	check "write $r: exits 0" test "$RC" -eq 0
 	[ "$RC" -eq 0 ] || cat "$ERR"
-	check "write $r: each node's blockdev is $name ($majmin)" test "$(blockdev "$SCRATCH/w$r.h5")" = "$name ($majmin)"
+	check "write $r: each node's blockdev is $name ($majmin)" test "$(nodes_blockdev "$SCRATCH/w$r.h5")" = "$name ($majmin)"
 	ws=$(counter "$SCRATCH/w$r.h5" Write blk.write_sectors)
 	echo "# write $r: blk.write_sectors $ws in the Write step, $MIB64 written"
 	check "write $r: the Write step wrote at least 64 MiB on $name ($ws >= $MIB64 sectors)" test "$ws" -ge "$MIB64"
@@ -81,7 +75,7 @@ check "compare --fs-stats --csv: refused, exit 2" test $? -eq 2
 # Read steps read 2 workers x 5 files x 64 KiB after the cache drop.
 pfs 2 create-unlink -m "$M" -f 200 -F 5 -s 64k --results "$SCRATCH/cu.h5"
 check_create_unlink EXT4 "$M" "$SCRATCH/cu.h5"
-check "create-unlink: the node's blockdev is $name ($majmin)" test "$(blockdev "$SCRATCH/cu.h5")" = "$name ($majmin)"
+check "create-unlink: the node's blockdev is $name ($majmin)" test "$(nodes_blockdev "$SCRATCH/cu.h5")" = "$name ($majmin)"
 # Two tests read (se and pa), each 2 workers x 5 files x 64 KiB.
 cs=$(counter "$SCRATCH/cu.h5" Read blk.read_sectors)
 echo "# create-unlink: blk.read_sectors $cs in its Read steps (se and pa: $((2 * 2 * 5 * 128)) sectors of files)"
@@ -91,7 +85,7 @@ check "create-unlink: its Read steps read the files back ($cs >= $((2 * 2 * 5 * 
 # dm's "with file system" mode: a new file named by -o on the ext4.
 pfs 1 stream -o "$M/dummy-out" -b 1m -s 16m -y --results "$SCRATCH/named.h5"
 check "stream -o a new file: exits 0" test "$RC" -eq 0
-check "stream -o a new file: the blockdev is its filesystem's, $name ($majmin)" test "$(blockdev "$SCRATCH/named.h5")" = "$name ($majmin)"
+check "stream -o a new file: the blockdev is its filesystem's, $name ($majmin)" test "$(nodes_blockdev "$SCRATCH/named.h5")" = "$name ($majmin)"
 ws=$(counter "$SCRATCH/named.h5" Write blk.write_sectors)
 check "stream -o a new file: its Write step wrote 16 MiB on $name ($ws >= 32768 sectors)" test "$ws" -ge 32768
 rm -f "$M/dummy-out"
@@ -105,7 +99,7 @@ rawname=$(basename "$RAW") rawmm=$(lsblk -dno MAJ:MIN "$RAW" | tr -d ' ')
 pfs 1 stream -o "$RAW" --force -b 1m -s 64m -y --results "$SCRATCH/raw.h5"
 check "stream on $RAW: exits 0" test "$RC" -eq 0
 [ "$RC" -eq 0 ] || cat "$ERR"
-check "stream on $RAW: the blockdev is $rawname ($rawmm)" test "$(blockdev "$SCRATCH/raw.h5")" = "$rawname ($rawmm)"
+check "stream on $RAW: the blockdev is $rawname ($rawmm)" test "$(nodes_blockdev "$SCRATCH/raw.h5")" = "$rawname ($rawmm)"
 ws=$(counter "$SCRATCH/raw.h5" Write blk.write_sectors)
 check "stream on $RAW: its Write step wrote 64 MiB on it ($ws >= $MIB64 sectors)" test "$ws" -ge "$MIB64"
 # matrix on it: two cells of 4 MiB (64 KiB and 1 MiB requests, O_DIRECT,
@@ -113,7 +107,7 @@ check "stream on $RAW: its Write step wrote 64 MiB on it ($ws >= $MIB64 sectors)
 pfs 1 matrix --write "$RAW" --force --req 64k,1m --xfer 4m --results "$SCRATCH/matrix.h5"
 check "matrix on $RAW: exits 0" test "$RC" -eq 0
 [ "$RC" -eq 0 ] || cat "$ERR"
-check "matrix on $RAW: the blockdev is $rawname ($rawmm)" test "$(blockdev "$SCRATCH/matrix.h5")" = "$rawname ($rawmm)"
+check "matrix on $RAW: the blockdev is $rawname ($rawmm)" test "$(nodes_blockdev "$SCRATCH/matrix.h5")" = "$rawname ($rawmm)"
 ws=$(counter "$SCRATCH/matrix.h5" Write blk.write_sectors)
 check "matrix on $RAW: its two Write steps wrote 2 x 4 MiB on it ($ws >= 16384 sectors)" test "$ws" -ge 16384
 
@@ -123,7 +117,7 @@ mount -t tmpfs -o size=64m tmpfs "$SCRATCH/tmpfs" || { not_ok "mount a tmpfs"; f
 T_CLEANUP+=("umount '$SCRATCH/tmpfs'")
 pfs 1 stream -o "$SCRATCH/tmpfs" -b 1m -s 8m --results "$SCRATCH/tmpfs.h5"
 check "tmpfs: exits 0" test "$RC" -eq 0
-check "tmpfs: the blockdev says none and why" grep -q "^none: device [0-9]*:[0-9]* is no block device /sys/dev/block knows$" <(blockdev "$SCRATCH/tmpfs.h5")
+check "tmpfs: the blockdev says none and why" grep -q "^none: device [0-9]*:[0-9]* is no block device /sys/dev/block knows$" <(nodes_blockdev "$SCRATCH/tmpfs.h5")
 check "tmpfs: no counters stored" test "$("$PFSBENCH" export "$SCRATCH/tmpfs.h5" --csv --fs-stats | wc -l)" -eq 1
 OUT=$SCRATCH/show-tmpfs.out
 "$PFSBENCH" show "$SCRATCH/tmpfs.h5" --fs-stats >"$OUT" 2>&1

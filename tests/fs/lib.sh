@@ -7,9 +7,11 @@
 # (pfs_need_root, fs_lock, loop_fs), and
 #   prov FILE KEY           a provenance attribute of results FILE, read back
 #                           through `pfsbench export --json --provenance`
+#   need_loop               root, losetup and mkfs.ext4, and a loop device
+#                           that attaches, or the test skips saying why
 #   counter FILE OP NAME    a filesystem or block-device counter (blk.*,
 #                           drbd.*) summed over the steps where OP ran
-#   blockdev FILE           each node's block device entry, one a line
+#   nodes_blockdev FILE     each node's block device entry, one a line
 #   check_create_unlink FS DIR FILE   the run in $OUT: see below
 #   check_tree FS DIR FILE            the run in $OUT: see below
 # PFSBENCH defaults to the binary of this source tree.
@@ -27,6 +29,19 @@ prov() {
 		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"][sys.argv[1]])' "$2"
 }
 
+# need_loop: what a test of filesystems on loop devices needs, or a skip
+# that says which is missing.
+need_loop() {
+	local probe dev
+	pfs_need_root "making filesystems on loop devices"
+	command -v losetup >/dev/null || need_pkg mount
+	command -v mkfs.ext4 >/dev/null || need_pkg e2fsprogs
+	probe=$SCRATCH/probe.img
+	truncate -s 1M "$probe"
+	dev=$(losetup --find --show "$probe" 2>&1) || skip "cannot attach a loop device: $dev"
+	losetup -d "$dev"
+}
+
 # counter FILE OP NAME: NAME's value (0 when not stored: it did not move)
 # in the steps where OP ran, summed, from `export --fs-stats`.
 counter() {
@@ -37,8 +52,8 @@ counter() {
 	END {print s + 0}' <("$PFSBENCH" export "$1" --csv | tr -d '\r') \
 		<("$PFSBENCH" export "$1" --csv --fs-stats | tr -d '\r')
 }
-# blockdev FILE: the nodes' blockdev descriptions, one a line.
-blockdev() {
+# nodes_blockdev FILE: the nodes' blockdev descriptions, one a line.
+nodes_blockdev() {
 	"$PFSBENCH" export "$1" --json |
 		/usr/bin/python3 -c 'import json, sys; [print(n.get("blockdev", "(missing)")) for n in json.load(sys.stdin)["nodes"]]'
 }

@@ -10,13 +10,7 @@
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-pfs_need_root "making filesystems on loop devices"
-command -v losetup >/dev/null || need_pkg mount
-command -v mkfs.ext4 >/dev/null || need_pkg e2fsprogs
-probe=$SCRATCH/probe.img
-truncate -s 1M "$probe"
-dev=$(losetup --find --show "$probe" 2>&1) || skip "cannot attach a loop device: $dev"
-losetup -d "$dev"
+need_loop
 
 FSES=(ext3 ext4)
 # Debian's xfsprogs is not installed by default; without it xfs is left out,
