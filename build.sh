@@ -39,7 +39,7 @@ PACKAGES=(build-essential autoconf automake libtool pkg-config
 TEST_PACKAGES=(shellcheck python3-h5py valgrind iproute2 util-linux mount e2fsprogs xfsprogs
 	slurm-wlm munge glusterfs-server glusterfs-client bonnie++
 	qemu-system-x86 gfs2-utils busybox-static corosync dlm-controld openssh-server openssh-client
-	drbd-utils lvm2
+	drbd-utils lvm2 hdparm
 	gnuplot-nox chromium clang-14 libclang-rt-14-dev debhelper rpm mpich libmpich-dev)
 # Of the above, what a new Debian 12 development machine already has; the
 # fresh-machine script never purges these (mount and util-linux are
