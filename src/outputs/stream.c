@@ -20,6 +20,7 @@
 
 #include "pfsbench/core/histogram.h"
 #include "pfsbench/core/oddone.h"
+#include "pfsbench/core/rowindex.h"
 #include "pfsbench/core/util.h"
 #include "pfsbench/formats/ddfmt.h"
 #include "pfsbench/formats/fioterse.h"
@@ -246,28 +247,23 @@ struct hdparm_ent {
 	double dev, mad;
 };
 
-/* By iteration, then node, then op (Cached before Buffered). */
-static int cmp_it_node(const void *pa, const void *pb)
-{
-	const struct pfs_row *a = ((const struct hdparm_ent *)pa)->row;
-	const struct pfs_row *b = ((const struct hdparm_ent *)pb)->row;
+/* By iteration, then node, then step (the plan's: Cached before
+ * Buffered); and by node, then iteration. The keys of the one row index
+ * (core/rowindex.h), so these rows compare as every reader's do. */
+static const enum pfs_row_field by_it_node[] = { PFS_ROW_ITERATION, PFS_ROW_NODE, PFS_ROW_STEP,
+						 PFS_ROW_END };
+static const enum pfs_row_field by_node_it[] = { PFS_ROW_NODE, PFS_ROW_ITERATION, PFS_ROW_END };
 
-	if (a->iteration != b->iteration)
-		return a->iteration < b->iteration ? -1 : 1;
-	if (a->node_index != b->node_index)
-		return a->node_index < b->node_index ? -1 : 1;
-	return -strcmp(a->op, b->op);
+static int cmp_it_node(const void *a, const void *b)
+{
+	return pfs_row_cmp(((const struct hdparm_ent *)a)->row, ((const struct hdparm_ent *)b)->row,
+			   by_it_node);
 }
 
-/* By node, then iteration. */
-static int cmp_node_it(const void *pa, const void *pb)
+static int cmp_node_it(const void *a, const void *b)
 {
-	const struct pfs_row *a = ((const struct hdparm_ent *)pa)->row;
-	const struct pfs_row *b = ((const struct hdparm_ent *)pb)->row;
-
-	if (a->node_index != b->node_index)
-		return a->node_index < b->node_index ? -1 : 1;
-	return a->iteration < b->iteration ? -1 : a->iteration > b->iteration;
+	return pfs_row_cmp(((const struct hdparm_ent *)a)->row, ((const struct hdparm_ent *)b)->row,
+			   by_node_it);
 }
 
 /* Each node's pair as hdparm -Tt prints it for one device, "NODE:DEVICE:"
