@@ -79,7 +79,7 @@ run_dm() {
 quiet wait_for $SHARE/n2.up 300
 run_dm lower /dev/vda --force
 drbd create-md pfs
-drbd up pfs
+drbd_bring up pfs
 drbd_wait ' cs:Connected ' 300
 start=\$SECONDS
 drbd primary --force pfs
@@ -91,7 +91,7 @@ run_dm connected2 /dev/drbd0 --force
 drbd disconnect pfs
 drbd_wait ' cs:StandAlone ' 60
 run_dm disconnected /dev/drbd0 --force
-drbd connect pfs
+drbd_bring connect pfs
 start=\$SECONDS
 drbd_wait ' cs:Connected .* ds:UpToDate/UpToDate ' 600
 echo "resync: \$((SECONDS - start)) s" >>$SHARE/sync-time
@@ -113,7 +113,7 @@ PS4='+ \${SECONDS}s '
 . $GFS2_HERE/../blockdev/guest.sh
 node_net 10.99.0.2
 drbd create-md pfs
-drbd up pfs
+drbd_bring up pfs
 touch $SHARE/n2.up
 drbd_serve $SHARE/n1.done 1500
 drbd down pfs

@@ -26,6 +26,22 @@ drbd() {
 	drbdadm -c "$SHARE/drbd.conf" "$@"
 }
 
+# drbd_bring CMD RES: drbdadm CMD RES (up, connect). drbdadm gives each
+# drbdsetup it starts 5 s, a limit of its own, and under TCG beside CI's
+# other lanes a connect outlasted it once ("did not terminate within 5
+# seconds"), which ended the job. adjust brings a resource to what its
+# configuration says from whatever state it is in, so it is tried then,
+# up to 5 times.
+drbd_bring() {
+	local i
+	drbd "$1" "$2" && return 0
+	for ((i = 0; i < 5; i++)); do
+		sleep 2
+		drbd adjust "$2" && return 0
+	done
+	return 1
+}
+
 # quiet NAME ARGS...: NAME ARGS without the job's trace of each step (a
 # wait's loop), the trace back on after it
 quiet() {
