@@ -1,0 +1,301 @@
+#!/bin/bash
+# run-bench-table.sh: the one table of issue 33 (make bench-table, the
+# first part of make bench-all): every column of every workload against
+# its peer on the same filesystem with the same sizes, on a tmpfs and on
+# an ext4 whose image lives on the machine's disk (/var/tmp), at 1 rank and
+# at 2 ranks, in one interleaved series of rounds per filesystem and rank
+# count:
+#   create-unlink Create Stat Unlink   mdtest -F -C -T -r -n N (one shared directory)
+#   tree Mkdir Create Unlink Rmdir     mdtest -F -C -r -u -z L -b D -I F -w 4096
+#   stream Write Read                  dd bs=1M conv=fsync, dd of=/dev/null
+#   matrix Write Read at 4k 64k 1m     dd with the same request and transfer sizes
+#   bonnie's 12 tests                  bonnie++ 1.98 with the same -s, -r and -n
+# 2 ranks are 2 workers on 2 simulated nodes (PFSBENCH_NODENAME n1, n2:
+# stream times one worker a node, and each peer is 2 processes side by
+# side: mpirun -np 2 for mdtest, two dd or two bonnie++ started together
+# by bonnie++'s own semaphore, -p 2 and -y s). 1 rank runs on BENCH_CPU
+# (bench/lib.sh), 2 ranks on every CPU.
+# A round runs every side once; the rounds (bench/lib.sh: a warm-up, then
+# REPS, default 9, in balanced orders) interleave the workloads and the two
+# tools. Per column and round: pfsbench's rate over the peer's, each
+# tool's own rate (pfsbench's from its results file: the items or bytes of
+# all ranks over the span from the earliest start to the latest end; the
+# peer's from what it prints: mdtest's and bonnie++'s rates, dd's bytes
+# over its seconds, summed over the processes). Per workload and round:
+# the whole processes' wall time and CPU time (mpirun and everything it
+# started, or the peer's processes: wait4's rusage), summed over the
+# workload's jobs. On the ext4 the page cache is dropped before every
+# stream and matrix phase on both sides: pfsbench's own drop, and a sync
+# and drop inside the peer's measured command (so both jobs' wall and CPU
+# include one); create-unlink, tree and bonnie run without drops, as
+# mdtest and bonnie++ do.
+# The report (bench/table.py): one table, median [p25-p75] of the per-round
+# ratios, flagged SLOWER below 0.95 and FASTER above 1.05 ("check like for
+# like": docs/benchmarks.md and bench-calls say whether the calls are the
+# same), and the calls on the files per item of each side from bench-calls'
+# output when BENCH_CALLS_OUT names it.
+# Environment: PFSBENCH, MPIRUN, MDTEST (create-unlink and tree are skipped
+# without it: Debian has no mdtest; docs/benchmarks.md says how to build
+# it), BONNIE (default bonnie++), REPS, BENCH_CPU, BENCH_FS ("tmpfs ext4"),
+# NPS ("1 2"), WORKLOADS ("cu tree stream matrix bonnie"), FILES (create-
+# unlink files per rank, 50000), TREE ("3 10 10": levels, dirs, files),
+# MIB (stream MiB per rank, 256), REQS ("4k 64k 1m"), XFER (matrix, 64m),
+# BONNIE_TMPFS and BONNIE_EXT4 (-s, -r and -n), BENCH_IMG_DIR (/var/tmp),
+# TABLE_OUT (where the raw lines go; the report reads them).
+# Root only (mounts, a loop device, drop_caches).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+bench_env
+MDTEST=${MDTEST:-}
+BONNIE=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
+BENCH_FS=${BENCH_FS:-tmpfs ext4}
+NPS=${NPS:-1 2}
+WORKLOADS=${WORKLOADS:-cu tree stream matrix bonnie}
+FILES=${FILES:-50000}
+read -r T_L T_D T_F <<<"${TREE:-3 10 10}"
+MIB=${MIB:-256}
+REQS=${REQS:-4k 64k 1m}
+XFER=${XFER:-64m}
+BONNIE_TMPFS=${BONNIE_TMPFS:--s 2g:8k:200000 -r 1024 -n 128}
+BONNIE_EXT4=${BONNIE_EXT4:--s 2g:8k:100000 -r 1024 -n 64}
+export BENCH_IMG_DIR=${BENCH_IMG_DIR:-/var/tmp}
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs, a loop device, drop_caches)"; exit 77; }
+[ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3"; exit 77; }
+if [ -n "$MDTEST" ]; then
+	MDTEST=$(realpath "$MDTEST")
+	[ -x "$MDTEST" ] || { echo "bench-table: MDTEST='$MDTEST' is not an executable" >&2; exit 2; }
+fi
+[ "$REPS" -ge 1 ] 2>/dev/null || { echo "bench-table: REPS must be a positive number, not '$REPS'" >&2; exit 2; }
+wanted=()
+for w in $WORKLOADS; do
+	case $w in
+	cu | tree) [ -n "$MDTEST" ] && wanted+=("$w") || echo "SKIP $w: no peer (MDTEST unset: docs/benchmarks.md, Getting mdtest)" ;;
+	bonnie) [ -x "$BONNIE" ] && wanted+=("$w") || echo "SKIP $w: no bonnie++ (apt-get install bonnie++)" ;;
+	stream | matrix) wanted+=("$w") ;;
+	*) echo "bench-table: WORKLOADS: unknown '$w' (cu tree stream matrix bonnie)" >&2; exit 2 ;;
+	esac
+done
+[ ${#wanted[@]} -gt 0 ] || { echo "SKIP: no workload has its peer here"; exit 77; }
+
+trap undo_all EXIT
+trap 'exit 1' INT TERM
+work=$(mktemp -d /tmp/pfsbench-bench-table.XXXXXX) || exit 1
+undo+=("rm -rf '$work'")
+raw=${TABLE_OUT:-$work/raw}
+: >"$raw" || exit 1
+mkdir "$work/tmpfs" "$work/h5"
+mount -t tmpfs -o size=6g,nr_inodes=2m pfsbench-bench-table "$work/tmpfs" || exit 1
+undo+=("umount '$work/tmpfs'")
+
+# bytes SIZE: 64m, 4k as bytes
+bytes() {
+	local s=$1
+	case $s in
+	*k) echo $((${s%k} << 10)) ;;
+	*m) echo $((${s%m} << 20)) ;;
+	*g) echo $((${s%g} << 30)) ;;
+	*) echo "$s" ;;
+	esac
+}
+
+# What every side knows of its configuration: FS, NP, DIR (a fresh
+# directory on FS for the job), NODROP (pfsbench's option on the tmpfs).
+DROP_SH='sync; echo 3 >/proc/sys/vm/drop_caches;'
+fresh() { rm -rf "$DIR"; mkdir "$DIR"; }
+
+# job ROUND WL CMD...: runs CMD as one whole job (on BENCH_CPU at 1 rank),
+# its output in $work/out; adds "job" with its wall and CPU to the round.
+job() {
+	local r=$1 wl=$2 t
+	shift 2
+	if [ "$NP" = 1 ]; then set -- taskset -c "$BENCH_CPU" "$@"; fi
+	t=$(wait4_run "$work/out" "$work/out" "$@") || { echo "bench-table: failed on $FS, $NP ranks: $*"; cat "$work/out"; return 1; }
+	echo "$r $SIDE $wl job $t" >>"$work/cur"
+}
+# pfs ROUND WL ARGS...: pfsbench ARGS as one job, at NP ranks
+pfs() {
+	local r=$1 wl=$2
+	shift 2
+	rm -f "$work/h5/r.h5"
+	if [ "$NP" = 1 ]; then
+		job "$r" "$wl" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" "$@" --progress=never --results "$work/h5/r.h5"
+	else
+		job "$r" "$wl" "$MPIRUN" --oversubscribe --bind-to none -np 1 -x PFSBENCH_NODENAME=n1 "$PFSBENCH" "$@" \
+			--progress=never --results "$work/h5/r.h5" : -np 1 -x PFSBENCH_NODENAME=n2 "$PFSBENCH" "$@" \
+			--progress=never --results "$work/h5/r.h5"
+	fi
+}
+# rows ROUND WL KEY: a rate line per op of the results file: the items (or
+# bytes, in MiB) of all ranks over the span from the earliest start to the
+# latest end; KEY "op" or "op req" (matrix: a column per request size).
+rows() {
+	"$PFSBENCH" export "$work/h5/r.h5" --csv | tr -d '\r' | awk -F, -v r="$1" -v wl="$2" -v key="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ k = $c["op"]; if (key == "op req") k = k "_" $c["bytes"] / $c["items"]
+		  s = $c["start_us"]; e = s + $c["elapsed_us"]
+		  if (!(k in lo) || s < lo[k]) lo[k] = s
+		  if (e > hi[k]) hi[k] = e
+		  n[k] += (wl == "stream" || wl == "matrix") ? $c["bytes"] / 1048576 : $c["items"] }
+		END { for (k in n) printf "%s pfsbench %s %s %.6g\n", r, wl, k, n[k] * 1e6 / (hi[k] - lo[k]) }' >>"$work/cur"
+}
+# peer_np CMD: NP copies of the shell command CMD side by side, {} in it
+# the copy's number; waits for all.
+peer_np() {
+	local i s=""
+	for ((i = 1; i <= NP; i++)); do s+="${1//\{\}/$i} & "; done
+	printf '%s wait' "$s"
+}
+mpi_np() { # mpirun for an MPI peer at NP ranks
+	if [ "$NP" = 1 ]; then echo "$MPIRUN --bind-to none -np 1"; else echo "$MPIRUN --oversubscribe --bind-to none -np $NP"; fi
+}
+
+# create-unlink against mdtest: empty files in one shared directory, each
+# rank FILES of them, created, stated and removed (-t ub skips Write and
+# Read, so -s is not used). Metadata on both sides without cache drops:
+# mdtest drops none between its phases.
+pfs_cu() {
+	fresh
+	pfs "$1" cu create-unlink -m "$DIR" -f "$FILES" -F 1 -s 1 -t ub --shared-dir --stat --no-drop-caches && rows "$1" cu op
+}
+peer_cu() {
+	fresh
+	# shellcheck disable=SC2046
+	job "$1" cu $(mpi_np) "$MDTEST" -F -C -T -r -n "$FILES" -d "$DIR/md" || return 1
+	awk -v r="$1" '/^ *File creation / { c = $3 } /^ *File stat / { s = $3 } /^ *File removal / { u = $3 }
+		END { printf "%s peer cu Create %s\n%s peer cu Stat %s\n%s peer cu Unlink %s\n", r, c, r, s, r, u }' "$work/out" >>"$work/cur"
+}
+# tree against mdtest's tree: each rank its own tree (mdtest -u) of the
+# same directories (L levels below the top, D a directory) and files (F in
+# every directory, the top one too), 4 KiB a file.
+pfs_tree() {
+	fresh
+	pfs "$1" tree tree -o "$DIR" -l "$T_L" -d "$T_D" -f "$T_F" -s 1 --no-drop-caches && rows "$1" tree op
+}
+peer_tree() {
+	fresh
+	# mdtest's tree: -z levels below the top, -b branches, -I items in each.
+	# shellcheck disable=SC2046
+	job "$1" tree $(mpi_np) "$MDTEST" -F -C -r -u -z "$T_L" -b "$T_D" -I "$T_F" -w 4096 -d "$DIR/md" || return 1
+	awk -v r="$1" '/^ *Tree creation / { m = $3 } /^ *File creation / { c = $3 } /^ *File removal / { u = $3 } /^ *Tree removal / { d = $3 }
+		END { printf "%s peer tree Mkdir %s\n%s peer tree Create %s\n%s peer tree Unlink %s\n%s peer tree Rmdir %s\n", r, m, r, c, r, u, r, d }' "$work/out" >>"$work/cur"
+}
+# dd_rate OP: dd's lines in $work/out as one rate line: the bytes of all
+# copies over the longest copy's seconds, MiB/s.
+dd_rate() {
+	awk -v r="$2" -v k="$1" '/ bytes .* copied, / { b += $1; s = $(NF - 3); if (s > m) m = s }
+		END { printf "%s peer %s %s %.6g\n", r, wl, k, b / 1048576 / m }' wl="$3" "$work/out" >>"$work/cur"
+}
+# stream against dd: each rank its own file of MIB MiB in 1 MiB requests,
+# written with an fsync before the clock stops, then read.
+pfs_stream() {
+	fresh
+	pfs "$1" stream stream -o "$DIR" -b 1M -s "${MIB}M" -y --keep "${NODROP[@]}" && rows "$1" stream op || return 1
+	pfs "$1" stream stream -i "$DIR" -b 1M -s "${MIB}M" "${NODROP[@]}" && rows "$1" stream op
+}
+peer_stream() {
+	local d
+	fresh
+	d=$([ "$FS" = ext4 ] && echo "$DROP_SH")
+	job "$1" stream bash -c "$d $(peer_np "dd if=/dev/zero of=$DIR/s{} bs=1M count=$MIB conv=fsync 2>>$work/dd")" || return 1
+	mv "$work/dd" "$work/out"; dd_rate Write "$1" stream
+	job "$1" stream bash -c "$d $(peer_np "dd if=$DIR/s{} of=/dev/null bs=1M 2>>$work/dd")" || return 1
+	mv "$work/dd" "$work/out"; dd_rate Read "$1" stream
+}
+# matrix against dd: one row of cells (transfer XFER, each request size of
+# REQS), written with an fsync, then read; each rank its own file.
+pfs_matrix() {
+	fresh
+	pfs "$1" matrix matrix --write "$DIR" --req "$(tr ' ' , <<<"$REQS")" --xfer "$XFER" "${NODROP[@]}" &&
+		rows "$1" matrix "op req" || return 1
+	pfs "$1" matrix matrix --read "$DIR" --req "$(tr ' ' , <<<"$REQS")" --xfer "$XFER" "${NODROP[@]}" &&
+		rows "$1" matrix "op req"
+}
+peer_matrix() {
+	local d req b n
+	fresh
+	d=$([ "$FS" = ext4 ] && echo "$DROP_SH")
+	for req in $REQS; do
+		b=$(bytes "$req") n=$(($(bytes "$XFER") / $(bytes "$req")))
+		job "$1" matrix bash -c "$d $(peer_np "dd if=/dev/zero of=$DIR/m{} bs=$b count=$n conv=fsync 2>>$work/dd")" || return 1
+		mv "$work/dd" "$work/out"; dd_rate "Write_$b" "$1" matrix
+		job "$1" matrix bash -c "$d $(peer_np "dd if=$DIR/m{} of=/dev/null bs=$b count=$n 2>>$work/dd")" || return 1
+		mv "$work/dd" "$work/out"; dd_rate "Read_$b" "$1" matrix
+	done
+}
+# bonnie against bonnie++: the same -s, -r and -n, each rank (each
+# bonnie++) its own directory; rates from the CSV lines (1.98), bonnie++'s
+# summed over its processes, pfsbench's all-ranks line; +++++ (a test
+# under 0.5 s) is kept as such.
+BONNIE_TESTS="putc:9 put_block:11 rewrite:13 getc:15 get_block:17 seeks:19 seq_create:26 seq_stat:28 seq_del:30 ran_create:32 ran_stat:34 ran_del:36"
+csv_rates() { # ROUND SIDE: the CSV lines in $work/out summed per test
+	grep -E '^1\.9[0-9]*,' "$work/out" | awk -F, -v r="$1" -v side="$2" -v tests="$BONNIE_TESTS" '
+		BEGIN { n = split(tests, t, " ") }
+		{ for (i = 1; i <= n; i++) { split(t[i], f, ":"); v = $(f[2] + 1)
+			if (v ~ /^\+/) plus[i] = 1; else sum[i] += v } }
+		END { for (i = 1; i <= n; i++) { split(t[i], f, ":")
+			printf "%s %s bonnie %s %s\n", r, side, f[1], plus[i] ? "+++++" : sum[i] } }' >>"$work/cur"
+}
+pfs_bonnie() {
+	local args
+	fresh
+	args=$([ "$FS" = ext4 ] && echo "$BONNIE_EXT4" || echo "$BONNIE_TMPFS")
+	# shellcheck disable=SC2086
+	pfs "$1" bonnie bonnie -d "$DIR" $args -m bench -q --bonnie-version 1.98 --no-drop-caches || return 1
+	# The first CSV line is all ranks'; the nodes' follow.
+	grep -m 1 -E '^1\.9[0-9]*,' "$work/out" >"$work/csv" && mv "$work/csv" "$work/out" && csv_rates "$1" pfsbench
+}
+peer_bonnie() {
+	local args d sem=""
+	fresh
+	args=$([ "$FS" = ext4 ] && echo "$BONNIE_EXT4" || echo "$BONNIE_TMPFS")
+	if [ "$NP" -gt 1 ]; then
+		"$BONNIE" -p "$NP" -u root >/dev/null 2>&1 || { echo "bench-table: bonnie++ -p $NP failed"; return 1; }
+		sem=-ys
+	fi
+	mkdir -p "$DIR"/b{1..2}
+	job "$1" bonnie bash -c "$(peer_np "$BONNIE -q -d $DIR/b{} $args -u root -m bench $sem 2>/dev/null")" || return 1
+	[ "$NP" -gt 1 ] && "$BONNIE" -p -1 -u root >/dev/null 2>&1
+	csv_rates "$1" peer
+}
+
+# Each side's function NAME ROUND: the round's lines go to $work/cur,
+# tagged with the side, the filesystem and the rank count, then to raw.
+side() {
+	local r=$2
+	: >"$work/cur"
+	SIDE=$([ "${1%%_*}" = pfs ] && echo pfsbench || echo peer)
+	"$1" "$r" || return 1
+	[ "$r" = warm ] || sed "s/^/$FS $NP /" "$work/cur" >>"$raw"
+}
+sides=()
+for w in "${wanted[@]}"; do
+	eval "s_pfs_$w() { side pfs_$w \"\$1\"; }; s_peer_$w() { side peer_$w \"\$1\"; }"
+	sides+=("s_pfs_$w" "s_peer_$w")
+done
+
+echo "the one table: pfsbench against its peers (${wanted[*]}), $REPS rounds after a warm-up, on ${BENCH_FS} at ${NPS} ranks"
+echo "pfsbench $("$PFSBENCH" --version 2>&1 | head -1); mdtest ${MDTEST:-none}; $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'); $(dd --version | head -1); CPU $BENCH_CPU at 1 rank"
+start=$SECONDS
+for FS in $BENCH_FS; do
+	case $FS in
+	tmpfs) base=$work/tmpfs NODROP=(--no-drop-caches) ;;
+	ext4)
+		ext4_on_shm bench-table 16384 || exit
+		base=$EXT4_DIR NODROP=()
+		;;
+	*) echo "bench-table: BENCH_FS: tmpfs or ext4, not '$FS'" >&2; exit 2 ;;
+	esac
+	DIR=$base/w
+	for NP in $NPS; do
+		echo "$FS, $NP ranks: load before $(cut -d' ' -f1-3 /proc/loadavg)"
+		t=$SECONDS
+		rounds "$REPS" "${sides[@]}" || exit 1
+		echo "$FS, $NP ranks: load after $(cut -d' ' -f1-3 /proc/loadavg); $((SECONDS - t)) s"
+	done
+	rm -rf "$DIR"
+done
+echo "all: $((SECONDS - start)) s"
+/usr/bin/python3 "$here/table.py" "$raw" ${BENCH_CALLS_OUT:+"$BENCH_CALLS_OUT"}

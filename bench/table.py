@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""table.py: the one table of bench-table (bench/run-bench-table.sh).
+
+  table.py RAW [CALLS]
+
+RAW holds the rounds' lines, "FS NP ROUND SIDE WORKLOAD KEY VALUE" (a
+rate; "+++++" where bonnie++'s CSV has no figure) and "FS NP ROUND SIDE
+WORKLOAD job WALL CPU" (one whole job's seconds). CALLS, optional, is
+bench-calls' output (bench/run-bench-calls.sh): the calls on the files per
+item of each side, op by op, at 1 rank.
+
+Prints, per workload and column, pfsbench's rate over the peer's, median
+[p25-p75] of the rounds' ratios (each round's pfsbench run against the
+same round's peer run), for every filesystem and rank count; a cell below
+0.95 is flagged SLOWER and one above 1.05 FASTER ("check like for like");
+then each side's median rate; then per workload the whole jobs' wall and
+CPU, pfsbench's over the peer's, and pfsbench's CPU seconds; then the
+calls per item from CALLS. Quantiles are the nearest rank, as
+bench/lib.sh's stats.
+"""
+import collections
+import math
+import re
+import sys
+
+LOW, HIGH = 0.95, 1.05
+
+# The columns in the order of each tool's report; the bench-calls op that
+# counts each one's calls (None where bench-calls has none).
+COLUMNS = {
+    "cu": ("create-unlink", [("Create", "create-unlink Create"), ("Stat", "create-unlink Stat"),
+                             ("Unlink", "create-unlink Unlink")]),
+    "tree": ("tree", [("Mkdir", "tree Mkdir"), ("Create", "tree Create"),
+                      ("Unlink", "tree Unlink+Rmdir"), ("Rmdir", "tree Unlink+Rmdir")]),
+    "stream": ("stream", [("Write", "stream Write"), ("Read", "stream Read")]),
+    "matrix": ("matrix", []),  # Write_<bytes>, Read_<bytes>: from the data
+    "bonnie": ("bonnie", [(t, None) for t in (
+        "putc", "put_block", "rewrite", "getc", "get_block", "seeks", "seq_create",
+        "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del")]),
+}
+PEER = {"cu": "mdtest", "tree": "mdtest", "stream": "dd", "matrix": "dd", "bonnie": "bonnie++"}
+
+
+def quantiles(values):
+    """(median, p25, p75) by nearest rank, as bench/lib.sh's stats."""
+    v = sorted(values)
+    if not v:
+        return None
+
+    def at(p):
+        i = max(1, math.ceil(p * len(v) - 1e-6))
+        return v[i - 1]
+    return at(0.5), at(0.25), at(0.75)
+
+
+def fmt(x):
+    """2-3 significant figures."""
+    if x == 0:
+        return "0"
+    if abs(x) >= 100:
+        return "%.0f" % x
+    if abs(x) >= 10:
+        return "%.1f" % x
+    return "%.2f" % x
+
+
+def cell(q):
+    return "%s [%s-%s]" % (fmt(q[0]), fmt(q[1]), fmt(q[2]))
+
+
+def size_name(b):
+    b = int(float(b))
+    for unit, shift in (("m", 20), ("k", 10)):
+        if b >= 1 << shift and b % (1 << shift) == 0:
+            return "%d%s" % (b >> shift, unit)
+    return str(b)
+
+
+def read_raw(path):
+    rates = collections.defaultdict(dict)  # (fs, np, wl, key) -> {(side, round): value}
+    jobs = collections.defaultdict(lambda: [0.0, 0.0])  # (fs, np, wl, side, round) -> [wall, cpu]
+    confs = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) < 7:
+                continue
+            fs, np_, rnd, side, wl, key = w[:6]
+            if (fs, np_) not in confs:
+                confs.append((fs, np_))
+            if key == "job":
+                j = jobs[fs, np_, wl, side, rnd]
+                j[0] += float(w[6])
+                j[1] += float(w[7])
+            else:
+                rates[fs, np_, wl, key][side, rnd] = w[6]
+    return rates, jobs, confs
+
+
+def calls_per_item(path):
+    """bench-calls' report: {(fs, op): {side: {call: per item}}} of kind files."""
+    out = collections.defaultdict(lambda: collections.defaultdict(dict))
+    head = re.compile(r"^(\w+):(\S+ \S+): calls per item")
+    cur = None
+    sides = []
+    with open(path) as f:
+        for line in f:
+            m = head.match(line)
+            if m:
+                cur = m.group(1), m.group(2)
+                continue
+            w = line.split()
+            if cur and w[:2] == ["kind", "call"]:
+                sides = w[2:]
+                if sides and sides[-1] == "flag":
+                    sides = sides[:-1]
+                continue
+            if cur and len(w) >= 2 + len(sides) and w[0] == "files":
+                for i, s in enumerate(sides):
+                    out[cur][s][w[1]] = float(w[2 + i])
+            elif not line.strip():
+                cur = None
+    return out
+
+
+def calls_text(calls, op):
+    """'pfsbench 2 / peer 2' with the calls that differ, at tmpfs's counts."""
+    if not calls or op is None or ("tmpfs", op) not in calls:
+        return "-"
+    c = calls["tmpfs", op]
+    names = list(c)
+    if "pfsbench" not in c or len(names) < 2:
+        return "-"
+    peer = [n for n in names if n != "pfsbench"][0]
+    p, q = c["pfsbench"], c[peer]
+    diff = [k for k in sorted(set(p) | set(q)) if abs(p.get(k, 0) - q.get(k, 0)) >= 0.05]
+    text = "%s / %s %s" % (fmt(sum(p.values())), peer, fmt(sum(q.values())))
+    if diff:
+        text += " (" + ", ".join("%s %s/%s" % (k, fmt(p.get(k, 0)), fmt(q.get(k, 0))) for k in diff) + ")"
+    return text
+
+
+def main():
+    rates, jobs, confs = read_raw(sys.argv[1])
+    calls = calls_per_item(sys.argv[2]) if len(sys.argv) > 2 else None
+    heads = ["%s, %s rank%s" % (fs, n, "" if n == "1" else "s") for fs, n in confs]
+    flags = []
+    print("\npfsbench's rate over the peer's, median [p25-p75] of the rounds' ratios "
+          "(SLOWER < %.2f, FASTER > %.2f: check like for like; +++++: a side's test took under "
+          "0.5 s, bonnie++'s format gives no rate)\n" % (LOW, HIGH))
+    print("| workload | column | peer | " + " | ".join(heads) + " | calls on the files per item, pfsbench / peer (bench-calls, 1 rank, tmpfs) |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in heads) + " | --- |")
+    side_rows = []
+    for wl, (name, cols) in COLUMNS.items():
+        keys = [k for (f, n, w, k) in rates if w == wl]
+        if not keys:
+            continue
+        if wl == "matrix":
+            sizes = sorted({int(float(k.split("_")[1])) for k in keys})
+            cols = [("%s_%d" % (op, b), "matrix %s-%s" % (op, {4096: "4KiB", 65536: "64KiB"}.get(b, "")))
+                    for op in ("Write", "Read") for b in sizes]
+        for key, op in cols:
+            label = key.replace("_", " ") if wl != "matrix" else "%s %s" % (key.split("_")[0], size_name(key.split("_")[1]))
+            out = []
+            for fs, n in confs:
+                r = rates.get((fs, n, wl, key))
+                if not r:
+                    out.append("-")
+                    continue
+                rounds = sorted({rnd for (_, rnd) in r})
+                pairs = [(r.get(("pfsbench", x)), r.get(("peer", x))) for x in rounds]
+                if any(p == "+++++" or q == "+++++" for p, q in pairs if p and q):
+                    plus = [s for s, v in (("pfsbench", pairs[0][0]), (PEER[wl], pairs[0][1])) if v == "+++++"]
+                    out.append("+++++ " + "+".join("pfsbench" if s == "pfsbench" else "peer" for s in plus))
+                    continue
+                ratios = [float(p) / float(q) for p, q in pairs if p and q and float(q) > 0]
+                q = quantiles(ratios)
+                if q is None:
+                    out.append("-")
+                    continue
+                flag = " SLOWER" if q[0] < LOW else " FASTER" if q[0] > HIGH else ""
+                if flag:
+                    flags.append("%s %s on %s, %s rank%s: %s%s" % (name, label, fs, n, "" if n == "1" else "s", cell(q), flag))
+                out.append(cell(q) + (" **" + flag.strip() + "**" if flag else ""))
+                ps = quantiles([float(p) for p, _ in pairs if p])
+                qs = quantiles([float(x) for _, x in pairs if x])
+                side_rows.append((name, label, fs, n, ps, qs, wl))
+            print("| %s | %s | %s | %s | %s |" % (name, label, PEER[wl], " | ".join(out),
+                                                 "bench-bonnie-calls" if wl == "bonnie" else calls_text(calls, op)))
+
+    print("\nEach side's own rate, median [p25-p75] (create-unlink, tree, bonnie's file tests: items/s; "
+          "stream, matrix: MiB/s; bonnie's I/O tests: KiB/s, seeks/s)\n")
+    print("| workload | column | filesystem | ranks | pfsbench | peer |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, label, fs, n, ps, qs, wl in side_rows:
+        print("| %s | %s | %s | %s | %s | %s %s |" % (name, label, fs, n, cell(ps), PEER[wl], cell(qs)))
+
+    print("\nWhole jobs (mpirun and all it started; the peer's processes), summed over a workload's "
+          "jobs in a round: pfsbench over the peer, median [p25-p75]; pfsbench's CPU seconds\n")
+    print("| workload | " + " | ".join("%s wall | %s CPU | %s pfsbench CPU s" % (h, h, h) for h in heads) + " |")
+    print("| --- | " + " | ".join("--- | --- | ---" for _ in heads) + " |")
+    for wl, (name, _) in COLUMNS.items():
+        out = []
+        seen = False
+        for fs, n in confs:
+            rounds = sorted({k[4] for k in jobs if k[:3] == (fs, n, wl)})
+            pairs = [(jobs.get((fs, n, wl, "pfsbench", x)), jobs.get((fs, n, wl, "peer", x))) for x in rounds]
+            pairs = [(p, q) for p, q in pairs if p and q]
+            if not pairs:
+                out += ["-", "-", "-"]
+                continue
+            seen = True
+            out.append(cell(quantiles([p[0] / q[0] for p, q in pairs])))
+            out.append(cell(quantiles([p[1] / q[1] for p, q in pairs if q[1] > 0])) if any(q[1] > 0 for _, q in pairs) else "-")
+            out.append(cell(quantiles([p[1] for p, _ in pairs])))
+        if seen:
+            print("| %s | %s |" % (name, " | ".join(out)))
+
+    print()
+    for f in flags:
+        print(f)
+    print("table: %d cells outside %.2f-%.2f (SLOWER or FASTER: docs/benchmarks.md names the difference)"
+          % (len(flags), LOW, HIGH))
+
+
+if __name__ == "__main__":
+    main()
