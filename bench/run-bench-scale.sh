@@ -19,7 +19,18 @@
 # closed (the last gather and the writing); and the results file's size.
 # Memory and bytes do not depend on the load; times do: uptime is printed,
 # and CPU varies less than wall on a shared machine.
-# Environment: PFSBENCH, HELLO, MPIRUN, BENCH_DIR, ROUNDS, RANKS.
+# Then, with SYNTH_FEED (tests/engine/synth_feed, built by make check's
+# programs; the bench target builds it), rank 0's side of one block of
+# SYNTH_RANKS made-up ranks (default 10000) on SYNTH_NODES nodes (100),
+# SYNTH_CELLS latency cells a row (70), SYNTH_TICKS ticks per rank and step
+# (32; 256 is an hour-long step's) and SYNTH_FSSTATS counters per node and
+# step (16), in one process (tests/engine/synth-feed.sh), beside a plain
+# write of the same bytes (dd, 1 MiB writes) into the same directory, in
+# the same rounds: median [p25-p75] of the feed's time from the records'
+# arrival to the results file closed, of dd's wall time, of the feed's
+# whole wall and CPU time, its peak memory and the file's size.
+# Environment: PFSBENCH, HELLO, MPIRUN, BENCH_DIR, ROUNDS, RANKS,
+# SYNTH_FEED, SYNTH_RANKS, SYNTH_NODES, SYNTH_CELLS, SYNTH_TICKS, SYNTH_FSSTATS.
 # Minutes at load 40-200 on 2 cores: about 1 for RANKS up to 64 at 9
 # rounds; a run at 128 ranks takes 15-25 s, at 256 ranks 60-80 s (of
 # which 2 minutes of CPU): RANKS="128 256" ROUNDS=9 is half an hour.
@@ -90,4 +101,37 @@ for n in $RANKS; do
 		"$(fmt "$work/pfs.$n.scale" 1 0.001 1)" "$(fmt "$work/pfs.$n.scale" 2 0.001 1)" \
 		"$(fmt "$work/pfs.$n.scale" 3 1000 0)" "$(stats "$work/pfs.$n.scale" 4 | cut -d' ' -f1)"
 done
+
+if [ -n "${SYNTH_FEED:-}" ]; then
+	SN=${SYNTH_RANKS:-10000} SM=${SYNTH_NODES:-100}
+	synth_args=("$SN" "$SM" "${SYNTH_CELLS:-70}" "${SYNTH_TICKS:-32}" "${SYNTH_FSSTATS:-16}")
+	# feed ROUND: the feed's run; "wall cpu" to feed, and "write_s
+	# peak_kb bytes" to feed.scale.
+	feed() {
+		local out=$work/feed
+		[ "$1" = warm ] && out=/dev/null
+		rm -f "$work/s.h5"
+		wait4_run "$work/feed.out" "$work/err" "${launch[@]}" -np 1 "$SYNTH_FEED" "$work/s.h5" \
+			"${synth_args[@]}" >>"$out" || { cat "$work/err"; return 1; }
+		[ "$1" = warm ] && return 0
+		sed -nE "s/^synth_feed: .* kB before it, ([0-9]+) kB after; records' arrival to the results file closed: ([0-9.]+) s$/\2 \1 $(stat -c %s "$work/s.h5")/p" \
+			"$work/feed.out" >>"$work/feed.scale"
+	}
+	# plain ROUND: the same bytes by dd, 1 MiB a write; "wall cpu" to plain.
+	plain() {
+		local out=$work/plain mib
+		[ "$1" = warm ] && out=/dev/null
+		mib=$((($(stat -c %s "$work/s.h5" 2>/dev/null || echo 122000000) + 1048575) / 1048576))
+		rm -f "$work/p.bin"
+		wait4_run /dev/null "$work/err" dd if=/dev/zero of="$work/p.bin" bs=1M count="$mib" >>"$out" ||
+			{ cat "$work/err"; return 1; }
+	}
+	echo "bench-scale: rank 0's side of one block of ${synth_args[*]} (ranks, nodes, cells a row, ticks a rank and step, counters a node and step), synthetic, in one process, beside dd of the same bytes; $ROUNDS rounds after a warm-up; load: $(uptime | sed 's/.*load average: //')"
+	rounds "$ROUNDS" feed plain || exit 1
+	printf '%-22s %-22s %-22s %-22s %-22s %s\n' "arrival to closed s" "dd wall s" "feed wall s" \
+		"feed CPU s" "rank 0 peak MB" "file bytes"
+	printf '%-22s %-22s %-22s %-22s %-22s %s\n' "$(fmt "$work/feed.scale" 1 1 3)" \
+		"$(fmt "$work/plain" 1 1 3)" "$(fmt "$work/feed" 1 1 2)" "$(fmt "$work/feed" 2 1 2)" \
+		"$(fmt "$work/feed.scale" 2 0.001 1)" "$(stats "$work/feed.scale" 3 | cut -d' ' -f1)"
+fi
 echo "bench-scale took $((SECONDS - start)) s; load now: $(uptime | sed 's/.*load average: //')"

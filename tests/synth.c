@@ -85,31 +85,35 @@ static double uniform(unsigned *state)
 	return (double)x / 4294967295.0 * 2 - 1;
 }
 
-void synth_block(struct synth *s, unsigned test, unsigned iteration, struct pfs_row *rows)
+void synth_row(struct synth *s, unsigned test, unsigned iteration, unsigned op, unsigned rank,
+	       struct pfs_row *row)
 {
 	unsigned per_node = s->nranks / s->nnodes;
-	uint64_t start = ((uint64_t)test * s->iterations + iteration) * s->nops * 1000000u;
+	uint64_t start = (((uint64_t)test * s->iterations + iteration) * s->nops + op) * 1000000u;
+
+	memset(row, 0, sizeof(*row));
+	pfs_row_set_text(row->test, sizeof(row->test), test_names[test % 8]);
+	pfs_row_set_text(row->op, sizeof(row->op), op_names[op % 6]);
+	pfs_row_set_text(row->node, sizeof(row->node), s->nodes[rank / per_node].name);
+	row->iteration = iteration;
+	row->node_index = rank / per_node;
+	row->worker = rank % per_node + 1;
+	row->rank = rank;
+	row->step = op;
+	row->start_us = start;
+	row->elapsed_us = (uint64_t)(100000.0 * s->scale * (1 + s->noise * uniform(&s->seed)));
+	row->items = 1000;
+	pfs_row_set_text(row->unit, sizeof(row->unit), pfs_unit_name(PFS_UNIT_FILES));
+	row->bytes = op == 1 || op == 2 ? 1000u * 4096u : 0;
+}
+
+void synth_block(struct synth *s, unsigned test, unsigned iteration, struct pfs_row *rows)
+{
 	size_t i = 0;
 
-	for (unsigned op = 0; op < s->nops; op++, start += 1000000u)
-		for (unsigned r = 0; r < s->nranks; r++, i++) {
-			struct pfs_row *row = &rows[i];
-
-			memset(row, 0, sizeof(*row));
-			pfs_row_set_text(row->test, sizeof(row->test), test_names[test % 8]);
-			pfs_row_set_text(row->op, sizeof(row->op), op_names[op % 6]);
-			pfs_row_set_text(row->node, sizeof(row->node), s->nodes[r / per_node].name);
-			row->iteration = iteration;
-			row->node_index = r / per_node;
-			row->worker = r % per_node + 1;
-			row->rank = r;
-			row->step = op;
-			row->start_us = start;
-			row->elapsed_us = (uint64_t)(100000.0 * s->scale * (1 + s->noise * uniform(&s->seed)));
-			row->items = 1000;
-			pfs_row_set_text(row->unit, sizeof(row->unit), pfs_unit_name(PFS_UNIT_FILES));
-			row->bytes = op == 1 || op == 2 ? 1000u * 4096u : 0;
-		}
+	for (unsigned op = 0; op < s->nops; op++)
+		for (unsigned r = 0; r < s->nranks; r++, i++)
+			synth_row(s, test, iteration, op, r, &rows[i]);
 }
 
 int synth_write(struct synth *s, const char *path)

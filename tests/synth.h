@@ -25,6 +25,9 @@ int synth_init(struct synth *s, unsigned nranks, unsigned nnodes, unsigned itera
 	       double scale, double noise, unsigned seed);
 void synth_free(struct synth *s);
 size_t synth_block_rows(const struct synth *s);
+/* Rank rank's row of op (its step) in one test's iteration. */
+void synth_row(struct synth *s, unsigned test, unsigned iteration, unsigned op, unsigned rank,
+	       struct pfs_row *row);
 /* The rows of one test's iteration, in report order. */
 void synth_block(struct synth *s, unsigned test, unsigned iteration, struct pfs_row *rows);
 /* The whole run into path. Returns 0 or -1. */

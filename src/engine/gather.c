@@ -140,116 +140,125 @@ int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, 
 }
 
 /* What a block gathers: each kind's records on this rank, their MPI type
- * and size, and on rank 0 where all of them land. */
+ * type. */
 struct gather_kind {
 	const void *mine;
 	size_t n;
 	MPI_Datatype type;
-	size_t size;
-	void **all;
 };
 
-/* Gathers each kind's records from every rank to rank 0: *kind->all holds
- * them in rank order, counts[k][r] and firsts[k][r] (rows of nranks in
- * e->gather_counts) say where rank r's are. One gather of every rank's
- * counts, one broadcast of rank 0's status, one gather of each kind's
- * records. Returns 0, or on every rank -ENOMEM when rank 0 had no memory
- * for them, -EOVERFLOW when a kind has more than fit an int's count; rank
- * 0 says which (its status is broadcast, so no rank waits in a gather
- * that rank 0 cannot take). */
-static int gather(struct pfs_engine *e, struct gather_kind *kinds, int **counts, int **firsts,
-		  size_t *totals)
+/* Where each kind's records land in g, in the order of the kinds. */
+static void **landing(struct pfs_gathered *g, int k)
 {
-	int mine[GATHER_KINDS], status = 0, *all = e->gather_counts;
-	size_t total = 0;
+	void **all[GATHER_KINDS] = { (void **)&g->rows, (void **)&g->cells, (void **)&g->ticks,
+				     (void **)&g->fsstats };
+
+	return all[k];
+}
+
+static const size_t record_size[GATHER_KINDS] = {
+	sizeof(struct pfs_row), sizeof(struct pfs_lat_cell), sizeof(struct pfs_tick),
+	sizeof(struct pfs_fsstat),
+};
+
+void pfs_gathered_free(struct pfs_gathered *g)
+{
+	for (int k = 0; k < GATHER_KINDS; k++) {
+		free(*landing(g, k));
+		*landing(g, k) = NULL;
+		g->totals[k] = 0;
+	}
+}
+
+int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g)
+{
+	const int *all = e->gather_counts;
+	int status = 0;
 
 	for (int k = 0; k < GATHER_KINDS; k++) {
-		mine[k] = kinds[k].n > INT_MAX ? -1 : (int)kinds[k].n;
-		*kinds[k].all = NULL;
-		totals[k] = 0;
-		if (all) {
-			counts[k] = all + (size_t)e->nranks * (GATHER_KINDS + k);
-			firsts[k] = all + (size_t)e->nranks * (2 * GATHER_KINDS + k);
-		}
+		*landing(g, k) = NULL;
+		g->totals[k] = 0;
+		g->counts[k] = e->gather_counts + (size_t)e->nranks * (GATHER_KINDS + k);
+		g->firsts[k] = e->gather_counts + (size_t)e->nranks * (2 * GATHER_KINDS + k);
 	}
-	PFS_MPI_ASLEEP(e, MPI_Igather, mine, GATHER_KINDS, MPI_INT, all, GATHER_KINDS, MPI_INT, 0,
-		       e->comm);
-	for (int k = 0; e->rank == 0 && k < GATHER_KINDS && !status; k++) {
+	for (int k = 0; k < GATHER_KINDS && !status; k++) {
 		for (int r = 0; r < e->nranks; r++) {
 			int c = all[(size_t)r * GATHER_KINDS + k];
 
-			if (c < 0 || totals[k] + (size_t)c > INT_MAX) {
+			if (c < 0 || g->totals[k] + (size_t)c > INT_MAX) {
 				status = -EOVERFLOW;
 				break;
 			}
-			counts[k][r] = c;
-			firsts[k][r] = (int)totals[k];
-			totals[k] += (size_t)c;
+			g->counts[k][r] = c;
+			g->firsts[k][r] = (int)g->totals[k];
+			g->totals[k] += (size_t)c;
 		}
-		total += totals[k];
 		if (!status) {
-			*kinds[k].all = malloc((totals[k] ? totals[k] : 1) * kinds[k].size);
-			status = *kinds[k].all ? 0 : -ENOMEM;
+			*landing(g, k) = malloc((g->totals[k] ? g->totals[k] : 1) * record_size[k]);
+			status = *landing(g, k) ? 0 : -ENOMEM;
 		}
 	}
-	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
-	for (int k = 0; k < GATHER_KINDS && !status; k++)
-		PFS_MPI_ASLEEP(e, MPI_Igatherv, kinds[k].mine, mine[k], kinds[k].type, *kinds[k].all,
-			       e->rank == 0 ? counts[k] : NULL, e->rank == 0 ? firsts[k] : NULL,
-			       kinds[k].type, 0, e->comm);
-	if (status && e->rank == 0) {
+	if (status) {
+		size_t total = 0;
+
+		for (int k = 0; k < GATHER_KINDS; k++)
+			total += g->totals[k];
 		if (status == -EOVERFLOW)
 			pfs_error("more than %d results to gather in one test iteration; "
 				  "use fewer ranks or iterations", INT_MAX);
 		else
 			pfs_error("out of memory gathering %zu results", total);
-		if (!e->failure[0])
-			(void)pfs_format(e->failure, sizeof(e->failure),
-					 "rank 0 could not gather test %s iteration %u: %s", e->test,
-					 e->iteration, strerror(-status));
+		pfs_gathered_free(g);
 	}
-	if (status)
-		for (int k = 0; k < GATHER_KINDS; k++) {
-			free(*kinds[k].all);
-			*kinds[k].all = NULL;
-			totals[k] = 0;
-		}
 	return status;
 }
 
-int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
+/* Gathers each kind's records from every rank to rank 0, into g there
+ * (pfs_gather_room). One gather of every rank's counts, one broadcast of
+ * rank 0's status, one gather of each kind's records. Returns 0, or on
+ * every rank -ENOMEM when rank 0 had no memory for them, -EOVERFLOW when a
+ * kind has more than fit an int's count; rank 0 says which (its status is
+ * broadcast, so no rank waits in a gather that rank 0 cannot take). */
+static int gather(struct pfs_engine *e, const struct gather_kind *kinds, struct pfs_gathered *g)
 {
-	struct pfs_row *all_rows = NULL, *rows = NULL;
-	struct pfs_lat_cell *cells = NULL;
-	struct pfs_tick *ticks = NULL;
-	struct pfs_fsstat *fsstats = NULL;
-	int *counts[GATHER_KINDS], *firsts[GATHER_KINDS];
-	size_t totals[GATHER_KINDS], nrows, ncells, nticks, nfsstats, *perm = NULL, *place = NULL;
-	struct gather_kind kinds[GATHER_KINDS] = {
-		{ e->rows, e->nrows, e->row_type, sizeof(*e->rows), (void **)&all_rows },
-		{ e->cells, e->ncells, e->cell_type, sizeof(*e->cells), (void **)&cells },
-		{ e->ticks, e->nticks, e->tick_type, sizeof(*e->ticks), (void **)&ticks },
-		{ e->fsstats, e->nfsstats, e->fsstat_type, sizeof(*e->fsstats), (void **)&fsstats },
-	};
-	int rc;
+	int mine[GATHER_KINDS], status = 0;
 
-	/* A failure is every rank's (rank 0's status is broadcast): nothing
-	 * is gathered, and the caller's agreement stops the run. */
-	rc = gather(e, kinds, counts, firsts, totals);
-	nrows = totals[0];
-	ncells = totals[1];
-	nticks = totals[2];
-	nfsstats = totals[3];
-	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
-	if (e->rank != 0 || rc)
-		goto out;
+	memset(g, 0, sizeof(*g));
+	for (int k = 0; k < GATHER_KINDS; k++)
+		mine[k] = kinds[k].n > INT_MAX ? -1 : (int)kinds[k].n;
+	PFS_MPI_ASLEEP(e, MPI_Igather, mine, GATHER_KINDS, MPI_INT, e->gather_counts, GATHER_KINDS,
+		       MPI_INT, 0, e->comm);
+	if (e->rank == 0)
+		status = pfs_gather_room(e, g);
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
+	for (int k = 0; k < GATHER_KINDS && !status; k++)
+		PFS_MPI_ASLEEP(e, MPI_Igatherv, kinds[k].mine, mine[k], kinds[k].type,
+			       e->rank == 0 ? *landing(g, k) : NULL, e->rank == 0 ? g->counts[k] : NULL,
+			       e->rank == 0 ? g->firsts[k] : NULL, kinds[k].type, 0, e->comm);
+	if (status && e->rank == 0 && !e->failure[0])
+		(void)pfs_format(e->failure, sizeof(e->failure),
+				 "rank 0 could not gather test %s iteration %u: %s", e->test,
+				 e->iteration, strerror(-status));
+	if (status)
+		pfs_gathered_free(g);
+	return status;
+}
+
+int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_gathered *g)
+{
+	struct pfs_row *all_rows = g->rows, *rows = NULL;
+	struct pfs_lat_cell *cells = g->cells;
+	size_t nrows = g->totals[0], ncells = g->totals[1], nticks = g->totals[2],
+	       nfsstats = g->totals[3], *perm = NULL, *place = NULL;
+	int rc = 0;
+
 	e->gathered.rows += nrows;
 	e->gathered.cells += ncells;
 	e->gathered.ticks += nticks;
 	e->gathered.fsstats += nfsstats;
 	{
 		uint64_t bytes = nrows * sizeof(*rows) + ncells * sizeof(*cells) +
-				 nticks * sizeof(*ticks) + nfsstats * sizeof(*fsstats);
+				 nticks * sizeof(*g->ticks) + nfsstats * sizeof(*g->fsstats);
 
 		if (bytes > e->gathered.block_max_bytes)
 			e->gathered.block_max_bytes = bytes;
@@ -274,12 +283,12 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 		e->wl->review(e->opts, (unsigned)e->nranks, rows, nrows);
 	/* A cell's row was its index among its rank's rows. */
 	for (int r = 0; r < e->nranks; r++)
-		for (int c = 0; c < counts[1][r]; c++) {
-			struct pfs_lat_cell *cell = &cells[firsts[1][r] + c];
+		for (int c = 0; c < g->counts[1][r]; c++) {
+			struct pfs_lat_cell *cell = &cells[g->firsts[1][r] + c];
 
-			cell->row = place[(size_t)firsts[0][r] + cell->row];
+			cell->row = place[(size_t)g->firsts[0][r] + cell->row];
 		}
-	struct pfs_block b = { rows, nrows, cells, ncells, ticks, nticks, fsstats, nfsstats };
+	struct pfs_block b = { rows, nrows, cells, ncells, g->ticks, nticks, g->fsstats, nfsstats };
 
 	for (size_t i = 0; i < e->noutputs; i++) {
 		if (!e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
@@ -299,9 +308,25 @@ out:
 	free(perm);
 	free(place);
 	free(rows);
-	free(all_rows);
-	free(cells);
-	free(ticks);
-	free(fsstats);
+	pfs_gathered_free(g);
 	return rc;
+}
+
+int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
+{
+	struct pfs_gathered g;
+	const struct gather_kind kinds[GATHER_KINDS] = {
+		{ e->rows, e->nrows, e->row_type },
+		{ e->cells, e->ncells, e->cell_type },
+		{ e->ticks, e->nticks, e->tick_type },
+		{ e->fsstats, e->nfsstats, e->fsstat_type },
+	};
+	/* A failure is every rank's (rank 0's status is broadcast): nothing
+	 * is gathered, and the caller's agreement stops the run. */
+	int rc = gather(e, kinds, &g);
+
+	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
+	if (e->rank != 0 || rc)
+		return rc;
+	return pfs_gather_deliver(e, order, &g);
 }

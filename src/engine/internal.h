@@ -292,6 +292,29 @@ void pfs_progress_free(struct pfs_engine *e);
 int pfs_gather_init(struct pfs_engine *e);
 void pfs_gather_free(struct pfs_engine *e);
 int pfs_gather_block(struct pfs_engine *e, enum pfs_order order);
+/* Rank 0's side of a block, apart from MPI, so that a synthetic feed
+ * (tests/engine/synth_feed.c) drives the same code at any N in one
+ * process. A block's records on rank 0: each kind's (rows, cells, ticks,
+ * fsstats) in rank order, counts[k][r] and firsts[k][r] (in
+ * e->gather_counts) saying where rank r's are. */
+struct pfs_gathered {
+	struct pfs_row *rows;
+	struct pfs_lat_cell *cells; /* row: index among its rank's rows */
+	struct pfs_tick *ticks;
+	struct pfs_fsstat *fsstats;
+	int *counts[GATHER_KINDS], *firsts[GATHER_KINDS];
+	size_t totals[GATHER_KINDS];
+};
+/* Room in g for what every rank said it sends: e->gather_counts' first
+ * nranks x GATHER_KINDS ints, rank by rank. Returns 0, -EOVERFLOW (a kind
+ * has more than an int counts) or -ENOMEM, said, with nothing held. */
+int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g);
+/* The records in g (received into pfs_gather_room's room) into the
+ * order's report order, each cell pointed at its row's new place, handed
+ * to every output; frees them. Returns 0 or -EIO (the results file could
+ * not take them; e->failure says so) or -ENOMEM. */
+int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_gathered *g);
+void pfs_gathered_free(struct pfs_gathered *g);
 int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
 int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n);
 

@@ -20,41 +20,16 @@
 # Each within 20 %; bytes and memory only, never a time. Rank 0 hears at
 # most one progress sender per node, not per rank, at 128 ranks too.
 . "$(dirname "$0")/../mpi/lib.sh"
+. "$(dirname "$0")/scale-model.sh"
 
 NODES=8 WORKERS=16 STEPS=4
 N=$((NODES * WORKERS))
+# shellcheck disable=SC2034 # scale-model.sh's within reads it
 TOLERANCE=20 # per cent
 PEER_KB=220  # rank 0's memory per peer, Open MPI on one host (docs/scale.md)
 OWN_KB=17    # ... of it anonymous, MPI's and pfsbench's own
 PFSBENCH=$(debug_env PFSBENCH_DEBUG_SCALE=1 PFSBENCH_DEBUG_PROGRESS=1)
 WORK=(create-unlink -t pa -f 2 -F 1 -s 1 --no-drop-caches)
-
-# The packed records of the results file (bytes): a row, a latency cell, a
-# tick, a filesystem counter, a node; and each table's chunk, fitted to the
-# planned rows (src/outputs/hdf5.c: fit_chunk, records per planned row,
-# largest chunk).
-REC_ROW=220 REC_CELL=20 REC_TICK=44 REC_FSSTAT=76 REC_NODE=445
-# table_bytes PLANNED PER_ROW MAX RECORD N: the bytes of a table of N
-# records, its chunks stored whole.
-table_bytes() {
-	local chunk=$(($1 * $2))
-	[ "$chunk" -gt "$3" ] && chunk=$3
-	[ "$chunk" -lt 1 ] && chunk=1
-	echo $((($5 + chunk - 1) / chunk * chunk * $4))
-}
-# tables_bytes NODES PLANNED: the nodes and the four tables of the run
-# whose counts scale_said read.
-tables_bytes() {
-	echo $(($1 * REC_NODE + $(table_bytes "$2" 1 4096 $REC_ROW "$SCALE_ROWS") +
-		$(table_bytes "$2" 64 16384 $REC_CELL "$SCALE_CELLS") +
-		$(table_bytes "$2" 16 8192 $REC_TICK "$SCALE_TICKS") +
-		$(table_bytes "$2" 16 4096 $REC_FSSTAT "$SCALE_FSSTATS")))
-}
-# within WHAT MEASURED MODEL: MEASURED within TOLERANCE % of MODEL.
-within() {
-	check "$1: $2 within $TOLERANCE % of the model's $3" \
-		test $((100 * $2)) -ge $(((100 - TOLERANCE) * $3)) -a $((100 * $2)) -le $(((100 + TOLERANCE) * $3))
-}
 
 # The machine's constants: 1 rank.
 mkdir "$SCRATCH/one"
