@@ -325,6 +325,7 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	 * is gathered, and the caller's agreement stops the run. */
 	int rc = gather(e, kinds, &g);
 
+	pfs_timeline_gathered(&e->timeline, e->nticks);
 	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
 	if (e->rank != 0 || rc)
 		return rc;

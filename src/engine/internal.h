@@ -155,6 +155,7 @@ struct pfs_engine {
 	unsigned prog_done;    /* ... and has taken */
 	struct pfs_progress_agg *agg; /* an aggregator's view of its node */
 	struct pfs_timeline timeline; /* this rank's ticks of the step in progress */
+	uint64_t rows_planned;        /* run.c: the rows the plan makes */
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */
 	bool prog_drawn;       /* rank 0: a line is on the terminal */
 	struct pfs_progress_view *view;

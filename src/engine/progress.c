@@ -110,6 +110,7 @@ int pfs_progress_init(struct pfs_engine *e)
 {
 	e->prog_req = MPI_REQUEST_NULL;
 	e->prog_to = -1;
+	pfs_timeline_init(&e->timeline, PFS_TIMELINE_RUN_MAX, PFS_TICK_US);
 	if (e->rank != 0)
 		return 0;
 	e->while_waiting = while_waiting;
@@ -223,7 +224,7 @@ void pfs_progress_begin_step(struct pfs_engine *e)
 {
 	e->step_seq++;
 	e->next_tick_us = e->step_start_us + PFS_TICK_US;
-	pfs_timeline_begin(&e->timeline, e->nticks, PFS_TICK_US);
+	pfs_timeline_begin(&e->timeline, e->nticks);
 	if (e->view)
 		e->view->next_draw_us = e->step_start_us + PROGRESS_AFTER_US;
 }
@@ -239,8 +240,9 @@ void pfs_progress_end_step(struct pfs_engine *e)
 
 /* ---- ticks ---------------------------------------------------------------- */
 
-/* Into the timeline, at most PFS_TIMELINE_STEP_MAX points a step: a long
- * step's points merge as it goes (timeline.h). */
+/* Into the timeline, at most PFS_TIMELINE_STEP_MAX points a step and
+ * PFS_TIMELINE_RUN_MAX a run until each step is down to two: points merge
+ * and thin as they go (timeline.h). */
 static void record_tick(struct pfs_engine *e, uint64_t now_us)
 {
 	uint64_t time_us = pfs_run_time(e, now_us);

@@ -438,17 +438,21 @@ static void mpi_version(char *buf, size_t len)
 
 /* Rows the plan makes: each step's workers (the nodes it gives an op),
  * every test and iteration; 0 when a plan cannot be had (no memory). The
- * results file fits its chunks to it (src/outputs/hdf5.c). */
-static uint64_t rows_planned(const struct pfs_engine *e)
+ * results file fits its chunks to it (src/outputs/hdf5.c). Into *nsteps_run,
+ * the steps of the run (each test's times its iterations), by which the
+ * timeline paces its budget (timeline.h). */
+static uint64_t rows_planned(const struct pfs_engine *e, uint64_t *nsteps_run)
 {
 	uint64_t rows = 0;
 
+	*nsteps_run = 0;
 	for (unsigned t = 0; t < e->common->ntests; t++) {
 		const struct pfs_test *test = &e->wl->tests[e->common->tests[t]];
 		size_t nsteps = test->plan(e->opts, e->topo.nnodes, NULL, 0);
 		struct pfs_step *steps = calloc(nsteps ? nsteps : 1, sizeof(*steps));
-		uint64_t per_iteration = 0;
+		uint64_t per_iteration = 0, these = pfs_mul_sat_u64(nsteps, e->common->iterations);
 
+		*nsteps_run = *nsteps_run > UINT64_MAX - these ? UINT64_MAX : *nsteps_run + these;
 		if (!steps)
 			return 0;
 		test->plan(e->opts, e->topo.nnodes, steps, nsteps);
@@ -498,7 +502,7 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	snprintf(ri->mount_point, sizeof(ri->mount_point), "%s", fs->mount_point);
 	snprintf(ri->lockproto, sizeof(ri->lockproto), "%s", fs->lockproto);
 	snprintf(ri->locktable, sizeof(ri->locktable), "%s", fs->locktable);
-	ri->rows_planned = rows_planned(e);
+	ri->rows_planned = e->rows_planned;
 	ri->caches_dropped = e->common->drop_caches;
 	if (!e->common->drop_caches)
 		snprintf(ri->caches_note, sizeof(ri->caches_note),
@@ -660,6 +664,12 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 		return -1;
 	if (open_probes(e))
 		return -1;
+	{
+		uint64_t nsteps;
+
+		e->rows_planned = rows_planned(e, &nsteps);
+		pfs_timeline_plan(&e->timeline, nsteps > SIZE_MAX ? SIZE_MAX : (size_t)nsteps);
+	}
 	if (e->rank == 0) {
 		describe_run(e, fs, argc, argv);
 		rc = begin_outputs(e);
