@@ -209,7 +209,7 @@ struct pfs_engine {
 		uint64_t rows, cells, ticks, fsstats, block_max_bytes, last_end_us, closed_us;
 	} gathered;
 	bool drop_failed;
-	struct pfs_direct_answer *direct; /* --direct: each rank's probe (run.c); NULL for none */
+	struct pfs_direct_answer *direct; /* --direct: each node's probe, rank 0's (run.c); NULL for none */
 };
 
 /* agree.c */

@@ -130,54 +130,92 @@ static int parse_options(struct pfs_engine *e, int argc, char **argv)
 
 /* ---- who is where --------------------------------------------------------- */
 
-/* Each node's memory and kernel, as its leader sees them: for the results
- * file. 0 or -ENOMEM, on every rank. */
-static int gather_node_facts(struct pfs_engine *e)
+/* SIZE bytes at mine from each node's leader, to rank 0 alone, into by_node
+ * (rank 0's: nnodes x size, in node order; the other ranks pass NULL): the
+ * other ranks send nothing, so M x size bytes travel where an allgather of
+ * every rank's would carry N^2 x size (docs/scale.md). 0, or -1 when rank 0
+ * had no room (by_node NULL, or its counts), agreed. */
+static int leaders_to_root(struct pfs_engine *e, const void *mine, int size, void *by_node,
+			   const char *what)
 {
-	uint64_t mine = pfs_local_mem_bytes(), *all = malloc((size_t)e->nranks * sizeof(*all));
-	char kernel[PFS_KERNEL_MAX], *kernels = malloc((size_t)e->nranks * PFS_KERNEL_MAX);
+	int *counts = NULL, *displs = NULL;
+	bool leader = e->topo.nodes[e->topo.node_of_rank[e->rank]].leader_rank == e->rank;
 
-	if (pfs_all_allocated(e, all && kernels, "gathering the nodes' memory and kernels")) {
-		free(all);
-		free(kernels);
-		return -ENOMEM;
+	if (e->rank == 0) {
+		counts = calloc((size_t)e->nranks, sizeof(*counts));
+		displs = calloc((size_t)e->nranks, sizeof(*displs));
 	}
-	pfs_local_kernel(kernel);
-	PFS_MPI_ASLEEP(e, MPI_Iallgather, &mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, e->comm);
-	PFS_MPI_ASLEEP(e, MPI_Iallgather, kernel, PFS_KERNEL_MAX, MPI_CHAR, kernels, PFS_KERNEL_MAX,
-		       MPI_CHAR, e->comm);
-	for (unsigned n = 0; n < e->topo.nnodes; n++) {
-		int leader = e->topo.nodes[n].leader_rank;
+	if (pfs_all_allocated(e, e->rank != 0 || (counts && displs && by_node), what)) {
+		free(counts);
+		free(displs);
+		return -1;
+	}
+	for (unsigned n = 0; e->rank == 0 && n < e->topo.nnodes; n++) {
+		counts[e->topo.nodes[n].leader_rank] = size;
+		displs[e->topo.nodes[n].leader_rank] = (int)n * size;
+	}
+	PFS_MPI_ASLEEP(e, MPI_Igatherv, mine, leader ? size : 0, MPI_BYTE, by_node, counts, displs,
+		       MPI_BYTE, 0, e->comm);
+	free(counts);
+	free(displs);
+	return 0;
+}
 
-		e->topo.nodes[n].mem_bytes = all[leader];
-		memcpy(e->topo.nodes[n].kernel, kernels + (size_t)leader * PFS_KERNEL_MAX,
-		       PFS_KERNEL_MAX);
-		e->topo.nodes[n].kernel[PFS_KERNEL_MAX - 1] = 0;
+/* What the results file says of a node, as its leader sees it. */
+struct node_facts {
+	uint64_t mem_bytes;
+	char kernel[PFS_KERNEL_MAX];
+	char addr[PFS_ADDR_MAX];
+};
+
+/* Each node's memory, kernel and address, on rank 0 (for the results file;
+ * the other ranks never read them). 0 or -1, on every rank. */
+static int gather_node_facts(struct pfs_engine *e, const char addr[PFS_ADDR_MAX])
+{
+	struct node_facts mine = { .mem_bytes = pfs_local_mem_bytes() }, *all = NULL;
+
+	pfs_local_kernel(mine.kernel);
+	memcpy(mine.addr, addr, PFS_ADDR_MAX);
+	if (e->rank == 0)
+		all = malloc(e->topo.nnodes * sizeof(*all));
+	if (leaders_to_root(e, &mine, (int)sizeof(mine), all,
+			    "gathering the nodes' memory, kernels and addresses")) {
+		free(all);
+		return -1;
+	}
+	for (unsigned n = 0; e->rank == 0 && n < e->topo.nnodes; n++) {
+		struct pfs_node *node = &e->topo.nodes[n];
+
+		node->mem_bytes = all[n].mem_bytes;
+		memcpy(node->kernel, all[n].kernel, PFS_KERNEL_MAX);
+		node->kernel[PFS_KERNEL_MAX - 1] = 0;
+		memcpy(node->addr, all[n].addr, PFS_ADDR_MAX);
+		node->addr[PFS_ADDR_MAX - 1] = 0;
 	}
 	free(all);
-	free(kernels);
 	return 0;
 }
 
 /* Once the run will happen: each node's probe of the filesystem's own
- * counters, and what it reads, for the results file. 0, or -1 when a rank
- * had no memory for it, agreed as every failure is. */
+ * counters, and what it reads, for the results file (rank 0's copy; every
+ * rank keeps its own probe). 0, or -1 when rank 0 had no memory for it,
+ * agreed as every failure is. */
 static int open_probes(struct pfs_engine *e)
 {
 	_Static_assert(PFS_FSPROBE_DESC_MAX == PFS_NODE_FSSTATS_MAX,
 		       "a probe's descriptions are its node's fsstats and blockdev, copied whole");
-	char probe[2][PFS_FSPROBE_DESC_MAX], *probes = malloc((size_t)e->nranks * sizeof(probe));
+	char probe[2][PFS_FSPROBE_DESC_MAX], *probes = NULL;
 
-	if (pfs_agree(e, !probes && pfs_fail(&e->w, "allocate", "the probes' descriptions", ENOMEM))) {
+	pfs_probe_open(e, probe[0], probe[1]);
+	if (e->rank == 0)
+		probes = malloc(e->topo.nnodes * sizeof(probe));
+	if (leaders_to_root(e, probe, (int)sizeof(probe), probes, "the probes' descriptions")) {
 		free(probes);
 		return -1;
 	}
-	pfs_probe_open(e, probe[0], probe[1]);
-	PFS_MPI_ASLEEP(e, MPI_Iallgather, probe, sizeof(probe), MPI_CHAR, probes, sizeof(probe),
-		       MPI_CHAR, e->comm);
-	for (unsigned n = 0; n < e->topo.nnodes; n++) {
+	for (unsigned n = 0; e->rank == 0 && n < e->topo.nnodes; n++) {
 		struct pfs_node *node = &e->topo.nodes[n];
-		const char *mine = probes + (size_t)node->leader_rank * sizeof(probe);
+		const char *mine = probes + (size_t)n * sizeof(probe);
 
 		memcpy(node->fsstats, mine, sizeof(probe[0]));
 		node->fsstats[sizeof(probe[0]) - 1] = 0;
@@ -191,38 +229,28 @@ static int open_probes(struct pfs_engine *e)
 static int identify(struct pfs_engine *e)
 {
 	char name[PFS_NODE_NAME_MAX], addr[PFS_ADDR_MAX];
-	char *names = NULL, *addrs = NULL;
+	char *names = NULL;
 	int rc = pfs_local_identity(name, addr), worst = 0;
 
 	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &rc, &worst, 1, MPI_INT, MPI_MIN, e->comm);
 	if (worst)
 		return -1;
+	/* Every rank groups the ranks by node name itself (it needs every
+	 * rank's node and worker): the one exchange of every rank's bytes with
+	 * every rank, 64 a rank. */
 	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
-	addrs = malloc((size_t)e->nranks * PFS_ADDR_MAX);
-	if (pfs_all_allocated(e, names && addrs, "gathering the ranks' names"))
-		goto fail;
+	if (pfs_all_allocated(e, names != NULL, "gathering the ranks' names"))
+		return -1;
 	PFS_MPI_ASLEEP(e, MPI_Iallgather, name, PFS_NODE_NAME_MAX, MPI_CHAR, names,
 		       PFS_NODE_NAME_MAX, MPI_CHAR, e->comm);
-	PFS_MPI_ASLEEP(e, MPI_Iallgather, addr, PFS_ADDR_MAX, MPI_CHAR, addrs, PFS_ADDR_MAX,
-		       MPI_CHAR, e->comm);
-	if (pfs_all_allocated(e, !pfs_topology_group(&e->topo, names, e->nranks),
-			  "grouping the ranks by node"))
-		goto fail;
-	for (unsigned n = 0; n < e->topo.nnodes; n++)
-		memcpy(e->topo.nodes[n].addr, addrs + (size_t)e->topo.nodes[n].leader_rank * PFS_ADDR_MAX,
-		       PFS_ADDR_MAX);
-	if (gather_node_facts(e))
-		goto fail;
+	rc = pfs_topology_group(&e->topo, names, e->nranks);
 	free(names);
-	free(addrs);
+	if (pfs_all_allocated(e, !rc, "grouping the ranks by node") || gather_node_facts(e, addr))
+		return -1;
 	e->w.node = e->topo.node_of_rank[e->rank];
 	e->w.worker = e->topo.worker_of_rank[e->rank];
 	e->w.node_name = e->topo.nodes[e->w.node].name;
 	return 0;
-fail:
-	free(names);
-	free(addrs);
-	return -1;
 }
 
 /* ---- checks before anything is created ---------------------------------- */
@@ -284,7 +312,7 @@ struct pfs_direct_answer {
 /* On every rank, before preflight: under --direct, each node's leader (its
  * lowest rank) probes the target directory as its node sees it, for a node
  * may mount another filesystem at the same path, or none. Rank 0 keeps
- * every rank's answer in e->direct (the leaders' are the ones it reads).
+ * each node's answer in e->direct (one a node, in node order).
  * A named file or device is not probed (its directory may be another
  * filesystem): opening it with O_DIRECT fails the run where refused.
  * 0, or -1 when rank 0 had no memory for the answers, agreed. */
@@ -295,9 +323,7 @@ static int probe_direct(struct pfs_engine *e)
 	if (!e->common->direct || e->persist == PFS_PERSIST_NAMED)
 		return 0;
 	if (e->rank == 0)
-		e->direct = calloc((size_t)e->nranks, sizeof(mine));
-	if (pfs_all_allocated(e, e->rank != 0 || e->direct, "gathering the nodes' O_DIRECT probes"))
-		return -1;
+		e->direct = calloc(e->topo.nnodes, sizeof(mine));
 	if (e->topo.nodes[e->w.node].leader_rank == e->rank) {
 		struct pfs_fsinfo fs;
 
@@ -305,9 +331,8 @@ static int probe_direct(struct pfs_engine *e)
 		snprintf(mine.fstype, sizeof(mine.fstype), "%s",
 			 pfs_fsinfo_get(e->common->dir, &fs) ? "UNKNOWN" : fs.fstype);
 	}
-	PFS_MPI_ASLEEP(e, MPI_Igather, &mine, (int)sizeof(mine), MPI_BYTE, e->direct,
-		       (int)sizeof(mine), MPI_BYTE, 0, e->comm);
-	return 0;
+	return leaders_to_root(e, &mine, (int)sizeof(mine), e->direct,
+			       "gathering the nodes' O_DIRECT probes");
 }
 
 /* --direct, on rank 0: every node's filesystem must take O_DIRECT, and the
@@ -323,7 +348,7 @@ static int check_direct(struct pfs_engine *e)
 		char fstype[PFS_PRINTABLE_SIZE(sizeof(a.fstype))];
 
 		if (e->direct)
-			a = e->direct[e->topo.nodes[n].leader_rank];
+			a = e->direct[n];
 		a.fstype[sizeof(a.fstype) - 1] = 0;
 		pfs_printable(fstype, sizeof(fstype), a.fstype);
 		if (a.rc == -EINVAL || a.rc == -EOPNOTSUPP)
