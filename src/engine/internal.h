@@ -112,7 +112,8 @@ struct pfs_engine {
 	uint64_t phase_begin_us; /* local clock, when this rank began it (watchdog.c) */
 	const char *test;
 	unsigned iteration, step;
-	unsigned step_seq;      /* steps begun so far in the run, for progress messages */
+	unsigned step_seq;      /* steps entered so far (from each one's start, before its
+	                         * cache drop), for progress messages */
 	uint64_t step_start_us; /* local clock, when this rank left the step's barrier */
 
 	/* worker.c: the op in progress */
@@ -264,6 +265,7 @@ bool pfs_engine_tick(struct pfs_worker *w); /* the worker's tick */
 /* progress.c */
 int pfs_progress_init(struct pfs_engine *e);
 int pfs_progress_configure(struct pfs_engine *e);
+void pfs_progress_enter_step(struct pfs_engine *e);
 void pfs_progress_begin_step(struct pfs_engine *e);
 void pfs_progress_end_step(struct pfs_engine *e);
 void pfs_progress_tick(struct pfs_engine *e, uint64_t now_us);

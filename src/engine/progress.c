@@ -233,9 +233,20 @@ static bool drawing(const struct pfs_engine *e)
 	return e->view && e->view->drawing && e->view->nodes;
 }
 
-void pfs_progress_begin_step(struct pfs_engine *e)
+/* At the step's start, before its cache drop and barrier (where
+ * --phase-timeout starts counting): from here on every rank's last word is
+ * of an older step until its op begins, so the watchdog says "has not
+ * begun" of it, rather than take rank 0's word of the step before (done:
+ * not listed at all; or, in the first step, seq 0 for begun, and the time
+ * since boot for when it was heard). */
+void pfs_progress_enter_step(struct pfs_engine *e)
 {
 	e->step_seq++;
+}
+
+/* After the barrier: the step's clock runs. */
+void pfs_progress_begin_step(struct pfs_engine *e)
+{
 	e->next_tick_us = e->step_start_us + PFS_TICK_US;
 	pfs_timeline_begin(&e->timeline, e->nticks);
 	if (e->view)

@@ -95,6 +95,7 @@ static int run_step(struct pfs_engine *e, const struct pfs_step *step)
 
 	e->cur_step = step;
 	e->phase_begin_us = pfs_now_us();
+	pfs_progress_enter_step(e);
 	/* What the previous steps did to a peer's items, before this one. */
 	pfs_peer_exchange(e);
 	if (step->flags & PFS_STEP_KEEP_CACHE)

@@ -43,10 +43,16 @@ static size_t describe_laggards(struct pfs_engine *e, uint64_t now_us, char *buf
 		const struct pfs_laggard *l = &lag[i];
 		unsigned node = e->topo.node_of_rank[l->rank], worker = e->topo.worker_of_rank[l->rank];
 		const char *name = e->wl->op_names ? e->wl->op_names[l->op] : NULL;
-		char dir[PATH_MAX], what[PATH_MAX + 256];
+		char dir[PATH_MAX], what[PATH_MAX + 256], heard[64];
 
 		if (pfs_rundir_worker_path(e, e->topo.nodes[node].name, worker, dir, sizeof(dir)))
 			snprintf(dir, sizeof(dir), "?");
+		/* 0: no message of it yet; now minus 0 would be the time since boot. */
+		if (l->heard_us)
+			snprintf(heard, sizeof(heard), "last heard %.1f s ago",
+				 (double)(now_us - l->heard_us) / 1e6);
+		else
+			snprintf(heard, sizeof(heard), "not heard from yet");
 		if (!l->begun)
 			(void)pfs_format(what, sizeof(what),
 					 "node %s worker %u (rank %d): has not begun %s (still in the "
@@ -56,11 +62,11 @@ static size_t describe_laggards(struct pfs_engine *e, uint64_t now_us, char *buf
 		else
 			(void)pfs_format(what, sizeof(what),
 					 "node %s worker %u (rank %d): %s in '%s', %" PRIu64 " of %" PRIu64
-					 " %s, last heard %.1f s ago",
+					 " %s, %s",
 					 e->topo.nodes[node].name, worker, l->rank, name ? name : "its op",
 					 dir, l->items, l->target,
 					 pfs_unit_is_bytes(l->unit) ? "requests" : pfs_unit_name(l->unit),
-					 (double)(now_us - l->heard_us) / 1e6);
+					 heard);
 		workers += 1 + l->more;
 		if (l->more) {
 			size_t w = strlen(what);

@@ -14,6 +14,7 @@
 #include "pfsbench/outputs/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -395,6 +396,13 @@ static void h5_close(struct pfs_output *o)
 	o->priv = NULL;
 }
 
+static int set_cloexec(int fd)
+{
+	int flags = fcntl(fd, F_GETFD);
+
+	return flags < 0 || fcntl(fd, F_SETFD, flags | FD_CLOEXEC) ? -1 : 0;
+}
+
 /* HDF5 opens files by name only. The name it is given is the magic link
  * /proc/self/fd/N of the file the run created (rf->fd): the kernel
  * resolves it to that open file, never through a directory, so a name
@@ -437,6 +445,15 @@ static hid_t create_through(const struct pfs_results_file *rf, char *why, size_t
 	    theirs.st_ino != mine.st_ino) {
 		H5Fclose(file);
 		snprintf(why, len, "HDF5 opened another file than the one the run created");
+		return H5I_INVALID_HID;
+	}
+	/* HDF5's sec2 driver opens without O_CLOEXEC and has no setting for it:
+	 * a child rank 0 starts (the GlusterFS probe's gluster, fsprobe.c) would
+	 * hold the results file open. */
+	if (set_cloexec(*(int *)handle)) {
+		err = errno;
+		H5Fclose(file);
+		snprintf(why, len, "cannot make its descriptor close on exec: %s", strerror(err));
 		return H5I_INVALID_HID;
 	}
 	return file;

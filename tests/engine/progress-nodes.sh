@@ -46,42 +46,76 @@ check "/progress: as many ticks as rank 0 stored" \
 check "nothing of the run is left" dir_unchanged "$D"
 [ "$T_FAILED" -eq 0 ] || show_run
 
-# The watchdog: 2 nodes of 3 ranks; ranks 4 and 5 (node2's workers 2 and
-# 3) slowed to 30 ms a file (1000 files: 30 s), then stopped once rank 3
-# (node2's worker 1, its aggregator) has made its files.
+# The watchdog: 2 nodes of 3 ranks. Ranks 4 and 5 (node2's workers 2 and
+# 3) make their first 10 files 20 ms apart (so they tick and say their
+# counts: 200 ms of sleep at least, past the 100 ms tick however fast the
+# machine), then hang in the 11th create (a mount gone dead) and are
+# stopped; the 4 others have 20 files to make and are done. Nothing here
+# bets that the machine is fast enough: the test waits for every sign
+# that the job stands where it should (the 4 others' 20 files, ranks 4
+# and 5's 10, both stopped) before judging the watchdog's words, and a
+# job that ended first (too slow a machine for --phase-timeout) is run
+# again with a 3 times longer one. A job counts only when the signs came
+# within the first half of its timeout: the other half leaves rank 0
+# time to hear what the test saw.
 W=$SCRATCH/wd
+F=20
 mkdir "$W"
-wslow=$(faulty "delay openat 30ms rank=4; delay openat 30ms rank=5")
-cmd=()
-for n in 1 2; do
-	[ "$n" -gt 1 ] && cmd+=(:)
-	mpi_env "PFSBENCH_NODENAME=node$n"
-	cmd+=(-np 3 "${MPI_ENV[@]}" "$wslow" create-unlink -m "$W" -t pa -f 1000 -F 1 -s 1k
-		--no-drop-caches --phase-timeout 10 --results "$SCRATCH/wd.h5")
+wslow=$(faulty "delay openat 20ms path=/node2.2/; delay openat 20ms path=/node2.3/;
+delay openat 600s path=/node2.2/ after=10; delay openat 600s path=/node2.3/ after=10")
+# made: whether the worker directory of node N worker K holds at least M files.
+made() {
+	[ "$(find "$W" -mindepth 3 -path "*/node$1.$2/*" 2>/dev/null | head -n "$3" | wc -l)" -ge "$3" ]
+}
+# ready: every sign, in the order they come.
+ready() {
+	made 1 1 $F && made 1 2 $F && made 1 3 $F && made 2 1 $F && made 2 2 10 && made 2 3 10
+}
+set_up=false
+for timeout in 10 30 90; do
+	cmd=()
+	for n in 1 2; do
+		[ "$n" -gt 1 ] && cmd+=(:)
+		mpi_env "PFSBENCH_NODENAME=node$n"
+		cmd+=(-np 3 "${MPI_ENV[@]}" "$wslow" create-unlink -m "$W" -t pa -f $F -F 1 -s 1k
+			--no-drop-caches --phase-timeout $timeout --results "$SCRATCH/wd.h5")
+	done
+	began=$EPOCHSECONDS
+	(cd "$SCRATCH" && exec timeout $((timeout + 110)) "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") \
+		>"$SCRATCH/wd.out" 2>"$SCRATCH/wd.err" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && ! ready; do
+		sleep 0.1
+	done
+	stopped=()
+	if kill -0 "$pid" 2>/dev/null; then
+		for r in 4 5; do
+			p=$(pid_with_env "^$T_PFSBENCH create-unlink -m $W" "$RANK_VAR=$r") || continue
+			T_CLEANUP+=("kill -CONT $p 2>/dev/null")
+			kill -STOP "$p" && stopped+=("$p")
+		done
+	fi
+	seen=$((EPOCHSECONDS - began))
+	wait "$pid"
+	rc=$?
+	for p in "${stopped[@]}"; do kill -CONT "$p" 2>/dev/null; done
+	if [ "${#stopped[@]}" -eq 2 ] && [ $((2 * seen)) -lt "$timeout" ]; then
+		set_up=true
+		break
+	fi
+	echo "# the watchdog: the job with --phase-timeout $timeout ended before it was set up" \
+		"(signs seen after ${seen} s, ${#stopped[@]} ranks stopped); again with a longer one"
+	sed 's/^/#   /' "$SCRATCH/wd.err"
+	"$PFSBENCH" clean "$W" >/dev/null 2>&1
+	rm -f "$SCRATCH/wd.h5"
 done
-(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") \
-	>"$SCRATCH/wd.out" 2>"$SCRATCH/wd.err" &
-pid=$!
-for ((i = 0; i < 600; i++)); do
-	[ "$(find "$W" -mindepth 3 -path '*/node2.1/*' 2>/dev/null | wc -l)" -ge 1000 ] && break
-	sleep 0.1
-done
-stopped=()
-for r in 4 5; do
-	p=$(pid_with_env "^$T_PFSBENCH create-unlink -m $W" "$RANK_VAR=$r") || continue
-	T_CLEANUP+=("kill -CONT $p 2>/dev/null")
-	kill -STOP "$p" && stopped+=("$p")
-done
-check "the watchdog: ranks 4 and 5 found and stopped" test "${#stopped[@]}" -eq 2
-wait "$pid"
-rc=$?
-for p in "${stopped[@]}"; do kill -CONT "$p" 2>/dev/null; done
+check "the watchdog: the others done, ranks 4 and 5 hung and stopped, within half the timeout" $set_up
 check "the watchdog: the job ends by itself: exit 1 (a hang is the harness's 124)" test "$rc" -eq 1
 check "the watchdog: 2 workers not done" \
-	grep -Eq '^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 10; 2 workers not done:$' \
+	grep -Eq "^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout $timeout; 2 workers not done:\$" \
 	"$SCRATCH/wd.err"
 check "the watchdog: one of node2's stopped ranks named, and 1 more of node2" \
-	grep -Eq "^pfsbench:   node node2 worker [23] \\(rank [45]\\): Create in '$W/pfsbench\\.[^']*/node2\\.[23]', [0-9]+ of 1000 files, last heard [0-9.]+ s ago; 1 more of node node2 not done\$" \
+	grep -Eq "^pfsbench:   node node2 worker [23] \\(rank [45]\\): Create in '$W/pfsbench\\.[^']*/node2\\.[23]', ([1-9]|10) of $F files, last heard [0-9.]+ s ago; 1 more of node node2 not done\$" \
 	"$SCRATCH/wd.err"
 check "the watchdog: no worker of node1 named" test "$(grep -c '^pfsbench:   node node1' "$SCRATCH/wd.err")" -eq 0
 [ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/wd.err"

@@ -8,6 +8,8 @@
 #    little CPU (from /proc, its second second of waiting);
 #  - rank 0 stopped: rank 1 ends the job itself, after the timeout and its
 #    2 s of grace.
+#  - a node's leader stuck in the first step's cache drop: rank 0 names
+#    both ranks as not begun, and no "last heard" time.
 # The job must end by itself (exit 1 with the message, not the harness's
 # 120 s timeout, which a job that hangs runs into), and pfsbench's own
 # figure of how long the step ran ("ran N s") must be past the timeout: it
@@ -114,6 +116,29 @@ check "rank 0 stopped: rank 1 says it ends the job" \
 [ "$T_FAILED" -eq 0 ] || cat "$SCRATCH/rank0.err"
 check "rank 0 stopped: pfsbench clean removes what the job left" "$PFSBENCH" clean "$T"
 check "rank 0 stopped: nothing is left" test -z "$(ls -A "$T")"
+
+# Stuck before the first step has begun: node2's leader hangs in its cache
+# drop (node1's fails at once, so nothing is really dropped) and rank 0
+# waits in the drop's agreement until the watchdog fires. Neither rank has
+# begun Create, and rank 0 has heard from nobody: it said rank 0 was in
+# Create, "0 of 0 files, last heard 52466.8 s ago" (its clock minus 0, the
+# time since boot), before it knew that no step had begun yet. The hang
+# has no end of its own, so the timeout can be short.
+PFSBENCH=$(faulty "fail open EACCES path=drop_caches node=node1; delay open 600s path=drop_caches node=node2") \
+	pfs_nodes 2 1 create-unlink -m "$T" -t pa -f 10 -F 1 -s 1k --phase-timeout 3 \
+	--results "$SCRATCH/drop.h5"
+check "stuck in the first cache drop: the job ends by itself: exit 1" test "$RC" -eq 1
+check "stuck in the first cache drop: 2 workers not done" \
+	grep -Eq '^pfsbench: phase timeout: pa 1/1 step 1 ran [0-9.]+ s, past --phase-timeout 3; 2 workers not done:$' "$ERR"
+for r in 0 1; do
+	check "stuck in the first cache drop: rank $r has not begun Create" \
+		grep -Eq "^pfsbench:   node node$((r + 1)) worker 1 \\(rank $r\\): has not begun Create \\(still in the cache drop or the barrier before it\\)\$" "$ERR"
+done
+check "stuck in the first cache drop: no time since boot passed off as last heard" \
+	test "$(grep -c 'last heard' "$ERR")" -eq 0
+[ "$T_FAILED" -eq 0 ] || cat "$ERR"
+check "stuck in the first cache drop: pfsbench clean removes what the job left" "$PFSBENCH" clean "$T"
+check "stuck in the first cache drop: nothing is left" test -z "$(ls -A "$T")"
 
 pfs 1 create-unlink -m "$T" --phase-timeout x
 check "--phase-timeout x: exit 2" test "$RC" -eq 2
