@@ -199,6 +199,26 @@ cpu_ticks() {
 	awk '{print $14 + $15}' "/proc/$1/stat"
 }
 
+# cpu_beside_spinner PID SECONDS: "RANK SPIN": the percent of a core PID
+# used over SECONDS, and that a busy loop started beside it used over the
+# same SECONDS: the reference a waiting rank is judged against, for what a
+# core can give depends on the machine's load (a fixed bound is not a test:
+# a process that spins gets about what the loop gets, one that sleeps a
+# small part of it). "none" for RANK when PID ended within the window.
+cpu_beside_spinner() {
+	local pid=$1 s=$2 spin r0 r1 s0 s1
+	(while :; do :; done) &
+	spin=$!
+	r0=$(cpu_ticks "$pid" 2>/dev/null) s0=$(cpu_ticks "$spin")
+	sleep "$s"
+	r1=$(cpu_ticks "$pid" 2>/dev/null) s1=$(cpu_ticks "$spin")
+	kill "$spin" 2>/dev/null
+	wait "$spin" 2>/dev/null
+	awk -v a="${r0:--1}" -v b="${r1:--1}" -v c="$s0" -v d="$s1" -v s="$s" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { if (a < 0 || b < 0) printf "none"; else printf "%.0f", (b - a) / hz / s * 100
+			printf " %.0f\n", (d - c) / hz / s * 100 }'
+}
+
 # csv_rows FILE: the rows of results FILE as CSV (export --csv).
 csv_rows() {
 	"$T_PFSBENCH" export "$1" --csv
