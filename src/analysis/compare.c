@@ -557,7 +557,8 @@ struct node_move {
 
 /* How much the change moved a node's time in the op, or the whole op's
  * time, in its own way, at most; and how much of that its longer waits for
- * a CPU held by others leave unexplained, at most. The node whose move is
+ * a CPU held by others leave unexplained, at most; and the longest of
+ * those times on either side. The node whose move is
  * over half of all the nodes' moves is named. Each node's own move (ref's
  * nodes) into nm. */
 static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
@@ -565,6 +566,7 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 		  struct node_move *nm)
 {
 	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, node_most = 0, all = 0;
+	double longest = NAN;
 	const struct pfs_cmp_line *la[na ? na : 1], *lb[nb ? nb : 1];
 	const struct pfs_cmp_run *ref = &b[0];
 	long at = -1;
@@ -586,6 +588,7 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 
 		if (nd >= 0)
 			nm[nd] = (struct node_move){ tb - ta, wb - wa };
+		longest = fmax(longest, fmax(ta, tb)); /* fmax leaves a NAN out */
 		if (isnan(m))
 			continue;
 		if (nd >= 0) {
@@ -602,6 +605,7 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 	v->node = at >= 0 && ref->nnodes >= 2 && node_most > all / 2 ? ref->nodes[at].name : NULL;
 	v->moved_us = most;
 	v->waited_us = most - net;
+	v->longest_us = longest;
 }
 
 /* A side's sample of node nd (ref's) in (test, op): its rate in the op, 1
@@ -766,6 +770,17 @@ static unsigned surest_node(const struct pfs_cmp_cell *na, const struct pfs_cmp_
 	return judged;
 }
 
+/* Is the line in its side's family: judged (an interval, or a node's), and
+ * able to be called out at all? Where the whole op and every node's time
+ * in it last under PFS_CMP_RESOLVE_US on both sides, none can move by that
+ * much, so no p-value could call it out: counting it would only make the
+ * lines that can be called out judged at a stricter level
+ * (docs/compare.md, "Holm's correction"). */
+static bool in_family(const struct pfs_cmp_verdict *v)
+{
+	return (v->interval || pfs_cmp_node_judged(v)) && !(v->longest_us < PFS_CMP_RESOLVE_US);
+}
+
 /* Side s against side 0: each line's estimate and moves, its nodes', the
  * family's levels (Holm), and each line's verdict. p and level: scratch of
  * nlines. */
@@ -774,6 +789,7 @@ static int judge_side(const struct pfs_cmp_run *runs, const size_t *first, const
 {
 	const struct pfs_cmp_run *ref = &runs[first[s]];
 	size_t nn = ref->nnodes, cells = t->nlines * nn > 0 ? t->nlines * nn : 1, m = 0;
+	double strictest;
 	struct pfs_cmp_cell *na = calloc(cells, sizeof(*na)), *nb = calloc(cells, sizeof(*nb));
 	struct node_move *nm = calloc(cells, sizeof(*nm));
 	struct pfs_cmp_verdict *nv = calloc(t->nlines ? t->nlines : 1, sizeof(*nv));
@@ -795,16 +811,22 @@ static int judge_side(const struct pfs_cmp_run *runs, const size_t *first, const
 			 * of its error, and the nodes' equal shares of the rest. */
 			v->node_ratio = nv[l].ratio;
 			v->node_p = fmin(1, nv[l].p * v->nodes_judged / (1 - PFS_CMP_OP_SHARE));
-			p[m++] = fmin(v->interval ? fmin(1, v->p / PFS_CMP_OP_SHARE) : 1, v->node_p);
-		} else if (v->interval) {
-			p[m++] = v->p;
 		}
+		if (in_family(v))
+			p[m++] = pfs_cmp_node_judged(v)
+					 ? fmin(v->interval ? fmin(1, v->p / PFS_CMP_OP_SHARE) : 1, v->node_p)
+					 : v->p;
 	}
 	pfs_compare_holm(p, m, PFS_CMP_ALPHA, level);
+	/* A line out of the family has its interval at the family's strictest
+	 * level, Bonferroni's. */
+	strictest = m ? PFS_CMP_ALPHA / (double)m : PFS_CMP_ALPHA;
 	m = 0;
 	for (size_t l = 0; l < t->nlines; l++) {
 		struct pfs_cmp_verdict *v = &t->v[l * t->nsides + s];
-		double at = v->interval || pfs_cmp_node_judged(v) ? level[m++] : PFS_CMP_ALPHA;
+		double at = in_family(v)				? level[m++]
+			    : v->interval || pfs_cmp_node_judged(v) ? strictest
+								    : PFS_CMP_ALPHA;
 
 		pfs_compare_decide(v, pfs_cmp_node_judged(v) ? at * PFS_CMP_OP_SHARE : at, margin);
 		if (pfs_cmp_node_judged(v))

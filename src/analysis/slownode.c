@@ -65,8 +65,9 @@ static double median_without(const double *v, size_t n, size_t skip)
 }
 
 /* For n >= 3 cells of distinct nodes: each one's deviation from the median
- * of the other nodes, dev, and the MAD of the others around that median,
- * mad. Sorts c by value; dev and mad follow that order. The median of all
+ * of the other nodes, dev, and the others' spread, mad: their pairwise
+ * spread for up to PFS_SLOW_PAIRWISE_MAX of them (core/oddone.h), else
+ * their MAD around that median. Sorts c by value; dev and mad follow that order. The median of all
  * values but one takes at most 3 values (the removed one is below, at or
  * above the middle), so each has its deviations sorted once and a cell's
  * MAD is their median without its own: n log n, not n^2, for thousands of
@@ -105,7 +106,9 @@ static void leave_one_out(struct cell *c, size_t n, double *dev, double *mad, do
 				hi = mid;
 		}
 		dev[p] = vals[p] - ref;
-		mad[p] = median_without(d, n, lo < n ? lo : n - 1);
+		/* Few others: their pairwise spread, not their MAD (oddone.h) */
+		mad[p] = n - 1 <= PFS_SLOW_PAIRWISE_MAX ? pfs_oddone_pairwise(vals, n, p)
+							: median_without(d, n, lo < n ? lo : n - 1);
 	}
 }
 

@@ -263,6 +263,45 @@ static void test_table_nodes_by_name(void **state)
 	pfs_compare_table_free(&t);
 }
 
+/* Holm's family is the lines that can be called out: a line whose op and
+ * nodes' times last under 10 ms on both sides cannot move by 10 ms, and
+ * does not make the others' level stricter. Two lines, one run a side: a
+ * long one 2x slower, and a short one (3 ms) unchanged; the long one is
+ * judged at 5 %, not at 5 % / 2, and the short one's interval is printed
+ * at the family's strictest level. When the short line lasts 12 ms on one
+ * side it is in the family, and the long one is judged at 5 % / 2. */
+static void test_family_of_lines_that_can_be_called(void **state)
+{
+	struct pfs_node nodes[1];
+	double ua[1] = { 50000 }, ub[1] = { 100000 }, sa[1] = { 3000 }, sb[1] = { 3000 };
+	double w[1] = { 0 };
+	struct pfs_cmp_line la[2] = { line(1000, 0.02, 3), line(1000, 0.02, 3) };
+	struct pfs_cmp_line lb[2] = { line(500, 0.02, 3), line(1000, 0.02, 3) };
+	struct pfs_cmp_run runs[2] = { { la, 2, 1, nodes }, { lb, 2, 1, nodes } };
+	const size_t sides[2] = { 1, 1 };
+	struct pfs_cmp_table t;
+
+	(void)state;
+	memset(nodes, 0, sizeof(nodes));
+	strcpy(nodes[0].name, "a");
+	strcpy(la[1].op, "Write");
+	strcpy(lb[1].op, "Write");
+	la[0].op_us = ua[0], lb[0].op_us = ub[0], la[1].op_us = sa[0], lb[1].op_us = sb[0];
+	la[0].node_us = ua, lb[0].node_us = ub, la[1].node_us = sa, lb[1].node_us = sb;
+	la[0].node_wait_us = lb[0].node_wait_us = la[1].node_wait_us = lb[1].node_wait_us = w;
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_int_equal(t.nlines, 2);
+	assert_true(near(t.v[1].longest_us, 100000) && near(t.v[3].longest_us, 3000));
+	assert_true(t.v[1].called_out && near(t.v[1].level, 0.05));
+	assert_true(!t.v[3].called_out && near(t.v[3].level, 0.05));
+	pfs_compare_table_free(&t);
+	sb[0] = lb[1].op_us = 12000; /* now it could move 10 ms: in the family */
+	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].called_out && near(t.v[1].level, 0.025));
+	assert_true(near(t.v[3].level, 0.05)); /* the second, judged at 5 % / 1 */
+	pfs_compare_table_free(&t);
+}
+
 /* Runs of 4 nodes in se, 3 a side; node n3's own time in the op, per run,
  * is f times its others' (20 ms), with 1-3 % of noise, in side b; each
  * line's op time is the sum of the nodes' turns, its rate noisier. */
@@ -476,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_one_run_a_side),
 		cmocka_unit_test(test_margin),
 		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_family_of_lines_that_can_be_called),
 		cmocka_unit_test(test_moderate),
 		cmocka_unit_test(test_short_and_busy),
 		cmocka_unit_test(test_table_nodes_by_name),

@@ -76,8 +76,10 @@ static void test_refuses_zero_time_and_short_buffer(void **state)
 	assert_int_not_equal(pfs_hdparmfmt_format(buf, 10, PFS_HDPARM_CACHED, MIB, 1000000), 0);
 }
 
-/* The others' median and MAD leave the value itself out; slow only below
- * both k MADs and 10 %. */
+/* The others' median and spread leave the value itself out; slow only
+ * below both k spreads and 10 %. The spread of 3 others: the median of
+ * their 3 pairwise differences (2 %, 2.02 %, 4.02 % on the log scale) /
+ * sqrt 2, not their MAD (the smaller gap to the middle one, 1.98 %). */
 static void test_odd_one_out(void **state)
 {
 	double v[] = { log(100), log(102), log(98), log(30) }, scratch[4], ref, mad;
@@ -85,7 +87,7 @@ static void test_odd_one_out(void **state)
 	(void)state;
 	pfs_oddone_others(v, 4, 3, scratch, &ref, &mad);
 	assert_true(fabs(ref - log(100)) < 1e-12);
-	assert_true(fabs(mad - (log(102) - log(100))) < 1e-12);
+	assert_true(fabs(mad - (log(100) - log(98)) / sqrt(2)) < 1e-12);
 	assert_true(pfs_oddone_slow(v[3] - ref, mad));
 	pfs_oddone_others(v, 4, 0, scratch, &ref, &mad);
 	assert_false(pfs_oddone_slow(v[0] - ref, mad));
@@ -96,6 +98,26 @@ static void test_odd_one_out(void **state)
 	assert_false(pfs_oddone_slow(log(0.8), log(1.1)));
 }
 
+/* The pairwise spread worked by hand: 2 values, 3, one left out, all of
+ * them kept (skip past the end), and none outside 2..PFS_SLOW_PAIRWISE_MAX. */
+static void test_pairwise_spread(void **state)
+{
+	double v[] = { 0.0, 0.1, 0.4, 5.0 }, many[PFS_SLOW_PAIRWISE_MAX + 1] = { 0 };
+
+	(void)state;
+	/* {0, 0.1}: 0.1 / sqrt 2 */
+	assert_true(fabs(pfs_oddone_pairwise(v, 2, 2) - 0.1 / sqrt(2)) < 1e-12);
+	/* {0, 0.1, 0.4} (5.0 left out): differences 0.1, 0.3, 0.4 */
+	assert_true(fabs(pfs_oddone_pairwise(v, 4, 3) - 0.3 / sqrt(2)) < 1e-12);
+	/* {0.1, 0.4, 5.0} (0 left out): 0.3, 4.6, 4.9 */
+	assert_true(fabs(pfs_oddone_pairwise(v, 4, 0) - 4.6 / sqrt(2)) < 1e-12);
+	/* all 4: 0.1 0.3 0.4 4.6 4.9 5.0, median (0.4 + 4.6) / 2 */
+	assert_true(fabs(pfs_oddone_pairwise(v, 4, 4) - 2.5 / sqrt(2)) < 1e-12);
+	assert_true(isnan(pfs_oddone_pairwise(v, 2, 0)));
+	assert_true(isnan(pfs_oddone_pairwise(many, PFS_SLOW_PAIRWISE_MAX + 1, PFS_SLOW_PAIRWISE_MAX + 1)));
+	assert_false(isnan(pfs_oddone_pairwise(many, PFS_SLOW_PAIRWISE_MAX + 1, 0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -103,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_kb_per_sec_by_each_lines_test),
 		cmocka_unit_test(test_refuses_zero_time_and_short_buffer),
 		cmocka_unit_test(test_odd_one_out),
+		cmocka_unit_test(test_pairwise_spread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

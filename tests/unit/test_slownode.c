@@ -288,6 +288,44 @@ static void test_one_iteration_asks_three_ops(void **state)
 	}
 }
 
+/* One iteration, 4 nodes: the spread of 3 others is their pairwise
+ * spread, not their MAD. A run of bench-compare's (e1-41, no node slowed)
+ * in numbers: in two ops the others lay +18 %, +16 % and -16 % from their
+ * median, in two within 1 %, and n4 was 22 % below it in three ops. The
+ * MAD of 3 is the smaller gap to the middle one (2 % and 1 %): n4's spread
+ * 1.5 %, its bar the 10 % floor, and n4 was named. Their pairwise spreads
+ * are 0.32 / sqrt 2 and 0.01 / sqrt 2, n4's spread (their median) 0.12,
+ * its bar 5 x that: within the nodes' noise. 2.5x slower in every op it
+ * is beyond it, and named. */
+static void test_few_others_pairwise_spread(void **state)
+{
+	static const char *const ops[4] = { "Create", "Write", "Read", "Unlink" };
+	static const double noisy[3] = { 0.18, 0.16, -0.16 }, quiet[3] = { 0.0, 0.01, -0.01 };
+	struct pfs_analysis a;
+	uint64_t t = 1000;
+
+	(void)state;
+	for (int slow = 0; slow <= 1; slow++) {
+		set_nodes(4);
+		for (unsigned o = 0; o < 4; o++) {
+			const double *others = o % 2 ? quiet : noisy;
+
+			for (unsigned n = 0; n < 4; n++) {
+				double dev = n < 3 ? others[n] : slow ? -log(2.5) : o == 1 ? 0 : -0.22;
+
+				add("pa", ops[o], 1, o, n, 1, t, (uint64_t)(30000 * exp(-dev)), 1000);
+			}
+			t += 100000;
+		}
+		assert_int_equal(pfs_analyze(rows, nrows, nodes, 4, &a), 0);
+		assert_int_equal(a.nodes[3].nops, slow ? 4 : 0);
+		assert_int_equal(pfs_node_is_slow(&a.nodes[3]), slow);
+		for (unsigned n = 0; n < 3; n++)
+			assert_false(pfs_node_is_slow(&a.nodes[n]));
+		pfs_analysis_free(&a);
+	}
+}
+
 /* A node 3x slower in 3 ops of one iteration, all of its extra time spent
  * waiting for a CPU held by other work (a busy host, issue 26's CI flake):
  * not slow, said on the "Waited for a CPU" line. The same wait counted as
@@ -408,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_noise_short_and_two_nodes),
 		cmocka_unit_test(test_se_slow_node),
 		cmocka_unit_test(test_one_iteration_asks_three_ops),
+		cmocka_unit_test(test_few_others_pairwise_spread),
 		cmocka_unit_test(test_cpu_waits_left_out),
 		cmocka_unit_test(test_imbalance_and_waiting),
 		cmocka_unit_test(test_order_of_ops),

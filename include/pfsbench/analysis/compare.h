@@ -157,6 +157,10 @@ struct pfs_cmp_verdict {
 	bool beyond;         /* the interval lies beyond the margin */
 	double moved_us;     /* the most a node's time in the op moved, in the change's way */
 	double waited_us;    /* how much longer that node waited for a CPU held by others */
+	double longest_us;   /* the longest of the whole op's and each node's time in it, on
+			      * either side (NAN: none known); under PFS_CMP_RESOLVE_US no
+			      * time can move by that much: the line cannot be called out
+			      * and is not in Holm's family */
 	const char *node;    /* the node whose move is over half of all the nodes' moves
 			      * together (the run's name, while it lives); NULL: none */
 	bool unresolved;     /* beyond the margin, but no node moved by 10 ms */
