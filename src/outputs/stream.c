@@ -299,7 +299,7 @@ static int hdparm_pairs(FILE *fp, const struct pfs_stream_opts *o, struct hdparm
 /* The odd node out of one op, whose n rows (with a rate) e holds
  * (docs/methodology.md, "hdparm's baseline"): slownode's rule for one
  * (test, op), core/oddone.h: in each iteration a node's log rate against
- * the other nodes' median, their MAD its spread there; slow when below by
+ * the other nodes' median, their spread there (core/oddone.h); slow when below by
  * more than max(k x its median spread, log 1.10) in every iteration, by
  * exp(-its median deviation). */
 static int hdparm_odd(FILE *fp, struct hdparm_ent *e, size_t n, const char *what)
@@ -352,7 +352,7 @@ static int hdparm_odd(FILE *fp, struct hdparm_ent *e, size_t n, const char *what
 		named++;
 	}
 	if (!named)
-		fprintf(fp, "%s: no odd node out: every node within max(%.0f MADs, %.0f %%) of "
+		fprintf(fp, "%s: no odd node out: every node within max(%.0f spreads, %.0f %%) of "
 			    "the others' median\n", what, PFS_SLOW_K, PFS_SLOW_FLOOR * 100);
 	rc = 0;
 out:

@@ -94,7 +94,7 @@ static void test_odd_one_out(void **state)
 	/* 5 % below, no spread at all: under the 10 % floor */
 	assert_false(pfs_oddone_slow(log(0.95), 0));
 	assert_true(pfs_oddone_slow(log(0.85), 0));
-	/* 20 % below where the others spread by 10 %: within 5 MADs */
+	/* 20 % below where the others spread by 10 %: within 5 spreads */
 	assert_false(pfs_oddone_slow(log(0.8), log(1.1)));
 }
 
