@@ -123,15 +123,17 @@ def calls_per_item(path):
     return out
 
 
-def calls_text(calls, op):
-    """'pfsbench 2 / peer 2' with the calls that differ, at tmpfs's counts."""
+def calls_text(calls, op, want):
+    """'pfsbench 2 / peer 2' with the calls that differ, at tmpfs's counts;
+    the peer is want (the table's) when bench-calls counted it, else the
+    first it counted (a C loop of the same calls)."""
     if not calls or op is None or ("tmpfs", op) not in calls:
         return "-"
     c = calls["tmpfs", op]
     names = list(c)
     if "pfsbench" not in c or len(names) < 2:
         return "-"
-    peer = [n for n in names if n != "pfsbench"][0]
+    peer = want if want in c else [n for n in names if n != "pfsbench"][0]
     p, q = c["pfsbench"], c[peer]
     diff = [k for k in sorted(set(p) | set(q)) if abs(p.get(k, 0) - q.get(k, 0)) >= 0.05]
     text = "%s / %s %s" % (fmt(sum(p.values())), peer, fmt(sum(q.values())))
@@ -186,7 +188,7 @@ def main():
                 qs = quantiles([float(x) for _, x in pairs if x])
                 side_rows.append((name, label, fs, n, ps, qs, wl))
             print("| %s | %s | %s | %s | %s |" % (name, label, PEER[wl], " | ".join(out),
-                                                 "bench-bonnie-calls" if wl == "bonnie" else calls_text(calls, op)))
+                                                 "bench-bonnie-calls" if wl == "bonnie" else calls_text(calls, op, PEER[wl])))
 
     print("\nEach side's own rate, median [p25-p75] (create-unlink, tree, bonnie's file tests: items/s; "
           "stream, matrix: MiB/s; bonnie's I/O tests: KiB/s, seeks/s)\n")
