@@ -171,11 +171,15 @@ def main():
                     continue
                 rounds = sorted({rnd for (_, rnd) in r})
                 pairs = [(r.get(("pfsbench", x)), r.get(("peer", x))) for x in rounds]
-                if any(p == "+++++" or q == "+++++" for p, q in pairs if p and q):
-                    plus = [s for s, v in (("pfsbench", pairs[0][0]), (PEER[wl], pairs[0][1])) if v == "+++++"]
-                    out.append("+++++ " + "+".join("pfsbench" if s == "pfsbench" else "peer" for s in plus))
+                # bonnie's +++++ (a test under 0.5 s): a round with one on
+                # either side has no ratio; a cell needs half its rounds.
+                timed = [(p, q) for p, q in pairs if p and q and "+++++" not in (p, q)]
+                if len(timed) * 2 < len(pairs):
+                    plus = ["pfsbench" * any(p == "+++++" for p, _ in pairs),
+                            "peer" * any(q == "+++++" for _, q in pairs)]
+                    out.append("+++++ %s (%d of %d rounds timed)" % ("+".join(x for x in plus if x), len(timed), len(pairs)))
                     continue
-                ratios = [float(p) / float(q) for p, q in pairs if p and q and float(q) > 0]
+                ratios = [float(p) / float(q) for p, q in timed if float(q) > 0]
                 q = quantiles(ratios)
                 if q is None:
                     out.append("-")
@@ -183,9 +187,10 @@ def main():
                 flag = " SLOWER" if q[0] < LOW else " FASTER" if q[0] > HIGH else ""
                 if flag:
                     flags.append("%s %s on %s, %s rank%s: %s%s" % (name, label, fs, n, "" if n == "1" else "s", cell(q), flag))
-                out.append(cell(q) + (" **" + flag.strip() + "**" if flag else ""))
-                ps = quantiles([float(p) for p, _ in pairs if p])
-                qs = quantiles([float(x) for _, x in pairs if x])
+                out.append(cell(q) + (" **" + flag.strip() + "**" if flag else "")
+                           + (" (%d of %d rounds timed)" % (len(timed), len(pairs)) if len(timed) < len(pairs) else ""))
+                ps = quantiles([float(p) for p, _ in timed])
+                qs = quantiles([float(x) for _, x in timed])
                 side_rows.append((name, label, fs, n, ps, qs, wl))
             print("| %s | %s | %s | %s | %s |" % (name, label, PEER[wl], " | ".join(out),
                                                  "bench-bonnie-calls" if wl == "bonnie" else calls_text(calls, op, PEER[wl])))
