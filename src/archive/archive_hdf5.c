@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -793,7 +795,7 @@ static int child_wait(pid_t pid, uint64_t file_bytes, int *status, const char **
 int pfs_archive_load(const char *path, struct pfs_archive *a)
 {
 	struct image im;
-	pid_t pid;
+	pid_t pid, parent;
 	int status = 0, waited, rc;
 	const char *why = NULL;
 
@@ -803,10 +805,21 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 		return rc;
 	fflush(stdout);
 	fflush(stderr);
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
 		struct pfs_archive tried;
+		struct rlimit cpu = { CHILD_SECONDS, CHILD_SECONDS };
 
+		/* The parent's watch ends with the parent: pfsbench killed while
+		 * this child reads (SIGKILL at a job's time limit) left it
+		 * reading on, on a damaged file allocating without end
+		 * (tests/archive/bad-input.sh). It dies with its parent now, and
+		 * its CPU time has the bound of the parent's clock besides. */
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent) /* it died before the notice was asked for */
+			_exit(CHILD_REFUSED + ESRCH);
+		setrlimit(RLIMIT_CPU, &cpu);
 		rc = load_image(path, &im, &tried);
 		fflush(stderr);
 		if (rc < 0 && -rc <= CHILD_ERRNO_MAX)

@@ -147,6 +147,38 @@ for cmd in show "export --json" "compare $SCRATCH/good.h5"; do
 	grep -q "the HDF5 file is damaged (reading it took more memory than a results file needs)" \
 		"$SCRATCH/err" || fail "endless name heap: $(cat "$SCRATCH/err")"
 done
+# The reader's child dies with the reader: a pfsbench killed while its
+# child read (SIGKILL at a job's time limit) left the child reading on,
+# on this file allocating without end, its watch gone with the parent.
+# Caught while it reads the endless heap, the
+# child is stopped, so that it is still there whatever its speed, and the
+# reader killed: the child must go too (PR_SET_PDEATHSIG's SIGKILL ends a
+# stopped process as well).
+orphan_check() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=1" \
+		"$PFSBENCH" show "$SRCDIR/tests/fuzz/known/h5gopen-name-heap-endless.h5" >/dev/null 2>&1 &
+	reader=$!
+	child=
+	while kill -0 "$reader" 2>/dev/null; do
+		child=$(pgrep -P "$reader" | head -n 1)
+		[ -n "$child" ] && break
+		sleep 0.02
+	done
+	[ -n "$child" ] || { wait "$reader"; return 1; }
+	kill -STOP "$child"
+	kill -KILL "$reader"
+	wait "$reader" 2>/dev/null
+	# gone at once; a few seconds' room for a busy machine to reap it
+	for _ in $(seq 100); do
+		[ -d "/proc/$child" ] || return 0
+		grep -q '^State:.*zombie' "/proc/$child/status" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	kill -KILL "$child" 2>/dev/null
+	fail "the reader's child $child outlived the reader killed while it read"
+}
+# (the child was caught on one of three tries, or the check says so)
+orphan_check || orphan_check || orphan_check || fail "never saw the reader's child of 'show' on the endless name heap"
 # One on which H5Dread died converting a damaged record type is refused
 # before HDF5 reads the table (record_type_ok).
 expect 1 show "$SRCDIR/tests/fuzz/known/h5dread-conv-struct-crash.h5"
