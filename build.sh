@@ -172,7 +172,15 @@ failed_tests() {
 # tallies SUITELOG (relative to DIR; - for none) and records its time.
 # A part that fails has its failed tests, or the end of its output, printed
 # last of all, so that the end of CI's log says what failed and why.
+# Each part has PART_MINUTES (default 45: three times the longest part's
+# time on a busy machine) before it is stopped (GNU timeout: TERM to its
+# process group, KILL a minute later) and failed, saying so: a part that
+# hangs fails CI with its own output printed, rather than holding CI until
+# its outer limit ends it with nothing said (stop 40's CI: a part, most
+# likely the fuzz search, never ended, and CI was cut at its limit with no
+# report of what hung).
 PARTS=$PWD/check-parts
+PART_MINUTES=${PART_MINUTES:-45}
 declare -A PART_PID PART_DIR PART_LOG
 FAILED_PARTS=()
 start_part() {
@@ -186,8 +194,16 @@ start_part() {
 		set +e
 		cd "$dir" || exit 1
 		t0=$SECONDS
-		"$@" >"$PARTS/$name.out" 2>&1
+		# (a function of this script, install_missing, runs as it is)
+		if declare -F "$1" >/dev/null; then
+			"$@" >"$PARTS/$name.out" 2>&1
+		else
+			timeout -k 60 "${PART_MINUTES}m" "$@" >"$PARTS/$name.out" 2>&1
+		fi
 		rc=$?
+		[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+			echo "build.sh: $name ran past its $PART_MINUTES minutes (PART_MINUTES) and was stopped" \
+				>>"$PARTS/$name.out"
 		echo "$rc $((SECONDS - t0))" >"$PARTS/$name.end"
 	) &
 	PART_PID[$name]=$!

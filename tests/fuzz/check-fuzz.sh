@@ -98,7 +98,7 @@ if [ "$mode" = replay ]; then
 		case $f in *.txt | */.*) continue ;; esac
 		n=$((n + 1))
 		# shellcheck disable=SC2086
-		"$fuzzer" $limits "$f" >"$work/report" 2>&1
+		timeout -k 10 180 "$fuzzer" $limits "$f" >"$work/report" 2>&1
 		what=$(sort_one "$f" "$work/report")
 		case $what in
 		clean) clean=$((clean + 1)) ;;
@@ -141,11 +141,19 @@ echo "fuzz: $(count "$dir/seeds") seeds ($(du -sk "$dir/seeds" | cut -f1) KiB),"
 # -close_fd_mask=3: the readers' own one-line refusals would be most of
 # the log; libFuzzer and the sanitizers still report on their own copy of
 # stderr. -max_len: above every seed (at most about 60 KiB).
+# Bounded from outside too: libFuzzer's fork mode waits for its job
+# without a limit, and a job that never ends would hold the run for good
+# (stop 40's CI hung with this search the one part not ended). A search
+# stopped so says it; what it found until then is sorted as usual.
+bound=$((seconds * 3 + 120))
 # shellcheck disable=SC2086
-FUZZ_REPORTS=$reports "$fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+FUZZ_REPORTS=$reports timeout -k 30 "$bound" "$fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 	-max_total_time="$seconds" $limits -max_len=131072 -close_fd_mask=3 \
 	-artifact_prefix="$dir/findings/" \
 	"$dir/corpus" "$dir/seeds" "$SRCDIR/tests/fuzz/known" >"$log" 2>&1
+rc=$?
+[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+	echo "fuzz: NEW: the search had not ended $bound s after it began and was stopped (a fuzzing job that never ended; $log)"
 
 # The last status line: "#N: cov: C ft: F corp: K exec/s E
 # oom/timeout/crash: O/T/X time: Ss job: J dft_time: 0".
@@ -167,7 +175,7 @@ find "$dir/findings" -maxdepth 1 -type f -newer "$dir/findings/.start" ! -name '
 	>"$dir/findings/.new"
 while read -r f; do
 	# shellcheck disable=SC2086
-	"$fuzzer" $limits "$f" >"$f.txt" 2>&1
+	timeout -k 10 120 "$fuzzer" $limits "$f" >"$f.txt" 2>&1
 	job=
 	for r in "$reports"/*.in; do
 		[ -f "$r" ] && cmp -s "$r" "$f" && { job=${r%.in}.txt; break; }
