@@ -58,13 +58,13 @@ real_run() {
 	check "the $name run leaves nothing" dir_unchanged "$SCRATCH/$name.d"
 }
 
-# measured NAME CMD...: runs CMD under /usr/bin/time -v with a 300 s hang
-# guard, its output in $SCRATCH/NAME.out and .err; its exit status in RC,
+# measured NAME CMD...: runs CMD under /usr/bin/time -v with a hang guard of
+# HANG_GUARD s (300), its output in $SCRATCH/NAME.out and .err; its exit status in RC,
 # its peak resident size (KiB) in RSS. The time is printed, never judged.
 measured() {
 	local name=$1
 	shift
-	timeout 300 /usr/bin/time -v -o "$SCRATCH/$name.time" "$@" >"$SCRATCH/$name.out" \
+	timeout "${HANG_GUARD:-300}" /usr/bin/time -v -o "$SCRATCH/$name.time" "$@" >"$SCRATCH/$name.out" \
 		2>"$SCRATCH/$name.err"
 	RC=$?
 	RSS=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$SCRATCH/$name.time")
