@@ -1,7 +1,8 @@
 #!/bin/bash
 # --phase-timeout ends a job that a stopped or stuck rank would hang: with
-# one rank slowed (the fault injector: 30 ms a file), so that the other is
-# done and waits, then SIGSTOPped in Create, and --phase-timeout 15,
+# one rank slowed (the fault injector: a delay on each file), so that the
+# other is done and waits, then SIGSTOPped in Create, and --phase-timeout
+# (15 s, or 3 times a reference run's time on a slow machine),
 #  - rank 1 stopped: rank 0 ends the job, naming the worker not done, its
 #    op, its directory and its count, on stderr and in the results file
 #    (aborted), and names the clean command; while it waits it uses
@@ -11,7 +12,7 @@
 #  - a node's leader stuck in the first step's cache drop: rank 0 names
 #    both ranks as not begun, and no "last heard" time.
 # The job must end by itself (exit 1 with the message, not the harness's
-# 120 s timeout, which a job that hangs runs into), and pfsbench's own
+# timeout, which a job that hangs runs into), and pfsbench's own
 # figure of how long the step ran ("ran N s") must be past the timeout: it
 # did not fire early. How soon after the timeout the job ends is not
 # judged here: Open MPI's end of a job with a stopped rank took 0.05 s on
@@ -23,12 +24,24 @@
 
 T=$SCRATCH/target
 mkdir "$T"
-# The victim's Create (1000 files at 30 ms) outlasts the timeout twice, and
-# the timeout leaves the test 15 s to see the other rank done and stop the
-# victim: with 5 s and 10 ms a file, a busy machine once ended the job by
-# the timeout before the test had found the ranks (issue 24).
-TIMEOUT=15
-PLAN=(create-unlink -m "$T" -t pa -f 1000 -F 1 -s 1k --no-drop-caches --phase-timeout $TIMEOUT)
+# The victim's Create (1000 files, a delay on each) outlasts the timeout
+# twice, and the timeout leaves the test time to see the other rank done
+# and stop the victim. A fixed 15 s was not always that time: with 5 s and
+# 10 ms a file, a busy machine once ended the job by the timeout before the
+# test had found the ranks (issue 24), and the other rank's 1000 files
+# depend on the machine. So the same job is run first without the fault,
+# and the timeout is 3 times what that whole run took (15 s at least: on
+# an idle machine it takes about 1 s); the delay a file makes the victim's
+# Create last twice the timeout.
+BASE=(create-unlink -m "$T" -t pa -f 1000 -F 1 -s 1k --no-drop-caches --no-fsync)
+t0=$EPOCHREALTIME
+pfs 2 "${BASE[@]}" --results "$SCRATCH/reference.h5"
+REF_S=$(awk -v a="$EPOCHREALTIME" -v s="$t0" 'BEGIN {printf "%d", a - s + 0.999}')
+[ "$RC" -eq 0 ] && [ -z "$(ls -A "$T")" ] || { not_ok "the reference run without a fault"; cat "$ERR"; finish; }
+TIMEOUT=$((3 * REF_S > 15 ? 3 * REF_S : 15))
+DELAY_MS=$((2 * TIMEOUT))
+echo "# reference run: $REF_S s; --phase-timeout $TIMEOUT, the victim $DELAY_MS ms a file"
+PLAN=("${BASE[@]}" --phase-timeout "$TIMEOUT")
 # Percent of a core for the waiting rank over 1 s: 1 to 6 here, but 13 in
 # the sanitizer build on a fresh machine, beside another test (make check
 # -j2). A rank that spins takes what a busy loop beside it takes
@@ -50,12 +63,12 @@ rank_pid() {
 # beside it over the same second).
 stop_one() {
 	local victim=$1 name=$2 i vp other t0 slow
-	slow=$(faulty "delay openat 30ms rank=$victim")
-	(cd "$SCRATCH" && exec timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "$slow" "${PLAN[@]}" \
+	slow=$(faulty "delay openat ${DELAY_MS}ms rank=$victim")
+	(cd "$SCRATCH" && exec timeout $((4 * TIMEOUT + 60)) "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 2 "$slow" "${PLAN[@]}" \
 		--results "$SCRATCH/$name.h5") >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err" &
 	local pid=$!
 	# The other rank's worker directory is <node>.<worker>, worker = rank + 1.
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 20 * TIMEOUT; i++)); do
 		[ "$(find "$T" -mindepth 3 -path "*.$((2 - victim))/*" 2>/dev/null | wc -l)" -ge 1000 ] &&
 			break
 		sleep 0.1
