@@ -172,15 +172,17 @@ failed_tests() {
 # tallies SUITELOG (relative to DIR; - for none) and records its time.
 # A part that fails has its failed tests, or the end of its output, printed
 # last of all, so that the end of CI's log says what failed and why.
-# Each part has PART_MINUTES (default 45: three times the longest part's
-# time on a busy machine) before it is stopped (GNU timeout: TERM to its
+# Each part has PART_MINUTES (default 60: the longest part took 12-15
+# minutes on the machines CI ran on, and 41, the sanitizer lane, on a
+# fresh one whose page cache the other lanes' runs dropped every 2 s)
+# before it is stopped (GNU timeout: TERM to its
 # process group, KILL a minute later) and failed, saying so: a part that
 # hangs fails CI with its own output printed, rather than holding CI until
 # its outer limit ends it with nothing said (stop 40's CI: a part, most
 # likely the fuzz search, never ended, and CI was cut at its limit with no
 # report of what hung).
 PARTS=$PWD/check-parts
-PART_MINUTES=${PART_MINUTES:-45}
+PART_MINUTES=${PART_MINUTES:-60}
 declare -A PART_PID PART_DIR PART_LOG
 FAILED_PARTS=()
 start_part() {
