@@ -331,15 +331,14 @@ for sc in $SCENARIOS; do
 		*) echo "bench-compare: no scenario '$sc' (a b c d)"; exit 2 ;;
 		esac || exit 1
 		# this trial's node factor (power.csv's last row) tunes the next D
+		# of a delayed scenario (d_a, d_b, d_d; c has none)
 		m=$(tail -n 1 "$out/power.csv" | cut -d, -f6)
-		case $sc in
-		a) [ -n "$m" ] && echo "trial $t,a,$d_a,,$m" >>"$out/calibration.csv" &&
-			eff_add a "$d_a" "$m" && d_a=$(eff_delay a 2 "$d_a") ;;
-		b) [ -n "$m" ] && echo "trial $t,b,$d_b,,$m" >>"$out/calibration.csv" &&
-			eff_add b "$d_b" "$m" && d_b=$(eff_delay b 2 "$d_b") ;;
-		d) [ -n "$m" ] && echo "trial $t,d,$d_d,,$m" >>"$out/calibration.csv" &&
-			eff_add d "$d_d" "$m" && d_d=$(eff_delay d 1.25 "$d_d") ;;
-		esac
+		if [ "$sc" != c ] && [ -n "$m" ]; then
+			dv=d_$sc
+			echo "trial $t,$sc,${!dv},,$m" >>"$out/calibration.csv"
+			eff_add "$sc" "${!dv}" "$m"
+			printf -v "$dv" '%s' "$(eff_delay "$sc" "$([ "$sc" = d ] && echo 1.25 || echo 2)" "${!dv}")"
+		fi
 	done
 	echo "bench-compare: scenario $sc done, $((SECONDS - s0)) s"
 done

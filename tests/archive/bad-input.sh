@@ -150,10 +150,9 @@ done
 # The reader's child dies with the reader: a pfsbench killed while its
 # child read (SIGKILL at a job's time limit) left the child reading on,
 # on this file allocating without end, its watch gone with the parent.
-# Caught while it reads the endless heap, the
-# child is stopped, so that it is still there whatever its speed, and the
-# reader killed: the child must go too (PR_SET_PDEATHSIG's SIGKILL ends a
-# stopped process as well).
+# Caught while it reads the endless heap, the child is stopped, so that it
+# is still there whatever its speed, and the reader killed: the child must
+# go too (PR_SET_PDEATHSIG's SIGKILL ends a stopped process as well).
 orphan_check() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=1" \
 		"$PFSBENCH" show "$SRCDIR/tests/fuzz/known/h5gopen-name-heap-endless.h5" >/dev/null 2>&1 &
