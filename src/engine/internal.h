@@ -41,7 +41,8 @@ enum pfs_mpi_tag {
 	TAG_PROGRESS,      /* a rank's progress, to its node's aggregator (progress.c) */
 	TAG_TO_READER,     /* a ledger for the rank whose peer the sender is (peer.c) */
 	TAG_TO_PEER,       /* a ledger for the sender's peer (peer.c) */
-	TAG_PROGRESS_NODE, /* a node's progress, from its aggregator to rank 0 (progress.c) */
+	TAG_PROGRESS_NODE, /* a node's progress, from its aggregator to rank 0 or its relay (progress.c) */
+	TAG_PROGRESS_GROUP, /* a group of nodes' progress, from its relay to rank 0 (progress.c) */
 };
 
 /* The message a rank sends its node's aggregator (TAG_PROGRESS) at a tick,
@@ -61,6 +62,7 @@ enum {
 
 struct pfs_progress_view; /* rank 0's picture of every node's progress (progress.c) */
 struct pfs_progress_agg;  /* an aggregator's picture of its node's ranks (progress.c) */
+struct pfs_progress_relay; /* a relay's picture of its group of nodes (progress.c) */
 struct pfs_direct_answer;     /* a node's answer to --direct's probe (run.c) */
 
 struct pfs_engine {
@@ -155,6 +157,7 @@ struct pfs_engine {
 	unsigned prog_expect;  /* DONE_SEQ messages this rank takes at the end */
 	unsigned prog_done;    /* ... and has taken */
 	struct pfs_progress_agg *agg; /* an aggregator's view of its node */
+	struct pfs_progress_relay *relay; /* a relay's view of its group of nodes */
 	struct pfs_timeline timeline; /* this rank's ticks of the step in progress */
 	uint64_t rows_planned;        /* run.c: the rows the plan makes */
 	bool prog_tty;         /* rank 0: draw the line as a terminal line */

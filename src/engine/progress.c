@@ -5,7 +5,12 @@
  * lowest rank; on rank 0's node the lowest but rank 0, so that rank 0
  * takes no message of each rank of its own node either) sums its node's
  * ranks and sends rank 0 one message a tick at most: rank 0 hears O(nodes)
- * messages a tick, not O(ranks). Rank 0 draws one updating line on stderr
+ * messages a tick, not O(ranks). Above PROGRESS_TREE_NODES nodes the
+ * aggregators send their node's message to their group's relay instead
+ * (groups of about the square root of the nodes; the relay is the
+ * aggregator of its group's first node), which sends rank 0 the group's
+ * news in one message a tick: rank 0 hears O(sqrt(nodes)) messages a tick,
+ * and still each node's own figures. Rank 0 draws one updating line on stderr
  * for steps longer than PROGRESS_AFTER_US: the rate, the time so far, the
  * expected end and the slowest node. */
 #include "internal.h"
@@ -23,6 +28,9 @@
 #define PROGRESS_AFTER_US 2000000u /* steps shorter than this draw nothing */
 #define DRAW_EVERY_TTY_US 500000u
 #define DRAW_EVERY_LOG_US 5000000u /* not a terminal: a line every 5 s */
+/* Up to this many nodes every aggregator sends rank 0 its node's message;
+ * beyond, through relays (group_nodes). */
+#define PROGRESS_TREE_NODES 256u
 
 /* DONE_SEQ ends a rank's progress messages (internal.h: MSG_*, NMSG_*). */
 #define DONE_SEQ UINT64_MAX
@@ -52,7 +60,9 @@ struct pfs_progress_view {
 	/* What rank 0 heard, said with PFSBENCH_DEBUG_PROGRESS set. */
 	uint64_t msgs, since_us;
 	unsigned senders;
-	bool *heard;                          /* per node: its aggregator was heard */
+	bool *heard;                          /* per node: a sender on it was heard */
+	uint64_t *group_msg;                  /* a relay's message: group_len uint64_t */
+	int group_len;
 };
 
 struct pfs_progress_agg {
@@ -61,8 +71,24 @@ struct pfs_progress_agg {
 	unsigned first, n;     /* the workers covered: [first, n); rank 0's not */
 	unsigned self;         /* this rank's own */
 	bool dirty;            /* heard of something since the last message */
-	uint64_t next_send_us; /* no message to rank 0 before this */
+	uint64_t next_send_us; /* no message up before this */
+	int to;                /* whom the node's message goes to: rank 0 or its relay */
 	uint64_t msg[NMSG_LEN];
+	MPI_Request req;
+};
+
+/* A relay's picture of its group: each node's last message, as heard, and
+ * the message in flight to rank 0: a count, then per node with news its
+ * index and its message (GROUP_REC uint64_t each), or DONE_SEQ alone. */
+#define GROUP_REC (1 + NMSG_LEN)
+struct pfs_progress_relay {
+	unsigned first, n;       /* the group's nodes: [first, first + n) */
+	uint64_t *msg;           /* n x NMSG_LEN */
+	uint64_t *heard_us;      /* per node: the relay's clock when its message came */
+	bool *news;              /* per node: heard since the last message to rank 0 */
+	bool any_news;
+	uint64_t next_send_us;
+	uint64_t *out;           /* 1 + n x GROUP_REC */
 	MPI_Request req;
 };
 
@@ -143,6 +169,70 @@ static int aggregator_of(const struct pfs_engine *e, unsigned n)
 	return -1;
 }
 
+/* The nodes of a relay's group: 0 (no relays) up to PROGRESS_TREE_NODES
+ * nodes; beyond, the square root of the nodes rounded up, so that rank 0
+ * (which takes group 0's nodes itself, and one message from each other
+ * group's relay) and each relay hear about as many senders, 2 sqrt(nodes)
+ * at most: 200 a tick at 10,000 nodes. PFSBENCH_DEBUG_PROGRESS_GROUP, a
+ * number from 1 up: groups of that many nodes whatever their number (a
+ * test's way to have relays with a few simulated nodes). */
+static unsigned group_nodes(const struct pfs_engine *e)
+{
+	const char *env = getenv("PFSBENCH_DEBUG_PROGRESS_GROUP");
+	unsigned m = e->topo.nnodes, g = 1;
+	uint64_t n;
+
+	if (env && !pfs_parse_u64(env, &n) && n >= 1)
+		return n >= m ? 0 : (unsigned)n;
+	if (m <= PROGRESS_TREE_NODES)
+		return 0;
+	while ((uint64_t)g * g < m)
+		g++;
+	return g;
+}
+
+/* Whom node n's aggregator sends its node's message: rank 0, or the relay
+ * of its group (the aggregator of the group's first node; itself for that
+ * node). */
+static int upward_of(const struct pfs_engine *e, unsigned n)
+{
+	unsigned g = group_nodes(e);
+
+	if (!g || n < g)
+		return 0;
+	return aggregator_of(e, n / g * g);
+}
+
+/* Whether this rank relays its group's messages to rank 0. */
+static bool is_relay(const struct pfs_engine *e)
+{
+	return e->rank != 0 && upward_of(e, e->w.node) == e->rank;
+}
+
+static int configure_relay(struct pfs_engine *e, unsigned g)
+{
+	unsigned first = e->w.node, n = e->topo.nnodes - first < g ? e->topo.nnodes - first : g;
+	struct pfs_progress_relay *r;
+
+	/* Each other node of the group ends with its aggregator's DONE_SEQ,
+	 * sent here also when this rank has no memory for the group. */
+	e->prog_expect += n - 1;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	e->relay = r;
+	r->req = MPI_REQUEST_NULL;
+	r->first = first;
+	r->n = n;
+	r->msg = calloc((size_t)n * NMSG_LEN, sizeof(*r->msg));
+	r->heard_us = calloc(n, sizeof(*r->heard_us));
+	r->news = calloc(n, sizeof(*r->news));
+	r->out = calloc(1 + (size_t)n * GROUP_REC, sizeof(*r->out));
+	if (!r->msg || !r->heard_us || !r->news || !r->out)
+		return -ENOMEM;
+	return 0;
+}
+
 static int configure_agg(struct pfs_engine *e)
 {
 	unsigned node = e->w.node, nw = e->topo.nodes[node].nworkers;
@@ -162,6 +252,7 @@ static int configure_agg(struct pfs_engine *e)
 	a->first = node == 0 ? 1 : 0;
 	a->n = nw;
 	a->self = e->w.worker - 1;
+	a->to = upward_of(e, node);
 	return 0;
 }
 
@@ -176,7 +267,9 @@ static int configure_view(struct pfs_engine *e)
 	v->heard = calloc(nn, sizeof(*v->heard));
 	v->node_items = calloc(nn, sizeof(uint64_t));
 	v->node_target = calloc(nn, sizeof(uint64_t));
-	if (!v->nodes || !v->heard || !v->node_items || !v->node_target)
+	v->group_len = 1 + (int)group_nodes(e) * GROUP_REC;
+	v->group_msg = calloc((size_t)v->group_len, sizeof(uint64_t));
+	if (!v->nodes || !v->heard || !v->node_items || !v->node_target || !v->group_msg)
 		return -ENOMEM;
 	e->prog_tty = stderr_is_terminal(e->err);
 	v->drawing = !(e->common->progress == PFS_PROGRESS_NEVER ||
@@ -195,7 +288,15 @@ int pfs_progress_configure(struct pfs_engine *e)
 	e->prog_roles = true;
 	e->prog_done = 0;
 	if (e->rank == 0) {
-		e->prog_expect = e->topo.nnodes - (aggregator_of(e, 0) < 0 ? 1 : 0);
+		/* A DONE_SEQ from each node's aggregator that sends rank 0 its
+		 * message, and from each relay. */
+		unsigned g = group_nodes(e), direct = g ? g : e->topo.nnodes;
+
+		if (direct > e->topo.nnodes)
+			direct = e->topo.nnodes;
+		e->prog_expect = direct - (aggregator_of(e, 0) < 0 ? 1 : 0);
+		if (g)
+			e->prog_expect += (e->topo.nnodes + g - 1) / g - 1;
 		return configure_view(e);
 	}
 	e->prog_to = aggregator_of(e, node);
@@ -205,6 +306,12 @@ int pfs_progress_configure(struct pfs_engine *e)
 	/* The node's other ranks, each ending with DONE_SEQ. */
 	e->prog_expect = e->topo.nodes[node].nworkers - 1 - (node == 0 ? 1 : 0);
 	e->while_waiting = while_waiting;
+	if (is_relay(e)) {
+		int rc = configure_relay(e, group_nodes(e));
+
+		if (rc)
+			return rc;
+	}
 	return configure_agg(e);
 }
 
@@ -215,6 +322,7 @@ void pfs_progress_free(struct pfs_engine *e)
 		free(e->view->heard);
 		free(e->view->node_items);
 		free(e->view->node_target);
+		free(e->view->group_msg);
 		free(e->view);
 		e->view = NULL;
 	}
@@ -223,6 +331,14 @@ void pfs_progress_free(struct pfs_engine *e)
 		free(e->agg->rank_of);
 		free(e->agg);
 		e->agg = NULL;
+	}
+	if (e->relay) {
+		free(e->relay->msg);
+		free(e->relay->heard_us);
+		free(e->relay->news);
+		free(e->relay->out);
+		free(e->relay);
+		e->relay = NULL;
 	}
 	free(e->ticks);
 	e->ticks = NULL;
@@ -463,16 +579,94 @@ static void agg_summary(const struct pfs_engine *e, uint64_t now_us, uint64_t *m
 	msg[NMSG_LAG_AGE_US] = lag->heard_us ? now_us - lag->heard_us : UINT64_MAX;
 }
 
+/* ---- a group's relay -------------------------------------------------------- */
+
+/* Node n's message, as the relay heard it now. */
+static void relay_note(struct pfs_progress_relay *r, unsigned n, const uint64_t *msg,
+		       uint64_t now_us)
+{
+	memcpy(&r->msg[(size_t)(n - r->first) * NMSG_LEN], msg, NMSG_LEN * sizeof(*msg));
+	r->heard_us[n - r->first] = now_us;
+	r->news[n - r->first] = true;
+	r->any_news = true;
+}
+
+/* The group's other aggregators' messages, into their places (only
+ * counted when the relay has no memory for them: the run stops). */
+static void relay_take(struct pfs_engine *e)
+{
+	struct pfs_progress_relay *r = e->relay;
+	uint64_t msg[NMSG_LEN];
+	int src;
+
+	while (next_message(e, TAG_PROGRESS_NODE, msg, NMSG_LEN, &src)) {
+		unsigned n = e->topo.node_of_rank[src];
+
+		if (msg[NMSG_SEQ] == DONE_SEQ)
+			e->prog_done++;
+		else if (r && r->out && n >= r->first && n - r->first < r->n)
+			relay_note(r, n, msg, pfs_now_us());
+	}
+}
+
+/* One message to rank 0 when there is news and a tick has passed since
+ * the last: each node with news, its laggard's age grown by the time the
+ * relay held its message. */
+static void relay_send(struct pfs_engine *e, uint64_t now_us)
+{
+	struct pfs_progress_relay *r = e->relay;
+	uint64_t k = 0;
+	int done = 1;
+
+	if (!r->any_news || now_us < r->next_send_us)
+		return;
+	if (r->req != MPI_REQUEST_NULL)
+		PFS_MPI(e, MPI_Test, (&r->req, &done, MPI_STATUS_IGNORE));
+	if (!done)
+		return;
+	for (unsigned i = 0; i < r->n; i++) {
+		uint64_t *rec = &r->out[1 + k * GROUP_REC], *age = &rec[1 + NMSG_LAG_AGE_US];
+
+		if (!r->news[i])
+			continue;
+		rec[0] = r->first + i;
+		memcpy(&rec[1], &r->msg[(size_t)i * NMSG_LEN], NMSG_LEN * sizeof(*rec));
+		if (*age != UINT64_MAX)
+			*age = add_sat(*age, now_us - r->heard_us[i]);
+		r->news[i] = false;
+		k++;
+	}
+	r->out[0] = k;
+	PFS_MPI(e, MPI_Isend, (r->out, (int)(1 + k * GROUP_REC), MPI_UINT64_T, 0,
+			       TAG_PROGRESS_GROUP, e->comm, &r->req));
+	r->any_news = false;
+	r->next_send_us = now_us + PFS_TICK_US;
+}
+
 /* On an aggregator, at its ticks and while it waits: its node's messages
- * in, and one message out to rank 0 when there is news and a tick has
- * passed since the last. */
+ * in, and one message up (to rank 0, or to its relay) when there is news
+ * and a tick has passed since the last. A relay notes its own node's
+ * message beside the others' of its group, and sends rank 0 the group's. */
 static void agg_service(struct pfs_engine *e, uint64_t now_us)
 {
 	struct pfs_progress_agg *a = e->agg;
 	int done = 1;
 
 	agg_take(e);
-	if (!a || !a->m || !a->dirty || now_us < a->next_send_us)
+	if (e->relay)
+		relay_take(e);
+	if (!a || !a->m)
+		return;
+	if (e->relay && e->relay->out) {
+		if (a->dirty) {
+			agg_summary(e, now_us, a->msg);
+			relay_note(e->relay, e->w.node, a->msg, now_us);
+			a->dirty = false;
+		}
+		relay_send(e, now_us);
+		return;
+	}
+	if (!a->dirty || now_us < a->next_send_us)
 		return;
 	if (a->req != MPI_REQUEST_NULL)
 		PFS_MPI(e, MPI_Test, (&a->req, &done, MPI_STATUS_IGNORE));
@@ -480,12 +674,75 @@ static void agg_service(struct pfs_engine *e, uint64_t now_us)
 		return;
 	agg_summary(e, now_us, a->msg);
 	PFS_MPI(e, MPI_Isend,
-		(a->msg, NMSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS_NODE, e->comm, &a->req));
+		(a->msg, NMSG_LEN, MPI_UINT64_T, a->to, TAG_PROGRESS_NODE, e->comm, &a->req));
 	a->dirty = false;
 	a->next_send_us = now_us + PFS_TICK_US;
 }
 
 /* ---- rank 0's line ------------------------------------------------------- */
+
+/* Node n's message, as rank 0 heard it now (from its aggregator or its
+ * group's relay). */
+static void note_node(struct pfs_progress_view *v, unsigned n, const uint64_t *msg)
+{
+	memcpy(v->nodes[n].msg, msg, sizeof(v->nodes[n].msg));
+	v->nodes[n].heard_us = pfs_now_us();
+	v->nodes[n].lag_heard_us = msg[NMSG_LAG_AGE_US] <= v->nodes[n].heard_us
+					   ? v->nodes[n].heard_us - msg[NMSG_LAG_AGE_US]
+					   : 0;
+	if (msg[NMSG_UNIT] < PFS_UNIT_COUNT)
+		v->unit = (enum pfs_unit)msg[NMSG_UNIT];
+}
+
+/* The senders rank 0 heard, counted by their nodes. */
+static void heard_from(struct pfs_engine *e, int src)
+{
+	struct pfs_progress_view *v = e->view;
+	unsigned n = e->topo.node_of_rank[src];
+
+	v->msgs++;
+	if (v->heard && !v->heard[n]) {
+		v->heard[n] = true;
+		v->senders++;
+	}
+}
+
+/* A relay's message: DONE_SEQ alone, or a count and its records. One that
+ * does not add up is dropped (it came from this job's own code). */
+static void take_group(struct pfs_engine *e)
+{
+	struct pfs_progress_view *v = e->view;
+	uint64_t one, *buf = v->group_msg ? v->group_msg : &one;
+	int cap = v->group_msg ? v->group_len : 1, flag = 0, len = 0;
+	MPI_Status st;
+
+	for (;;) {
+		PFS_MPI(e, MPI_Iprobe, (MPI_ANY_SOURCE, TAG_PROGRESS_GROUP, e->comm, &flag, &st));
+		if (!flag)
+			return;
+		PFS_MPI(e, MPI_Get_count, (&st, MPI_UINT64_T, &len));
+		/* Without the memory for a group's message (the run stops
+		 * before its first step) only DONE_SEQ comes. */
+		if (len < 1 || len > cap) {
+			pfs_error("rank 0: a progress message of %d words from rank %d; "
+				  "stopping the job", len, st.MPI_SOURCE);
+			MPI_Abort(e->comm, PFS_EXIT_FAILED);
+		}
+		PFS_MPI(e, MPI_Recv, (buf, len, MPI_UINT64_T, st.MPI_SOURCE, TAG_PROGRESS_GROUP,
+				      e->comm, MPI_STATUS_IGNORE));
+		heard_from(e, st.MPI_SOURCE);
+		if (buf[0] == DONE_SEQ && len == 1) {
+			e->prog_done++;
+			continue;
+		}
+		for (uint64_t k = 0; k < buf[0] && 1 + (k + 1) * GROUP_REC <= (uint64_t)len; k++) {
+			const uint64_t *rec = &buf[1 + k * GROUP_REC];
+
+			if (v->nodes && rec[0] < e->topo.nnodes)
+				note_node(v, (unsigned)rec[0], &rec[1]);
+		}
+	}
+}
 
 static void take_messages(struct pfs_engine *e)
 {
@@ -494,28 +751,15 @@ static void take_messages(struct pfs_engine *e)
 	int src;
 
 	while (next_message(e, TAG_PROGRESS_NODE, msg, NMSG_LEN, &src)) {
-		unsigned n;
-
-		v->msgs++;
+		heard_from(e, src);
 		if (msg[NMSG_SEQ] == DONE_SEQ) {
 			e->prog_done++;
 			continue;
 		}
-		if (!v->nodes)
-			continue;
-		n = e->topo.node_of_rank[src];
-		if (!v->heard[n]) {
-			v->heard[n] = true;
-			v->senders++;
-		}
-		memcpy(v->nodes[n].msg, msg, sizeof(msg));
-		v->nodes[n].heard_us = pfs_now_us();
-		v->nodes[n].lag_heard_us = msg[NMSG_LAG_AGE_US] <= v->nodes[n].heard_us
-						   ? v->nodes[n].heard_us - msg[NMSG_LAG_AGE_US]
-						   : 0;
-		if (msg[NMSG_UNIT] < PFS_UNIT_COUNT)
-			v->unit = (enum pfs_unit)msg[NMSG_UNIT];
+		if (v->nodes)
+			note_node(v, e->topo.node_of_rank[src], msg);
 	}
+	take_group(e);
 }
 
 /* Whether rank 0 has heard of node n in the step in progress. */
@@ -747,13 +991,24 @@ void pfs_progress_finish(struct pfs_engine *e)
 		e->while_waiting = NULL;
 		while (e->prog_done < e->prog_expect) {
 			agg_take(e);
+			if (is_relay(e))
+				relay_take(e);
 			if (e->prog_done < e->prog_expect)
 				usleep(200);
 		}
 		if (e->agg && e->agg->req != MPI_REQUEST_NULL)
 			pfs_engine_wait(e, &e->agg->req);
-		PFS_MPI(e, MPI_Isend, (done_msg, NMSG_LEN, MPI_UINT64_T, 0, TAG_PROGRESS_NODE,
-				       e->comm, &e->prog_req));
+		if (is_relay(e)) {
+			/* After the group's last message, on its tag: in order. */
+			if (e->relay && e->relay->req != MPI_REQUEST_NULL)
+				pfs_engine_wait(e, &e->relay->req);
+			PFS_MPI(e, MPI_Isend, (done_msg, 1, MPI_UINT64_T, 0, TAG_PROGRESS_GROUP,
+					       e->comm, &e->prog_req));
+		} else {
+			PFS_MPI(e, MPI_Isend, (done_msg, NMSG_LEN, MPI_UINT64_T,
+					       e->agg ? e->agg->to : upward_of(e, e->w.node),
+					       TAG_PROGRESS_NODE, e->comm, &e->prog_req));
+		}
 		pfs_engine_wait(e, &e->prog_req);
 		return;
 	}

@@ -11,7 +11,12 @@
 # and step (timeline.h). The watchdog reads the nodes' sums too: with 2 of
 # node2's 3 ranks stopped in Create (its aggregator, rank 3, done),
 # --phase-timeout names one of them, the one heard from longest ago, and
-# says that 1 more of node2 is not done; the heading counts both.
+# says that 1 more of node2 is not done; the heading counts both. The
+# watchdog's job runs with relays, in groups of one node
+# (PFSBENCH_DEBUG_PROGRESS_GROUP=1): node2's aggregator sends rank 0 its
+# node's message as its own group's relay, so what the watchdog says of
+# node2 (who, how far, heard how long ago) came through a relay
+# (tests/mpi/watchdog.sh names workers of nodes without relays).
 . "$(dirname "$0")/../mpi/lib.sh"
 
 D=$SCRATCH/target
@@ -76,7 +81,7 @@ for timeout in 10 30 90; do
 	cmd=()
 	for n in 1 2; do
 		[ "$n" -gt 1 ] && cmd+=(:)
-		mpi_env "PFSBENCH_NODENAME=node$n"
+		mpi_env "PFSBENCH_NODENAME=node$n" PFSBENCH_DEBUG_PROGRESS_GROUP=1
 		cmd+=(-np 3 "${MPI_ENV[@]}" "$wslow" create-unlink -m "$W" -t pa -f $F -F 1 -s 1k
 			--no-drop-caches --phase-timeout $timeout --results "$SCRATCH/wd.h5")
 	done
