@@ -120,6 +120,16 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* How long ago then was, at now: 0 when then is later. A message taken
+ * in a service is stamped with the clock read as it comes, after the now
+ * its service was called with (a tick's reading); its age must be 0, not
+ * the 2^64 - a few microseconds that rank 0 read as "not heard from yet"
+ * (a CI of stop 42: the watchdog said so of a rank at 10 of 20 files). */
+static uint64_t age_us(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 static void agg_service(struct pfs_engine *e, uint64_t now_us);
 
 /* What rank 0 or an aggregator does while it waits (agree.c): take
@@ -576,7 +586,7 @@ static void agg_summary(const struct pfs_engine *e, uint64_t now_us, uint64_t *m
 	msg[NMSG_LAG_BEGUN] = seq && lag->seq == seq;
 	msg[NMSG_LAG_ITEMS] = msg[NMSG_LAG_BEGUN] ? lag->items : 0;
 	msg[NMSG_LAG_TARGET] = msg[NMSG_LAG_BEGUN] ? lag->target : 0;
-	msg[NMSG_LAG_AGE_US] = lag->heard_us ? now_us - lag->heard_us : UINT64_MAX;
+	msg[NMSG_LAG_AGE_US] = lag->heard_us ? age_us(now_us, lag->heard_us) : UINT64_MAX;
 }
 
 /* ---- a group's relay -------------------------------------------------------- */
@@ -632,7 +642,7 @@ static void relay_send(struct pfs_engine *e, uint64_t now_us)
 		rec[0] = r->first + i;
 		memcpy(&rec[1], &r->msg[(size_t)i * NMSG_LEN], NMSG_LEN * sizeof(*rec));
 		if (*age != UINT64_MAX)
-			*age = add_sat(*age, now_us - r->heard_us[i]);
+			*age = add_sat(*age, age_us(now_us, r->heard_us[i]));
 		r->news[i] = false;
 		k++;
 	}
