@@ -300,10 +300,8 @@ int pfs_progress_configure(struct pfs_engine *e)
 	if (e->rank == 0) {
 		/* A DONE_SEQ from each node's aggregator that sends rank 0 its
 		 * message, and from each relay. */
-		unsigned g = group_nodes(e), direct = g ? g : e->topo.nnodes;
+		unsigned g = group_nodes(e), direct = g ? g : e->topo.nnodes; /* g < nodes */
 
-		if (direct > e->topo.nnodes)
-			direct = e->topo.nnodes;
 		e->prog_expect = direct - (aggregator_of(e, 0) < 0 ? 1 : 0);
 		if (g)
 			e->prog_expect += (e->topo.nnodes + g - 1) / g - 1;
