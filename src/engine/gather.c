@@ -3,7 +3,10 @@
  * built from their field tables, so a field is converted, not copied as
  * raw bytes, and counts are in records: a rank's count fits an int up to
  * 2^31 records, whatever their size. Rank 0 puts the rows in the test's
- * report order and points each latency cell at its row's new place. */
+ * report order and points each latency cell at its row's new place. The
+ * ticks, the most of a long step's records at scale, come in rounds of
+ * whole ranks when there are more than rank 0 holds at once
+ * (GATHER_TICKS_ROUND): each round is written before the next comes. */
 #include "internal.h"
 
 #include "pfsbench/core/util.h"
@@ -49,11 +52,15 @@ static int record_type(struct pfs_engine *e, const struct pfs_field *fields, siz
 
 int pfs_gather_init(struct pfs_engine *e)
 {
-	/* Rank 0's room for each rank's counts, and each kind's counts and
-	 * offsets: taken now, so that a block's gather needs no status
-	 * broadcast before it (rank 0 always has room for the counts). */
+	/* Rank 0's room for each rank's counts, each kind's counts and
+	 * offsets, and the rounds of ticks: taken now, so that a block's
+	 * gather needs no status broadcast before it (rank 0 always has room
+	 * for the counts). */
+	/* PFSBENCH_DEBUG_GATHER_TICKS: a test's way to have rounds in a
+	 * small run. */
+	e->ticks_round = pfs_debug_count("PFSBENCH_DEBUG_GATHER_TICKS", GATHER_TICKS_ROUND);
 	if (e->rank == 0) {
-		e->gather_counts = calloc((size_t)e->nranks * GATHER_KINDS * 3, sizeof(int));
+		e->gather_counts = calloc((size_t)e->nranks * GATHER_INTS, sizeof(int));
 		if (!e->gather_counts)
 			return -ENOMEM;
 	}
@@ -170,31 +177,59 @@ void pfs_gathered_free(struct pfs_gathered *g)
 	}
 }
 
+/* The records of kind k a round holds: every rank's (one round), or, for
+ * the ticks, the largest round's. */
+static size_t room_of(const struct pfs_gathered *g, int k)
+{
+	return k == 2 ? g->tick_room : g->totals[k];
+}
+
 int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g)
 {
 	const int *all = e->gather_counts;
+	size_t n = (size_t)e->nranks, in_round = 0;
 	int status = 0;
 
 	for (int k = 0; k < GATHER_KINDS; k++) {
 		*landing(g, k) = NULL;
 		g->totals[k] = 0;
-		g->counts[k] = e->gather_counts + (size_t)e->nranks * (GATHER_KINDS + k);
-		g->firsts[k] = e->gather_counts + (size_t)e->nranks * (2 * GATHER_KINDS + k);
+		g->counts[k] = e->gather_counts + n * (GATHER_KINDS + k);
+		g->firsts[k] = e->gather_counts + n * (2 * GATHER_KINDS + k);
 	}
+	g->round_of = e->gather_counts + n * 3 * GATHER_KINDS;
+	g->round_counts = g->round_of + n;
+	g->rounds = 1;
+	g->tick_room = 0;
 	for (int k = 0; k < GATHER_KINDS && !status; k++) {
 		for (int r = 0; r < e->nranks; r++) {
 			int c = all[(size_t)r * GATHER_KINDS + k];
+			size_t first = g->totals[k];
 
-			if (c < 0 || g->totals[k] + (size_t)c > INT_MAX) {
+			/* The ticks: a new round when this rank's would take
+			 * the round past its most; a rank's all always fit. */
+			if (k == 2) {
+				if (in_round && in_round + (size_t)(c > 0 ? c : 0) > e->ticks_round) {
+					g->rounds++;
+					in_round = 0;
+				}
+				first = in_round;
+				g->round_of[r] = g->rounds - 1;
+			}
+			if (c < 0 || first + (size_t)c > INT_MAX || g->totals[k] + (size_t)c < g->totals[k]) {
 				status = -EOVERFLOW;
 				break;
 			}
 			g->counts[k][r] = c;
-			g->firsts[k][r] = (int)g->totals[k];
+			g->firsts[k][r] = (int)first;
 			g->totals[k] += (size_t)c;
+			if (k == 2) {
+				in_round += (size_t)c;
+				if (in_round > g->tick_room)
+					g->tick_room = in_round;
+			}
 		}
 		if (!status) {
-			*landing(g, k) = malloc((g->totals[k] ? g->totals[k] : 1) * record_size[k]);
+			*landing(g, k) = malloc((room_of(g, k) ? room_of(g, k) : 1) * record_size[k]);
 			status = *landing(g, k) ? 0 : -ENOMEM;
 		}
 	}
@@ -213,52 +248,95 @@ int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g)
 	return status;
 }
 
-/* Gathers each kind's records from every rank to rank 0, into g there
- * (pfs_gather_room). One gather of every rank's counts, one broadcast of
- * rank 0's status, one gather of each kind's records. Returns 0, or on
- * every rank -ENOMEM when rank 0 had no memory for them, -EOVERFLOW when a
- * kind has more than fit an int's count; rank 0 says which (its status is
- * broadcast, so no rank waits in a gather that rank 0 cannot take). */
-static int gather(struct pfs_engine *e, const struct gather_kind *kinds, struct pfs_gathered *g)
+size_t pfs_gather_round(const struct pfs_engine *e, struct pfs_gathered *g, int w)
 {
-	int mine[GATHER_KINDS], status = 0;
+	size_t n = 0;
+
+	for (int r = 0; r < e->nranks; r++) {
+		g->round_counts[r] = g->round_of[r] == w ? g->counts[2][r] : 0;
+		n += (size_t)g->round_counts[r];
+	}
+	return n;
+}
+
+/* A round of the ticks: every rank whose round is w sends its all, the
+ * others nothing; rank 0 takes them into g->ticks. */
+static void gather_ticks(struct pfs_engine *e, const struct gather_kind *ticks, int mine, int round,
+			 struct pfs_gathered *g, int w)
+{
+	if (e->rank == 0)
+		(void)pfs_gather_round(e, g, w);
+	PFS_MPI_ASLEEP(e, MPI_Igatherv, ticks->mine, round == w ? mine : 0, ticks->type,
+		       e->rank == 0 ? g->ticks : NULL, e->rank == 0 ? g->round_counts : NULL,
+		       e->rank == 0 ? g->firsts[2] : NULL, ticks->type, 0, e->comm);
+}
+
+/* Gathers each kind's records from every rank to rank 0, into g there
+ * (pfs_gather_room), the ticks' first round among them. One gather of
+ * every rank's counts, one broadcast of rank 0's status and the rounds of
+ * ticks, a scatter of each rank's round when there are more than one, one
+ * gather of each kind's records. Returns 0, or on every rank -ENOMEM when
+ * rank 0 had no memory for them, -EOVERFLOW when a kind has more than fit
+ * an int's count; rank 0 says which (its status is broadcast, so no rank
+ * waits in a gather that rank 0 cannot take). *rounds: the rounds of
+ * ticks, *round: this rank's. */
+static int gather(struct pfs_engine *e, const struct gather_kind *kinds, struct pfs_gathered *g,
+		  int *rounds, int *round)
+{
+	int mine[GATHER_KINDS], status[2] = { 0, 1 };
 
 	memset(g, 0, sizeof(*g));
 	for (int k = 0; k < GATHER_KINDS; k++)
 		mine[k] = kinds[k].n > INT_MAX ? -1 : (int)kinds[k].n;
 	PFS_MPI_ASLEEP(e, MPI_Igather, mine, GATHER_KINDS, MPI_INT, e->gather_counts, GATHER_KINDS,
 		       MPI_INT, 0, e->comm);
-	if (e->rank == 0)
-		status = pfs_gather_room(e, g);
-	PFS_MPI_ASLEEP(e, MPI_Ibcast, &status, 1, MPI_INT, 0, e->comm);
-	for (int k = 0; k < GATHER_KINDS && !status; k++)
+	if (e->rank == 0) {
+		status[0] = pfs_gather_room(e, g);
+		status[1] = status[0] ? 1 : g->rounds;
+	}
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, status, 2, MPI_INT, 0, e->comm);
+	*rounds = status[1];
+	*round = 0;
+	if (!status[0] && *rounds > 1)
+		PFS_MPI_ASLEEP(e, MPI_Iscatter, e->rank == 0 ? g->round_of : NULL, 1, MPI_INT, round,
+			       1, MPI_INT, 0, e->comm);
+	for (int k = 0; k < GATHER_KINDS && !status[0]; k++) {
+		if (k == 2) {
+			gather_ticks(e, &kinds[k], mine[k], *round, g, 0);
+			continue;
+		}
 		PFS_MPI_ASLEEP(e, MPI_Igatherv, kinds[k].mine, mine[k], kinds[k].type,
 			       e->rank == 0 ? *landing(g, k) : NULL, e->rank == 0 ? g->counts[k] : NULL,
 			       e->rank == 0 ? g->firsts[k] : NULL, kinds[k].type, 0, e->comm);
-	if (status && e->rank == 0 && !e->failure[0])
+	}
+	if (status[0] && e->rank == 0 && !e->failure[0])
 		(void)pfs_format(e->failure, sizeof(e->failure),
 				 "rank 0 could not gather test %s iteration %u: %s", e->test,
-				 e->iteration, strerror(-status));
-	if (status)
+				 e->iteration, strerror(-status[0]));
+	if (status[0])
 		pfs_gathered_free(g);
-	return status;
+	return status[0];
 }
 
 int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_gathered *g)
 {
 	struct pfs_row *all_rows = g->rows, *rows = NULL;
 	struct pfs_lat_cell *cells = g->cells;
-	size_t nrows = g->totals[0], ncells = g->totals[1], nticks = g->totals[2],
+	size_t nrows = g->totals[0], ncells = g->totals[1], nticks = pfs_gather_round(e, g, 0),
 	       nfsstats = g->totals[3], *perm = NULL, *place = NULL;
 	int rc = 0;
 
 	e->gathered.rows += nrows;
 	e->gathered.cells += ncells;
-	e->gathered.ticks += nticks;
+	e->gathered.ticks += g->totals[2];
 	e->gathered.fsstats += nfsstats;
+	if ((unsigned)g->rounds > e->gathered.tick_rounds)
+		e->gathered.tick_rounds = (unsigned)g->rounds;
 	{
+		/* What rank 0 holds at once: every kind's records, and the
+		 * largest round of ticks. */
 		uint64_t bytes = nrows * sizeof(*rows) + ncells * sizeof(*cells) +
-				 nticks * sizeof(*g->ticks) + nfsstats * sizeof(*g->fsstats);
+				 g->tick_room * sizeof(*g->ticks) + nfsstats * sizeof(*g->fsstats);
 
 		if (bytes > e->gathered.block_max_bytes)
 			e->gathered.block_max_bytes = bytes;
@@ -308,7 +386,36 @@ out:
 	free(perm);
 	free(place);
 	free(rows);
-	pfs_gathered_free(g);
+	/* The ticks' room stays for their next rounds. */
+	for (int k = 0; k < GATHER_KINDS; k++)
+		if (k != 2) {
+			free(*landing(g, k));
+			*landing(g, k) = NULL;
+		}
+	return rc;
+}
+
+int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g, int w)
+{
+	size_t n = pfs_gather_round(e, g, w);
+	int rc = 0;
+
+	for (size_t i = 0; i < e->noutputs; i++) {
+		const struct pfs_output_ops *ops = e->outputs[i].ops;
+
+		if (!ops->ticks || !ops->ticks(&e->outputs[i], &e->ri, g->ticks, n))
+			continue;
+		if (!(ops->flags & PFS_OUTPUT_RESULTS_FILE)) {
+			pfs_warn("output %s failed to record test %s iteration %u's progress",
+				 ops->name, e->test, e->iteration);
+			continue;
+		}
+		rc = -EIO;
+		if (!e->failure[0])
+			(void)pfs_format(e->failure, sizeof(e->failure),
+					 "cannot write test %s iteration %u's progress to the results "
+					 "file '%s'", e->test, e->iteration, e->results_path);
+	}
 	return rc;
 }
 
@@ -321,13 +428,24 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 		{ e->ticks, e->nticks, e->tick_type },
 		{ e->fsstats, e->nfsstats, e->fsstat_type },
 	};
+	int rounds, round, mine = e->nticks > INT_MAX ? -1 : (int)e->nticks;
 	/* A failure is every rank's (rank 0's status is broadcast): nothing
 	 * is gathered, and the caller's agreement stops the run. */
-	int rc = gather(e, kinds, &g);
+	int rc = gather(e, kinds, &g, &rounds, &round);
 
+	if (!rc && e->rank == 0)
+		rc = pfs_gather_deliver(e, order, &g);
+	/* The ticks' other rounds, each written before the next comes; after
+	 * a failure to write, still gathered (every rank takes part), no
+	 * more written. */
+	for (int w = 1; w < rounds; w++) {
+		gather_ticks(e, &kinds[2], mine, round, &g, w);
+		if (e->rank == 0 && !rc)
+			rc = pfs_gather_deliver_ticks(e, &g, w);
+	}
+	if (e->rank == 0)
+		pfs_gathered_free(&g);
 	pfs_timeline_gathered(&e->timeline, e->nticks);
 	e->nrows = e->ncells = e->nticks = e->nfsstats = 0;
-	if (e->rank != 0 || rc)
-		return rc;
-	return pfs_gather_deliver(e, order, &g);
+	return rc;
 }

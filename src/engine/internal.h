@@ -30,6 +30,10 @@
 #define PFS_MAX_SAMPLES 4 /* rows one op may emit */
 #define PFS_TICK_US 100000u /* a progress tick: about every 100 ms */
 #define GATHER_KINDS 4 /* what a block gathers: rows, cells, ticks, fsstats (gather.c) */
+/* The most ticks rank 0 takes of a block at once (12 MiB of them; one
+ * rank's all if it has more): more come in rounds of whole ranks, each
+ * written before the next is gathered (gather.c, docs/scale.md). */
+#define GATHER_TICKS_ROUND ((size_t)1 << 18)
 
 /* Every point-to-point message of the engine on its communicator, one tag
  * per kind, all here: rank 0 probes for progress from any source, so two
@@ -180,9 +184,12 @@ struct pfs_engine {
 	bool probe_failed; /* a step's counters went missing; said once */
 
 	/* gather.c: rank 0's room for every rank's counts of each kind
-	 * (rows, cells, ticks, fsstats: GATHER_KINDS), and each kind's counts
-	 * and offsets */
+	 * (rows, cells, ticks, fsstats: GATHER_KINDS), each kind's counts
+	 * and offsets, and each rank's round of ticks and a round's counts
+	 * (GATHER_INTS ints a rank); the ticks rank 0 takes in one round at
+	 * most (GATHER_TICKS_ROUND, or PFSBENCH_DEBUG_GATHER_TICKS) */
 	int *gather_counts;
+	size_t ticks_round;
 	/* gather.c: this rank's results of the test iteration in progress */
 	struct pfs_row *rows;
 	size_t nrows, rows_cap;
@@ -211,6 +218,7 @@ struct pfs_engine {
 	 * results file was closed on it. */
 	struct {
 		uint64_t rows, cells, ticks, fsstats, block_max_bytes, last_end_us, closed_us;
+		unsigned tick_rounds; /* the most rounds of ticks in one block */
 	} gathered;
 	bool drop_failed;
 	struct pfs_direct_answer *direct; /* --direct: each node's probe, rank 0's (run.c); NULL for none */
@@ -294,6 +302,11 @@ void pfs_watchdog_check(struct pfs_engine *e, uint64_t now_us);
 
 void pfs_progress_free(struct pfs_engine *e);
 
+/* run.c: a test's setting, the environment's name as a number from 1 up
+ * (PFSBENCH_DEBUG_TIMELINE, PFSBENCH_DEBUG_GATHER_TICKS); dflt without
+ * one (anything else is ignored). */
+size_t pfs_debug_count(const char *name, size_t dflt);
+
 /* gather.c */
 int pfs_gather_init(struct pfs_engine *e);
 void pfs_gather_free(struct pfs_engine *e);
@@ -306,20 +319,37 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order);
 struct pfs_gathered {
 	struct pfs_row *rows;
 	struct pfs_lat_cell *cells; /* row: index among its rank's rows */
-	struct pfs_tick *ticks;
+	struct pfs_tick *ticks;     /* one round's */
 	struct pfs_fsstat *fsstats;
 	int *counts[GATHER_KINDS], *firsts[GATHER_KINDS];
 	size_t totals[GATHER_KINDS];
+	/* The ticks come in rounds of whole ranks in rank order, each at
+	 * most e->ticks_round of them or one rank's all: round_of[r] is rank
+	 * r's, firsts[2][r] its place in its round, round_counts a round's
+	 * counts (the others' 0), tick_room the largest round. */
+	int rounds, *round_of, *round_counts;
+	size_t tick_room;
 };
+/* The ints of e->gather_counts a rank: its counts (GATHER_KINDS), each
+ * kind's count and offset (2 GATHER_KINDS), its round of ticks and its
+ * count in the round being gathered. */
+#define GATHER_INTS (3 * GATHER_KINDS + 2)
 /* Room in g for what every rank said it sends: e->gather_counts' first
- * nranks x GATHER_KINDS ints, rank by rank. Returns 0, -EOVERFLOW (a kind
- * has more than an int counts) or -ENOMEM, said, with nothing held. */
+ * nranks x GATHER_KINDS ints, rank by rank; the ticks' for their first
+ * round. Returns 0, -EOVERFLOW (a kind has more than an int counts) or
+ * -ENOMEM, said, with nothing held. */
 int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g);
-/* The records in g (received into pfs_gather_room's room) into the
- * order's report order, each cell pointed at its row's new place, handed
- * to every output; frees them. Returns 0 or -EIO (the results file could
- * not take them; e->failure says so) or -ENOMEM. */
+/* The ticks of round w: round_counts filled for it; their number. */
+size_t pfs_gather_round(const struct pfs_engine *e, struct pfs_gathered *g, int w);
+/* The records in g (received into pfs_gather_room's room, the ticks'
+ * first round) into the order's report order, each cell pointed at its
+ * row's new place, handed to every output; frees all but the ticks'
+ * room. Returns 0 or -EIO (the results file could not take them;
+ * e->failure says so) or -ENOMEM. */
 int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_gathered *g);
+/* Round w (from 1) of the ticks, received into g->ticks, handed to every
+ * output that takes more ticks (its ops' ticks). Returns 0 or -EIO. */
+int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g, int w);
 void pfs_gathered_free(struct pfs_gathered *g);
 int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
 int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n);

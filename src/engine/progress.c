@@ -142,24 +142,15 @@ static void while_waiting(struct pfs_engine *e)
 		agg_service(e, pfs_now_us());
 }
 
-/* The timeline's points per rank and run: PFS_TIMELINE_RUN_MAX, or
- * PFSBENCH_DEBUG_TIMELINE's number (a test's way to reach the bound in a
- * short run; anything but a number from 1 up is ignored). */
-static size_t timeline_budget(void)
-{
-	const char *env = getenv("PFSBENCH_DEBUG_TIMELINE");
-	uint64_t n;
-
-	if (!env || pfs_parse_u64(env, &n) || n == 0 || n > SIZE_MAX)
-		return PFS_TIMELINE_RUN_MAX;
-	return (size_t)n;
-}
-
 int pfs_progress_init(struct pfs_engine *e)
 {
 	e->prog_req = MPI_REQUEST_NULL;
 	e->prog_to = -1;
-	pfs_timeline_init(&e->timeline, timeline_budget(), PFS_TICK_US);
+	/* The timeline's points per rank and run; PFSBENCH_DEBUG_TIMELINE: a
+	 * test's way to reach the bound in a short run. */
+	pfs_timeline_init(&e->timeline,
+			  pfs_debug_count("PFSBENCH_DEBUG_TIMELINE", PFS_TIMELINE_RUN_MAX),
+			  PFS_TICK_US);
 	if (e->rank != 0)
 		return 0;
 	e->while_waiting = while_waiting;

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -835,7 +836,18 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	return status;
 }
 
-/* PFSBENCH_DEBUG_SCALE set: what rank 0 gathered and held over the run,
+size_t pfs_debug_count(const char *name, size_t dflt)
+{
+	const char *env = getenv(name);
+	uint64_t n;
+
+	if (!env || pfs_parse_u64(env, &n) || n == 0 || n > SIZE_MAX)
+		return dflt;
+	return (size_t)n;
+}
+
+/* PFSBENCH_DEBUG_SCALE set: what rank 0 gathered and held over the run
+ * (the records of its largest block, the ticks' most rounds in one),
  * for tests/engine/scale.sh and docs/scale.md. Its peak memory is the
  * process's largest resident set (getrusage: VmHWM), MPI's own included;
  * the time is from the latest row's end to the results file's close, on
@@ -865,10 +877,12 @@ static void say_scale(const struct pfs_engine *e)
 	fprintf(e->err,
 		"pfsbench: scale: %d ranks on %u nodes; rank 0 gathered %" PRIu64 " rows, %" PRIu64
 		" latency cells, %" PRIu64 " ticks, %" PRIu64 " fsstats, at most %" PRIu64
-		" bytes in one block; peak memory %ld kB (at the end: %ld anonymous, %ld files, "
-		"%ld shared); last op's end to the results file closed: %.3f s\n",
+		" bytes in one block (ticks in %u rounds); peak memory %ld kB (at the end: %ld "
+		"anonymous, %ld files, %ld shared); last op's end to the results file closed: "
+		"%.3f s\n",
 		e->nranks, e->topo.nnodes, e->gathered.rows, e->gathered.cells, e->gathered.ticks,
-		e->gathered.fsstats, e->gathered.block_max_bytes, ru.ru_maxrss, kb[0], kb[1], kb[2],
+		e->gathered.fsstats, e->gathered.block_max_bytes, e->gathered.tick_rounds,
+		ru.ru_maxrss, kb[0], kb[1], kb[2],
 		e->gathered.closed_us > e->gathered.last_end_us
 			? (double)(e->gathered.closed_us - e->gathered.last_end_us) / 1e6
 			: 0.0);

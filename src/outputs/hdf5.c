@@ -1,8 +1,10 @@
 /* hdf5.c: the results file as an output (the layout is docs/hdf5-schema.md).
  * begin creates the file, its provenance (pfs_prov_fields) with status
  * "running", its parameters (the options' key/value view) and nodes; each
- * block's rows, latency cells and progress ticks are appended to three
- * chunked, extendible tables and flushed; end records the status. A run
+ * block's rows, latency cells, progress ticks and filesystem counters are
+ * appended to four chunked, extendible tables and flushed (a block's ticks
+ * beyond rank 0's round come after it, through ticks); end records the
+ * status. A run
  * that dies keeps every block written before it died. The reader is
  * src/archive/archive_hdf5.c. */
 #include "pfsbench/core/h5common.h"
@@ -620,6 +622,30 @@ out:
 	return rc;
 }
 
+/* The rest of the last block's ticks (a round of them: src/engine/
+ * gather.c), appended and flushed as a block's records are; on failure
+ * the table shrinks back to its size before this round. */
+static int h5_ticks(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_tick *t,
+		    size_t n)
+{
+	struct h5out *h = o->priv;
+	hsize_t first_tick;
+	int err;
+
+	if (!h)
+		return -1;
+	first_tick = h->ticks.n;
+	errno = 0;
+	if (!append(&h->ticks, t, n) && H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
+		return 0;
+	err = errno;
+	truncate_table(&h->ticks, first_tick);
+	(void)H5Fflush(h->file, H5F_SCOPE_LOCAL);
+	pfs_error("cannot write progress ticks to '%s'%s%s", ri->results_path, err ? ": " : "",
+		  err ? strerror(err) : "");
+	return -1;
+}
+
 static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_run_status status,
 		  const char *reason)
 {
@@ -656,5 +682,6 @@ const struct pfs_output_ops pfs_output_hdf5 = {
 	.flags = PFS_OUTPUT_RESULTS_FILE,
 	.begin = h5_begin,
 	.block = h5_block,
+	.ticks = h5_ticks,
 	.end = h5_end,
 };

@@ -10,9 +10,11 @@
 #   the results file = its size at 1 rank, plus each node's record, plus
 #     each table's chunks (tests/engine/scale-model.sh);
 #   rank 0's peak memory = its peak before the block, plus what the block
-#     took at 1 rank (the output's own), plus 48 N for the gathers'
+#     took at 1 rank (the output's own), plus 56 N for the gathers'
 #     counts, 464 bytes a row (gathered, in report order, the order),
-#     24 a latency cell, 48 a tick, 80 a counter, plus HDF5's buffers at
+#     24 a latency cell, 48 a tick of the largest round (ticks come in
+#     rounds of whole ranks, at most ROUND_TICKS each: 2,048 ranks' 128
+#     here, 5 rounds), 80 a counter, plus HDF5's buffers at
 #     their most (a chunk of each table cached, 1.9 MB, and the conversion
 #     and background buffers, 2 MiB): 4 MiB.
 # Each within 20 %; the memory is not judged in the sanitizer build (its
@@ -27,14 +29,18 @@ N=10000 NODES=100 CELLS=70 TICKS=32 FSSTATS=16 STEPS=4
 TOLERANCE=20   # per cent
 HDF5_KB=4096   # HDF5's buffers at their most (above)
 OUT=$SCRATCH/out ERR=$SCRATCH/err
+ROUND_TICKS=262144 # GATHER_TICKS_ROUND (src/engine/internal.h)
+PER_RANK=$((STEPS * TICKS))
+ROUND_RANKS=$((ROUND_TICKS / PER_RANK))
 
 # block_kb N: the model's bytes (kB) of a block of the counts in SCALE_*
 # at N ranks, in rank 0's memory, and HDF5's buffers at their most beyond
 # those of the 1-rank run.
 block_kb() {
-	local hdf5=$HDF5_KB
+	local hdf5=$HDF5_KB held=$1
 	[ "$1" -eq 1 ] && hdf5=0
-	echo $(((48 * $1 + 464 * SCALE_ROWS + 24 * SCALE_CELLS + 48 * SCALE_TICKS +
+	[ "$held" -gt "$ROUND_RANKS" ] && held=$ROUND_RANKS
+	echo $(((56 * $1 + 464 * SCALE_ROWS + 24 * SCALE_CELLS + 48 * held * PER_RANK +
 		80 * SCALE_FSSTATS) / 1024 + hdf5))
 }
 
@@ -44,15 +50,16 @@ feed() {
 		$CELLS $TICKS $FSSTATS) >"$OUT" 2>"$ERR"
 	RC=$?
 	local re='^synth_feed: ([0-9]+) ranks on ([0-9]+) nodes; ([0-9]+) rows, ([0-9]+) latency cells, '
-	re+='([0-9]+) ticks, ([0-9]+) fsstats, ([0-9]+) bytes in the block; peak memory ([0-9]+) kB '
-	re+="before it, ([0-9]+) kB after; records' arrival to the results file closed: ([0-9.]+) s$"
+	re+='([0-9]+) ticks, ([0-9]+) fsstats, ([0-9]+) bytes in the block \(ticks in ([0-9]+) rounds\); '
+	re+="peak memory ([0-9]+) kB before it, ([0-9]+) kB after; records' arrival to the results "
+	re+='file closed: ([0-9.]+) s$'
 	local line
 	line=$(grep '^synth_feed: ' "$OUT")
 	echo "# $line"
 	[ "$RC" -eq 0 ] || cat "$ERR"
 	[[ $line =~ $re ]] || return 1
 	read -r FEED_RANKS FEED_NODES SCALE_ROWS SCALE_CELLS SCALE_TICKS SCALE_FSSTATS FEED_BLOCK \
-		FEED_BEFORE_KB FEED_PEAK_KB FEED_WRITE_S <<<"${BASH_REMATCH[*]:1}"
+		FEED_ROUNDS FEED_BEFORE_KB FEED_PEAK_KB FEED_WRITE_S <<<"${BASH_REMATCH[*]:1}"
 }
 
 # The machine's constants: 1 rank.
@@ -70,6 +77,10 @@ check "$N ranks: N x S = $((N * STEPS)) rows" test "${SCALE_ROWS:-0}" -eq $((N *
 check "$N ranks: $CELLS cells a row" test "${SCALE_CELLS:-0}" -eq $((N * STEPS * CELLS))
 check "$N ranks: $TICKS ticks per rank and step" test "${SCALE_TICKS:-0}" -eq $((N * STEPS * TICKS))
 check "$N ranks: $FSSTATS counters per node and step" test "${SCALE_FSSTATS:-0}" -eq $((NODES * STEPS * FSSTATS))
+rounds=$(((N + ROUND_RANKS - 1) / ROUND_RANKS))
+check "$N ranks: the ticks came in $rounds rounds of $ROUND_RANKS ranks at most" test "${FEED_ROUNDS:-0}" -eq $rounds
+check "$N ranks: rank 0 held one round of ticks at once ($FEED_BLOCK bytes)" \
+	test "${FEED_BLOCK:-0}" -eq $((224 * SCALE_ROWS + 24 * SCALE_CELLS + 48 * ROUND_TICKS + 80 * SCALE_FSSTATS))
 size=$(stat -c %s "$SCRATCH/synth.h5")
 model_size=$((FILE_BASE + $(tables_bytes $NODES $((N * STEPS)))))
 within "the results file's size" "$size" $model_size
@@ -81,6 +92,15 @@ else
 fi
 echo "# bench: $N synthetic ranks on $NODES nodes, a block of $FEED_BLOCK bytes: rank 0's peak ${FEED_PEAK_KB} kB (model $model_kb);" \
 	"file $size bytes (model $model_size); records' arrival to the file closed ${FEED_WRITE_S} s"
+
+# Every rank's ticks reached the file, whatever their round, in rank order.
+"$PFSBENCH" export "$SCRATCH/synth.h5" --csv --progress 2>"$ERR" | tr -d '\r' |
+	awk -F, 'NR > 1 { n++; if ($4 < last) disorder++; last = $4; if (!seen[$4]++) ranks++ }
+		END { print n + 0, ranks + 0, disorder + 0 }' >"$OUT"
+read -r file_ticks file_ranks disorder <"$OUT"
+check "/progress: all $((N * PER_RANK)) ticks ($file_ticks)" test "${file_ticks:-0}" -eq $((N * PER_RANK))
+check "/progress: every rank's ($file_ranks of $N), in rank order ($disorder out of it)" \
+	test "${file_ranks:-0}" -eq $N -a "${disorder:-1}" -eq 0
 
 # The file reads back: every row, every node.
 timeout 120 "$PFSBENCH" show "$SCRATCH/synth.h5" >"$OUT" 2>"$ERR"

@@ -114,19 +114,21 @@ progress_heard() {
 # scale_said: what rank 0 said it gathered and held (PFSBENCH_DEBUG_SCALE
 # set; docs/scale.md) on the run's stderr ($ERR), in SCALE_RANKS,
 # SCALE_NODES, SCALE_ROWS, SCALE_CELLS, SCALE_TICKS, SCALE_FSSTATS,
-# SCALE_BLOCK (bytes), SCALE_PEAK_KB, SCALE_ANON_KB, SCALE_FILE_KB,
-# SCALE_SHMEM_KB and SCALE_CLOSE_S; false when it said nothing.
+# SCALE_BLOCK (bytes), SCALE_ROUNDS (of ticks, in the block of most),
+# SCALE_PEAK_KB, SCALE_ANON_KB, SCALE_FILE_KB, SCALE_SHMEM_KB and
+# SCALE_CLOSE_S; false when it said nothing.
 scale_said() {
 	local line re
 	line=$(grep '^pfsbench: scale: ' "$ERR")
 	echo "# $line"
 	re='^pfsbench: scale: ([0-9]+) ranks on ([0-9]+) nodes; rank 0 gathered ([0-9]+) rows, '
 	re+='([0-9]+) latency cells, ([0-9]+) ticks, ([0-9]+) fsstats, at most ([0-9]+) bytes in one '
-	re+='block; peak memory ([0-9]+) kB \(at the end: (-?[0-9]+) anonymous, (-?[0-9]+) files, '
-	re+="(-?[0-9]+) shared\\); last op's end to the results file closed: ([0-9.]+) s$"
+	re+='block \(ticks in ([0-9]+) rounds\); peak memory ([0-9]+) kB \(at the end: (-?[0-9]+) '
+	re+="anonymous, (-?[0-9]+) files, (-?[0-9]+) shared\\); last op's end to the results file "
+	re+='closed: ([0-9.]+) s$'
 	[[ $line =~ $re ]] || return 1
 	read -r SCALE_RANKS SCALE_NODES SCALE_ROWS SCALE_CELLS SCALE_TICKS SCALE_FSSTATS SCALE_BLOCK \
-		SCALE_PEAK_KB SCALE_ANON_KB SCALE_FILE_KB SCALE_SHMEM_KB SCALE_CLOSE_S \
+		SCALE_ROUNDS SCALE_PEAK_KB SCALE_ANON_KB SCALE_FILE_KB SCALE_SHMEM_KB SCALE_CLOSE_S \
 		<<<"${BASH_REMATCH[*]:1}"
 }
 

@@ -74,6 +74,13 @@ struct pfs_output_ops {
 	unsigned flags; /* PFS_OUTPUT_* */
 	int (*begin)(struct pfs_output *o, const struct pfs_run_info *ri);
 	int (*block)(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_block *b);
+	/* More of the last block's ticks, in rank order after its own: a
+	 * block whose ticks exceed what rank 0 holds at once (many ranks,
+	 * long steps) brings them in rounds (src/engine/gather.c, docs/
+	 * scale.md). NULL: the output takes no ticks beyond a block's. A
+	 * failure is the block's, as block's is. */
+	int (*ticks)(struct pfs_output *o, const struct pfs_run_info *ri, const struct pfs_tick *t,
+		     size_t n);
 	int (*end)(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_run_status status,
 		   const char *reason);
 };
