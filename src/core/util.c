@@ -306,6 +306,16 @@ int pfs_parse_u64(const char *s, uint64_t *out)
 	return *end ? -EINVAL : 0;
 }
 
+size_t pfs_env_count(const char *name, size_t dflt)
+{
+	const char *env = getenv(name);
+	uint64_t n;
+
+	if (!env || pfs_parse_u64(env, &n) || n == 0 || n > SIZE_MAX)
+		return dflt;
+	return (size_t)n;
+}
+
 int pfs_parse_size(const char *s, uint64_t *out)
 {
 	static const char units[] = "kmgt";

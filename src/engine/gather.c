@@ -58,7 +58,7 @@ int pfs_gather_init(struct pfs_engine *e)
 	 * for the counts). */
 	/* PFSBENCH_DEBUG_GATHER_TICKS: a test's way to have rounds in a
 	 * small run. */
-	e->ticks_round = pfs_debug_count("PFSBENCH_DEBUG_GATHER_TICKS", GATHER_TICKS_ROUND);
+	e->ticks_round = pfs_env_count("PFSBENCH_DEBUG_GATHER_TICKS", GATHER_TICKS_ROUND);
 	if (e->rank == 0) {
 		e->gather_counts = calloc((size_t)e->nranks * GATHER_INTS, sizeof(int));
 		if (!e->gather_counts)

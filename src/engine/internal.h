@@ -302,11 +302,6 @@ void pfs_watchdog_check(struct pfs_engine *e, uint64_t now_us);
 
 void pfs_progress_free(struct pfs_engine *e);
 
-/* run.c: a test's setting, the environment's name as a number from 1 up
- * (PFSBENCH_DEBUG_TIMELINE, PFSBENCH_DEBUG_GATHER_TICKS); dflt without
- * one (anything else is ignored). */
-size_t pfs_debug_count(const char *name, size_t dflt);
-
 /* gather.c */
 int pfs_gather_init(struct pfs_engine *e);
 void pfs_gather_free(struct pfs_engine *e);

@@ -149,7 +149,7 @@ int pfs_progress_init(struct pfs_engine *e)
 	/* The timeline's points per rank and run; PFSBENCH_DEBUG_TIMELINE: a
 	 * test's way to reach the bound in a short run. */
 	pfs_timeline_init(&e->timeline,
-			  pfs_debug_count("PFSBENCH_DEBUG_TIMELINE", PFS_TIMELINE_RUN_MAX),
+			  pfs_env_count("PFSBENCH_DEBUG_TIMELINE", PFS_TIMELINE_RUN_MAX),
 			  PFS_TICK_US);
 	if (e->rank != 0)
 		return 0;

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -834,16 +833,6 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	if (e->rank == 0)
 		say_results(e);
 	return status;
-}
-
-size_t pfs_debug_count(const char *name, size_t dflt)
-{
-	const char *env = getenv(name);
-	uint64_t n;
-
-	if (!env || pfs_parse_u64(env, &n) || n == 0 || n > SIZE_MAX)
-		return dflt;
-	return (size_t)n;
 }
 
 /* PFSBENCH_DEBUG_SCALE set: what rank 0 gathered and held over the run

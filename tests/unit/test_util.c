@@ -56,6 +56,22 @@ static void test_parse_u64_rejects_garbage(void **state)
 	assert_int_equal(pfs_parse_u64(NULL, &v), -EINVAL);
 }
 
+static void test_env_count(void **state)
+{
+	static const char *const ignored[] = { "", "0", "-3", "3x", " 3", "18446744073709551616" };
+
+	(void)state;
+	assert_int_equal(unsetenv("PFSBENCH_TEST_COUNT"), 0);
+	assert_int_equal(pfs_env_count("PFSBENCH_TEST_COUNT", 7), 7);
+	assert_int_equal(setenv("PFSBENCH_TEST_COUNT", "3", 1), 0);
+	assert_int_equal(pfs_env_count("PFSBENCH_TEST_COUNT", 7), 3);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++) {
+		assert_int_equal(setenv("PFSBENCH_TEST_COUNT", ignored[i], 1), 0);
+		assert_int_equal(pfs_env_count("PFSBENCH_TEST_COUNT", 7), 7);
+	}
+	assert_int_equal(unsetenv("PFSBENCH_TEST_COUNT"), 0);
+}
+
 static void test_parse_size_suffixes(void **state)
 {
 	static const struct { const char *in; uint64_t want; } ok[] = {
@@ -337,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_parse_u64_accepts_whole_numbers),
 		cmocka_unit_test(test_parse_u64_rejects_garbage),
+		cmocka_unit_test(test_env_count),
 		cmocka_unit_test(test_parse_size_suffixes),
 		cmocka_unit_test(test_parse_size_rejects),
 		cmocka_unit_test(test_format_reports_truncation),

@@ -121,6 +121,11 @@ const char *pfs_errno_name(int err);
  * Returns 0 or -EINVAL / -ERANGE. */
 int pfs_parse_u64(const char *s, uint64_t *out);
 
+/* The environment's name as a number from 1 up, or dflt without one
+ * (anything else is ignored): a test's setting, such as
+ * PFSBENCH_DEBUG_TIMELINE. */
+size_t pfs_env_count(const char *name, size_t dflt);
+
 /* Parses a byte size: a number with an optional binary suffix
  * k/K, m/M, g/G, t/T, optionally followed by "iB" or "B" (4m = 4MiB).
  * Returns 0 or -EINVAL / -ERANGE. */
