@@ -9,11 +9,12 @@
 #   tree Mkdir Create Unlink Rmdir     mdtest -F -C -r -u -z L -b D -I F -w 4096
 #   stream Write Read                  dd bs=1M conv=fsync, dd of=/dev/null
 #   matrix Write Read at 4k 64k 1m     dd with the same request and transfer sizes
-#   bonnie's 12 tests                  bonnie++ 1.98 with the same -s, -r and -n: its
+#   bonnie's 12 tests                  bonnie++ (1.98 and later) with the same -s, -r, -n: its
 #                                      I/O tests (-n 0) and its file tests (-s 0) as
 #                                      two jobs, each sized to last over bonnie++'s 0.5 s
 # 2 ranks are 2 workers on 2 simulated nodes (PFSBENCH_NODENAME n1, n2:
-# stream times one worker a node, and each peer is 2 processes side by
+# stream times one worker a node; create-unlink's on one node, where its
+# ub creates with both at once), and each peer is 2 processes side by
 # side: mpirun -np 2 for mdtest, two dd or two bonnie++ started together
 # by bonnie++'s own semaphore, -p 2 and -y s). 1 rank runs on BENCH_CPU
 # (bench/lib.sh), 2 ranks on every CPU.
@@ -125,16 +126,20 @@ job() {
 	t=$(wait4_run "$work/out" "$work/out" "$@") || { echo "bench-table: failed on $FS, $NP ranks: $*"; cat "$work/out"; return 1; }
 	echo "$r $SIDE $wl job $t" >>"$work/cur"
 }
-# pfs ROUND WL ARGS...: pfsbench ARGS as one job, at NP ranks
+# pfs ROUND WL ARGS...: pfsbench ARGS as one job, at NP ranks: NP workers
+# on NP simulated nodes, or on one with ONE_NODE=1 (create-unlink's ub
+# creates node by node: on 2 nodes its Create would run one rank at a
+# time against mdtest's two at once)
 pfs() {
-	local r=$1 wl=$2
+	local r=$1 wl=$2 second=n2
 	shift 2
 	rm -f "$work/h5/r.h5"
+	[ "${ONE_NODE:-0}" = 1 ] && second=n1
 	if [ "$NP" = 1 ]; then
 		job "$r" "$wl" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" "$@" --progress=never --results "$work/h5/r.h5"
 	else
 		job "$r" "$wl" "$MPIRUN" --oversubscribe --bind-to none -np 1 -x PFSBENCH_NODENAME=n1 "$PFSBENCH" "$@" \
-			--progress=never --results "$work/h5/r.h5" : -np 1 -x PFSBENCH_NODENAME=n2 "$PFSBENCH" "$@" \
+			--progress=never --results "$work/h5/r.h5" : -np 1 -x PFSBENCH_NODENAME=$second "$PFSBENCH" "$@" \
 			--progress=never --results "$work/h5/r.h5"
 	fi
 }
@@ -174,7 +179,8 @@ mpi_np() { # mpirun for an MPI peer at NP ranks
 # mdtest drops none between its phases.
 pfs_cu() {
 	fresh
-	pfs "$1" cu create-unlink -m "$DIR" -f "$FILES" -F 1 -s 1 -t ub --shared-dir --stat --no-drop-caches && rows "$1" cu op
+	ONE_NODE=1 pfs "$1" cu create-unlink -m "$DIR" -f "$FILES" -F 1 -s 1 -t ub --shared-dir --stat --no-drop-caches &&
+		rows "$1" cu op
 }
 peer_cu() {
 	fresh
