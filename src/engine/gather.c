@@ -55,9 +55,8 @@ int pfs_gather_init(struct pfs_engine *e)
 	/* Rank 0's room for each rank's counts, each kind's counts and
 	 * offsets, and the rounds of ticks: taken now, so that a block's
 	 * gather needs no status broadcast before it (rank 0 always has room
-	 * for the counts). */
-	/* PFSBENCH_DEBUG_GATHER_TICKS: a test's way to have rounds in a
-	 * small run. */
+	 * for the counts). PFSBENCH_DEBUG_GATHER_TICKS: a test's way to have
+	 * rounds in a small run. */
 	e->ticks_round = pfs_env_count("PFSBENCH_DEBUG_GATHER_TICKS", GATHER_TICKS_ROUND);
 	if (e->rank == 0) {
 		e->gather_counts = calloc((size_t)e->nranks * GATHER_INTS, sizeof(int));
@@ -215,7 +214,7 @@ int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g)
 				first = in_round;
 				g->round_of[r] = g->rounds - 1;
 			}
-			if (c < 0 || first + (size_t)c > INT_MAX || g->totals[k] + (size_t)c < g->totals[k]) {
+			if (c < 0 || first + (size_t)c > INT_MAX) {
 				status = -EOVERFLOW;
 				break;
 			}
@@ -248,15 +247,30 @@ int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g)
 	return status;
 }
 
-size_t pfs_gather_round(const struct pfs_engine *e, struct pfs_gathered *g, int w)
+void pfs_gather_round(const struct pfs_engine *e, struct pfs_gathered *g, int w)
 {
-	size_t n = 0;
-
+	g->round_ticks = 0;
 	for (int r = 0; r < e->nranks; r++) {
 		g->round_counts[r] = g->round_of[r] == w ? g->counts[2][r] : 0;
-		n += (size_t)g->round_counts[r];
+		g->round_ticks += (size_t)g->round_counts[r];
 	}
-	return n;
+}
+
+/* An output that could not take a block or more of its ticks (what: ""
+ * or "'s progress"): a warning for any output but the results file's,
+ * whose failure is the run's: -EIO, said in e->failure. */
+static int output_failed(struct pfs_engine *e, const struct pfs_output_ops *ops, const char *what)
+{
+	if (!(ops->flags & PFS_OUTPUT_RESULTS_FILE)) {
+		pfs_warn("output %s failed to record test %s iteration %u%s", ops->name, e->test,
+			 e->iteration, what);
+		return 0;
+	}
+	if (!e->failure[0])
+		(void)pfs_format(e->failure, sizeof(e->failure),
+				 "cannot write test %s iteration %u%s to the results file '%s'", e->test,
+				 e->iteration, what, e->results_path);
+	return -EIO;
 }
 
 /* A round of the ticks: every rank whose round is w sends its all, the
@@ -265,7 +279,7 @@ static void gather_ticks(struct pfs_engine *e, const struct gather_kind *ticks, 
 			 struct pfs_gathered *g, int w)
 {
 	if (e->rank == 0)
-		(void)pfs_gather_round(e, g, w);
+		pfs_gather_round(e, g, w);
 	PFS_MPI_ASLEEP(e, MPI_Igatherv, ticks->mine, round == w ? mine : 0, ticks->type,
 		       e->rank == 0 ? g->ticks : NULL, e->rank == 0 ? g->round_counts : NULL,
 		       e->rank == 0 ? g->firsts[2] : NULL, ticks->type, 0, e->comm);
@@ -322,7 +336,7 @@ int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_ga
 {
 	struct pfs_row *all_rows = g->rows, *rows = NULL;
 	struct pfs_lat_cell *cells = g->cells;
-	size_t nrows = g->totals[0], ncells = g->totals[1], nticks = pfs_gather_round(e, g, 0),
+	size_t nrows = g->totals[0], ncells = g->totals[1], nticks = g->round_ticks,
 	       nfsstats = g->totals[3], *perm = NULL, *place = NULL;
 	int rc = 0;
 
@@ -368,20 +382,10 @@ int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_ga
 		}
 	struct pfs_block b = { rows, nrows, cells, ncells, g->ticks, nticks, g->fsstats, nfsstats };
 
-	for (size_t i = 0; i < e->noutputs; i++) {
-		if (!e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b))
-			continue;
-		if (!(e->outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE)) {
-			pfs_warn("output %s failed to record test %s iteration %u",
-				 e->outputs[i].ops->name, e->test, e->iteration);
-			continue;
-		}
-		rc = -EIO;
-		if (!e->failure[0])
-			(void)pfs_format(e->failure, sizeof(e->failure),
-					 "cannot write test %s iteration %u to the results file '%s'",
-					 e->test, e->iteration, e->results_path);
-	}
+	for (size_t i = 0; i < e->noutputs; i++)
+		if (e->outputs[i].ops->block(&e->outputs[i], &e->ri, &b) &&
+		    output_failed(e, e->outputs[i].ops, ""))
+			rc = -EIO;
 out:
 	free(perm);
 	free(place);
@@ -395,26 +399,16 @@ out:
 	return rc;
 }
 
-int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g, int w)
+int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g)
 {
-	size_t n = pfs_gather_round(e, g, w);
 	int rc = 0;
 
 	for (size_t i = 0; i < e->noutputs; i++) {
 		const struct pfs_output_ops *ops = e->outputs[i].ops;
 
-		if (!ops->ticks || !ops->ticks(&e->outputs[i], &e->ri, g->ticks, n))
-			continue;
-		if (!(ops->flags & PFS_OUTPUT_RESULTS_FILE)) {
-			pfs_warn("output %s failed to record test %s iteration %u's progress",
-				 ops->name, e->test, e->iteration);
-			continue;
-		}
-		rc = -EIO;
-		if (!e->failure[0])
-			(void)pfs_format(e->failure, sizeof(e->failure),
-					 "cannot write test %s iteration %u's progress to the results "
-					 "file '%s'", e->test, e->iteration, e->results_path);
+		if (ops->ticks && ops->ticks(&e->outputs[i], &e->ri, g->ticks, g->round_ticks) &&
+		    output_failed(e, ops, "'s progress"))
+			rc = -EIO;
 	}
 	return rc;
 }
@@ -441,7 +435,7 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 	for (int w = 1; w < rounds; w++) {
 		gather_ticks(e, &kinds[2], mine, round, &g, w);
 		if (e->rank == 0 && !rc)
-			rc = pfs_gather_deliver_ticks(e, &g, w);
+			rc = pfs_gather_deliver_ticks(e, &g);
 	}
 	if (e->rank == 0)
 		pfs_gathered_free(&g);

@@ -323,7 +323,7 @@ struct pfs_gathered {
 	 * r's, firsts[2][r] its place in its round, round_counts a round's
 	 * counts (the others' 0), tick_room the largest round. */
 	int rounds, *round_of, *round_counts;
-	size_t tick_room;
+	size_t tick_room, round_ticks; /* round_ticks: the round's in ticks */
 };
 /* The ints of e->gather_counts a rank: its counts (GATHER_KINDS), each
  * kind's count and offset (2 GATHER_KINDS), its round of ticks and its
@@ -334,17 +334,19 @@ struct pfs_gathered {
  * round. Returns 0, -EOVERFLOW (a kind has more than an int counts) or
  * -ENOMEM, said, with nothing held. */
 int pfs_gather_room(struct pfs_engine *e, struct pfs_gathered *g);
-/* The ticks of round w: round_counts filled for it; their number. */
-size_t pfs_gather_round(const struct pfs_engine *e, struct pfs_gathered *g, int w);
+/* Round w of the ticks is next: round_counts and round_ticks filled for
+ * it (the gather's receive side; the feed's, which stands in for it). */
+void pfs_gather_round(const struct pfs_engine *e, struct pfs_gathered *g, int w);
 /* The records in g (received into pfs_gather_room's room, the ticks'
- * first round) into the order's report order, each cell pointed at its
+ * first round, pfs_gather_round's) into the order's report order, each cell pointed at its
  * row's new place, handed to every output; frees all but the ticks'
  * room. Returns 0 or -EIO (the results file could not take them;
  * e->failure says so) or -ENOMEM. */
 int pfs_gather_deliver(struct pfs_engine *e, enum pfs_order order, struct pfs_gathered *g);
-/* Round w (from 1) of the ticks, received into g->ticks, handed to every
- * output that takes more ticks (its ops' ticks). Returns 0 or -EIO. */
-int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g, int w);
+/* A later round of the ticks (pfs_gather_round's), received into
+ * g->ticks, handed to every output that takes more ticks (its ops'
+ * ticks). Returns 0 or -EIO. */
+int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g);
 void pfs_gathered_free(struct pfs_gathered *g);
 int pfs_engine_add_row(struct pfs_engine *e, const struct pfs_row *r, const struct pfs_hist *lat);
 int pfs_engine_add_fsstats(struct pfs_engine *e, const struct pfs_fscounter *c, size_t n);

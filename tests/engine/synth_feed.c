@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 	if (!rc) {
 		double made = 0;
 
+		pfs_gather_round(&e, &g, 0);
 		receive(&s, &e, &g, cells, ticks, fsstats, 0);
 		t0 = now_s();
 		rc = pfs_gather_deliver(&e, order, &g);
@@ -188,9 +189,10 @@ int main(int argc, char **argv)
 		for (int w = 1; w < g.rounds && !rc; w++) {
 			double t = now_s();
 
+			pfs_gather_round(&e, &g, w);
 			receive(&s, &e, &g, cells, ticks, fsstats, w);
 			made += now_s() - t;
-			rc = pfs_gather_deliver_ticks(&e, &g, w);
+			rc = pfs_gather_deliver_ticks(&e, &g);
 		}
 		pfs_gathered_free(&g);
 		rc |= o.ops->end(&o, &e.ri, rc ? PFS_RUN_ABORTED : PFS_RUN_COMPLETE, "");
