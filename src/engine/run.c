@@ -555,11 +555,21 @@ static int begin_outputs(struct pfs_engine *e)
 	return 0;
 }
 
-static void end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char *reason)
+/* Every output's end, in order. -1 when the results file's did not reach
+ * its disk whole (its end says which part, on stderr): a run whose file
+ * cannot be trusted must not exit 0 (a failed close is where NFS reports
+ * a write that did not reach the server; a full disk refuses the final
+ * flush and leaves the file unreadable). */
+static int end_outputs(struct pfs_engine *e, enum pfs_run_status st, const char *reason)
 {
+	int rc = 0;
+
 	iso_time(e->ri.end_time, sizeof(e->ri.end_time));
 	for (size_t i = 0; i < e->noutputs; i++)
-		e->outputs[i].ops->end(&e->outputs[i], &e->ri, st, reason);
+		if (e->outputs[i].ops->end(&e->outputs[i], &e->ri, st, reason) &&
+		    (e->outputs[i].ops->flags & PFS_OUTPUT_RESULTS_FILE))
+			rc = -1;
+	return rc;
 }
 
 /* s as a shell reads it back, for a command the user may paste; as it is
@@ -626,7 +636,7 @@ static void run_abort(struct pfs_engine *e, const char *reason)
 		fprintf(e->err, "pfsbench: %s%.*s\n", line == reason ? "" : "  ", (int)len, line);
 		line += len + (line[len] == '\n');
 	}
-	end_outputs(e, PFS_RUN_ABORTED, reason);
+	(void)end_outputs(e, PFS_RUN_ABORTED, reason);
 	if (e->run_dir_made) {
 		quote_word(quoted, sizeof(quoted), e->common->dir);
 		fprintf(e->err,
@@ -816,8 +826,9 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	 * long cleanup ends, and the results file must say "aborted" by then. */
 	e->w.keep = e->persist == PFS_PERSIST_LEAVE && status == PFS_EXIT_OK;
 	if (e->rank == 0) {
-		end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
-			    abort_reason(e, status));
+		if (end_outputs(e, status == PFS_EXIT_OK ? PFS_RUN_COMPLETE : PFS_RUN_ABORTED,
+				abort_reason(e, status)))
+			status = PFS_EXIT_FAILED;
 		e->gathered.closed_us = pfs_run_time(e, pfs_now_us());
 	}
 	if (e->rank == 0 && e->interrupted_ranks)
