@@ -5,8 +5,8 @@
 # names pfsh3, and no other host, in all 5. 5 runs in which pfsh3's rows are
 # normal but it starts 100 ms late after every barrier (the test-only fault
 # injector delays the getrusage pfsbench makes between a step's barrier and
-# its op's clock): pfsh3 is named for leaving barriers late, for that alone,
-# in all 5. 5 runs without either: no host is named in any. compare of an
+# its op's clock): pfsh3 is named for leaving barriers late in all 5, its
+# rows normal in at least one (below). 5 runs without either: no host is named in any. compare of an
 # unthrottled run and a capped one calls an op of the capped run out as
 # slower and names pfsh3 under the table.
 #
@@ -81,11 +81,11 @@ one_op() {
 
 # runs KIND BINARY ARGS...: 5 runs on pfsh2-4; counts those that name
 # pfsh3 (named), another host (others), pfsh3 for leaving barriers late
-# alone (late_only).
+# (late), for that alone (late_only).
 runs() {
     local kind=$1 bin=$2 i lines start
     shift 2
-    named=0 others=0 late_only=0
+    named=0 others=0 late=0 late_only=0
     for i in 1 2 3 4 5; do
         start=$SECONDS
         PFSBENCH=$bin hosts_run 1 --host pfsh2,pfsh3,pfsh4 -np 3 -- \
@@ -99,6 +99,7 @@ runs() {
         fi
         grep -q '^pfsh3:' <<<"$lines" && named=$((named + 1))
         grep -q '^pfsh[124]:' <<<"$lines" && others=$((others + 1))
+        grep -q '^pfsh3: .*leaves barriers [0-9.]* ms late' <<<"$lines" && late=$((late + 1))
         grep -qx 'pfsh3: leaves barriers [0-9.]* ms late, its rows within the spread of the nodes' \
             <<<"$lines" && late_only=$((late_only + 1))
     done
@@ -109,9 +110,17 @@ runs capped "$CAPPED" "${ARGS[@]}"
 check "capped at 3 % CPU: 5 of 5 runs name pfsh3 ($named)" test "$named" -eq 5
 check "capped: no run names another host ($others)" test "$others" -eq 0
 
+# Whether its rows are also named is said, not judged: pfsh3's op runs
+# some 100 ms after the others', alone on the CPU they all share, so the
+# machine's other load in that window decides its rows. In the CI of
+# 8197d09 (the other lanes beside it) 1 of 5 late runs named pfsh3's pa
+# Create and Unlink 1.2x slower as well; before, -f 8000 made se's Create
+# 1.3x slower on it in 1 of 15 (above). A barrier wait counted in its rows
+# would make them 4-20x (5-30 ms steps, 100 ms late) in every run, so at
+# least one run must find them within the spread.
 runs late "$LATE" "${LATE_ARGS[@]}"
-check "late after barriers, rows normal: 5 of 5 runs name pfsh3 for it alone ($late_only)" \
-    test "$late_only" -eq 5
+check "late after barriers: 5 of 5 runs name pfsh3 for it ($late)" test "$late" -eq 5
+check "late: its rows within the spread in at least 1 of 5 runs ($late_only)" test "$late_only" -ge 1
 check "late: no run names another host ($others)" test "$others" -eq 0
 
 runs plain "$PINNED" "${ARGS[@]}"
