@@ -25,10 +25,9 @@ F=$SCRATCH/feed.h5
 # feed RULE [LOG]: the feed under the injector with RULE; its status in
 # RC, stderr in $SCRATCH/err (and the injector's lines with LOG=1).
 feed() {
-	local w=$SCRATCH/feed-faulty
-	printf '#!/bin/bash\nPFSBENCH_DEBUG_GATHER_TICKS=%q PFSBENCH_FAULT_LOG=%q LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
-		$PER_RANK "${2:-0}" "$PFSFAULT" "$1" "$SYNTH_FEED" >"$w"
-	chmod +x "$w"
+	local w
+	w=$(PFSBENCH=$(T_PFSBENCH=$SYNTH_FEED faulty "$1") \
+		debug_env PFSBENCH_DEBUG_GATHER_TICKS=$PER_RANK PFSBENCH_FAULT_LOG="${2:-0}")
 	rm -f "$F"
 	(cd "$SCRATCH" && timeout 120 "$MPIRUN" "${MPIRUN_FLAGS[@]}" -np 1 "$w" "$F" $RANKS $NODES 2 3 1) \
 		>"$SCRATCH/out" 2>"$SCRATCH/err"

@@ -18,12 +18,8 @@ R=$SCRATCH/close.h5
 # sanitizer build's leak check would report: that one run goes without it
 # (tests/sanitizers.supp keeps HDF5 unsuppressed, to catch pfsbench's own
 # handles left open); the run without the fault below keeps it.
-FAULTY=$SCRATCH/close-faulty
-# shellcheck disable=SC2016 # expanded when the wrapper runs
-printf '#!/bin/bash\nASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" LD_PRELOAD=%q PFSBENCH_FAULT=%q exec %q "$@"\n' \
-	"${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so}" "fail close EIO path=$R after=1 count=1" \
-	"$PFSBENCH" >"$FAULTY"
-chmod +x "$FAULTY"
+FAULTY=$(PFSBENCH=$(faulty "fail close EIO path=$R after=1 count=1") \
+	debug_env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
 PFSBENCH=$FAULTY pfs 2 create-unlink -m "$T" -f 20 -F 2 -s 4k -t se --no-drop-caches --results "$R"
 echo "# exit $RC; stderr: $(grep -v '^$' "$ERR" | head -n 3 | tr '\n' '|')"
 check "exit 1 (the file cannot be trusted), not 0" test "$RC" -eq 1
