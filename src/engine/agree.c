@@ -3,8 +3,9 @@
  * since ranks that disagree about a collective cannot go on. Waits sleep
  * instead of spinning, so that a rank with nothing to do leaves the cores
  * to the ones that work (and to a FUSE daemon or a simulated node on the
- * same host). A failing rank tells every other rank at once (a stop
- * notice); at each step's end all ranks agree on whether anyone failed. */
+ * same host). A failing rank tells the others at once (a stop notice,
+ * by node: its own node's ranks and the other nodes' leaders, who pass it
+ * on); at each step's end all ranks agree on whether anyone failed. */
 #include "internal.h"
 
 #include "pfsbench/core/interrupt.h"
@@ -24,6 +25,8 @@
 #define WAIT_MAX_NS 200000L
 #define WAIT_LONG_NS 1000000000ull
 #define WAIT_LONG_MAX_NS 2000000L
+
+static bool stop_heard(struct pfs_engine *e);
 
 void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call)
 {
@@ -52,6 +55,8 @@ void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req)
 			return;
 		if (e->while_waiting)
 			e->while_waiting(e);
+		if (e->stop_relays)
+			(void)stop_heard(e);
 		now_us = pfs_now_us();
 		if (e->watch)
 			e->watch(e, now_us);
@@ -82,6 +87,14 @@ void pfs_engine_bcast_int(struct pfs_engine *e, int *value)
 
 /* ---- stop notices --------------------------------------------------------- */
 
+/* A failing rank tells the other ranks of its own node and one rank of each
+ * other node, its leader, which passes the notice on to its node's other
+ * ranks when it first hears of it: each rank that fails sends k - 1 + M - 1
+ * notices (k ranks a node, M nodes) instead of N - 1, and a leader at most
+ * k - 1 more, once. A rank that has heard of a failure sends none of its
+ * own. The notices are synchronous sends, so a rank knows when each has
+ * been received; pfs_agree takes them all in before the next step. */
+
 void pfs_stop_recv_post(struct pfs_engine *e)
 {
 	e->stop_recv_done = false;
@@ -89,27 +102,69 @@ void pfs_stop_recv_post(struct pfs_engine *e)
 		(&e->stop_buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, e->comm, &e->stop_recv));
 }
 
+/* Notices to this node's other ranks and, with to_leaders, to every other
+ * node's leader (before the nodes are known, to every rank). False when
+ * there was no memory for them. */
+static bool stop_isend(struct pfs_engine *e, bool to_leaders)
+{
+	bool known = e->topo.nodes != NULL;
+	unsigned me = known ? e->topo.node_of_rank[e->rank] : 0;
+	size_t most = known ? e->topo.nodes[me].nworkers - 1 + (to_leaders ? e->topo.nnodes - 1 : 0)
+			    : (size_t)e->nranks - 1;
+	MPI_Request *req = calloc(most ? most : 1, sizeof(*req));
+	int k = 0;
+
+	if (!req)
+		return false;
+	for (int r = 0; r < e->nranks; r++)
+		if (r != e->rank && (!known || e->topo.node_of_rank[r] == me))
+			PFS_MPI(e, MPI_Issend,
+				(&e->rank, 1, MPI_INT, r, TAG_STOP, e->comm, &req[k++]));
+	for (unsigned n = 0; known && to_leaders && n < e->topo.nnodes; n++)
+		if (n != me)
+			PFS_MPI(e, MPI_Issend, (&e->rank, 1, MPI_INT, e->topo.nodes[n].leader_rank,
+						TAG_STOP, e->comm, &req[k++]));
+	e->stop_sends = req;
+	e->nstop_sends = k;
+	return true;
+}
+
 void pfs_stop_send(struct pfs_engine *e)
 {
-	if (e->sent_stop || e->nranks == 1)
+	if (e->sent_stop || e->relayed_stop || e->nranks == 1)
 		return;
-	e->stop_sends = calloc((size_t)e->nranks, sizeof(MPI_Request));
-	if (!e->stop_sends)
-		return; /* the others still learn of it at the step's end */
-	e->sent_stop = true;
-	for (int r = 0; r < e->nranks; r++) {
-		e->stop_sends[r] = MPI_REQUEST_NULL;
-		if (r != e->rank)
-			PFS_MPI(e, MPI_Isend,
-				(&e->rank, 1, MPI_INT, r, TAG_STOP, e->comm, &e->stop_sends[r]));
+	/* Without memory for them the others still learn of it at the
+	 * step's end. */
+	e->sent_stop = stop_isend(e, true);
+}
+
+/* Whether a stop notice has come. A node leader that hears first of another
+ * node's failure passes it on to its node: while relays are armed, from the
+ * run's start to the moment every rank has reached an agreement. */
+static bool stop_heard(struct pfs_engine *e)
+{
+	int done = 0;
+
+	if (e->stop_recv_done)
+		return true;
+	PFS_MPI(e, MPI_Test, (&e->stop_recv, &done, MPI_STATUS_IGNORE));
+	if (!done)
+		return false;
+	e->stop_recv_done = true;
+	if (e->stop_relays && e->topo.nodes && !e->sent_stop && !e->relayed_stop) {
+		unsigned me = e->topo.node_of_rank[e->rank];
+		bool leader = e->topo.nodes[me].leader_rank == e->rank;
+
+		if (leader && e->topo.nodes[me].nworkers > 1 && e->stop_buf >= 0 &&
+		    e->stop_buf < e->nranks && e->topo.node_of_rank[e->stop_buf] != me)
+			e->relayed_stop = stop_isend(e, false);
 	}
+	return true;
 }
 
 /* True when another rank has failed or a signal came: the op must stop. */
 bool pfs_engine_poll(struct pfs_engine *e)
 {
-	int done = 0;
-
 	if (e->w.stopped)
 		return true;
 	if (pfs_interrupted()) {
@@ -120,12 +175,60 @@ bool pfs_engine_poll(struct pfs_engine *e)
 		pfs_stop_send(e);
 		return true;
 	}
-	if (!e->stop_recv_done) {
-		PFS_MPI(e, MPI_Test, (&e->stop_recv, &done, MPI_STATUS_IGNORE));
-		e->stop_recv_done = done != 0;
-	}
-	e->w.stopped = e->stop_recv_done;
+	e->w.stopped = stop_heard(e);
 	return e->w.stopped;
+}
+
+/* Every rank, once each knows that some rank sent notices: take in every
+ * notice sent to this rank. Each was a synchronous send, complete only once
+ * received, so a rank whose own notices are all received enters a barrier,
+ * and when the barrier ends every notice of every rank has been received
+ * (the nonblocking consensus of Hoefler, Siebert and Lumsdaine, 2010). The
+ * receive posted last may have taken the last notice: it is cancelled, and
+ * one posted afresh for the next step. */
+static void stop_drain(struct pfs_engine *e)
+{
+	struct timespec ts = { 0, WAIT_MIN_NS };
+	MPI_Request barrier;
+	MPI_Status st;
+	bool entered = false;
+	int done = 0, cancelled = 0, got = 0;
+
+	for (;;) {
+		if (stop_heard(e)) {
+			got++;
+			pfs_stop_recv_post(e);
+			ts.tv_nsec = WAIT_MIN_NS;
+			continue;
+		}
+		if (!entered) {
+			PFS_MPI(e, MPI_Testall,
+				(e->nstop_sends, e->stop_sends, &done, MPI_STATUSES_IGNORE));
+			if (done) {
+				PFS_MPI(e, MPI_Ibarrier, (e->comm, &barrier));
+				entered = true;
+			}
+		} else {
+			PFS_MPI(e, MPI_Test, (&barrier, &done, MPI_STATUS_IGNORE));
+			if (done)
+				break;
+		}
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < WAIT_MAX_NS)
+			ts.tv_nsec = ts.tv_nsec * 2 > WAIT_MAX_NS ? WAIT_MAX_NS : ts.tv_nsec * 2;
+	}
+	PFS_MPI(e, MPI_Cancel, (&e->stop_recv));
+	PFS_MPI(e, MPI_Wait, (&e->stop_recv, &st));
+	PFS_MPI(e, MPI_Test_cancelled, (&st, &cancelled));
+	got += !cancelled;
+	pfs_stop_recv_post(e);
+	if (getenv("PFSBENCH_DEBUG_STOP"))
+		fprintf(e->err, "pfsbench: debug: stop notices: rank %d sent %d, relayed %d, received %d\n",
+			e->rank, e->sent_stop ? e->nstop_sends : 0,
+			e->relayed_stop ? e->nstop_sends : 0, got);
+	free(e->stop_sends);
+	e->stop_sends = NULL;
+	e->nstop_sends = 0;
 }
 
 /* Whether every rank got the memory it asked for (ok), at a point every
@@ -144,29 +247,23 @@ int pfs_all_allocated(struct pfs_engine *e, bool ok, const char *what)
 
 /* Every rank calls this at the same point. Returns how many ranks failed
  * or were interrupted by a signal (0 when all is well) and leaves no stop
- * notice in flight: each rank receives exactly as many notices as were sent
- * to it. */
+ * notice in flight. */
 int pfs_agree(struct pfs_engine *e, bool failed)
 {
 	int in[3] = { failed ? 1 : 0, e->sent_stop ? 1 : 0, pfs_interrupted() ? 1 : 0 };
 	int out[3] = { 0, 0, 0 };
 	MPI_Request req;
-	int expect;
 
+	/* While it waits, a leader still passes on a notice to its node's
+	 * ranks that are still at work. */
 	PFS_MPI(e, MPI_Iallreduce, (in, out, 3, MPI_INT, MPI_SUM, e->comm, &req));
 	pfs_engine_wait(e, &req);
-	expect = out[1] - (e->sent_stop ? 1 : 0);
-	for (int i = 0; i < expect; i++) {
-		if (!e->stop_recv_done)
-			pfs_engine_wait(e, &e->stop_recv);
-		pfs_stop_recv_post(e);
-	}
-	if (e->sent_stop) {
-		PFS_MPI(e, MPI_Waitall, (e->nranks, e->stop_sends, MPI_STATUSES_IGNORE));
-		free(e->stop_sends);
-		e->stop_sends = NULL;
-		e->sent_stop = false;
-	}
+	e->stop_relays = false;
+	if (out[1] > 0)
+		stop_drain(e);
+	e->stop_relays = true;
+	e->sent_stop = false;
+	e->relayed_stop = false;
 	e->w.stopped = false;
 	e->w.failed = false;
 	e->interrupted_ranks = out[2];

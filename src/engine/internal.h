@@ -101,14 +101,18 @@ struct pfs_engine {
 	int persist; /* enum pfs_persist */
 	char persist_key[128];
 
-	/* agree.c: stop notices. A failing rank tells every other rank at
-	 * once, so loops elsewhere end at their next tick, not at the phase's
-	 * end. Each rank keeps one receive posted for them. */
+	/* agree.c: stop notices. A failing rank tells its node's ranks and
+	 * every other node's leader at once, and each leader its node, so
+	 * loops elsewhere end at their next tick, not at the phase's end.
+	 * Each rank keeps one receive posted for them. */
 	MPI_Request stop_recv;
-	int stop_buf;
+	int stop_buf; /* the failing rank */
 	bool stop_recv_done;
-	MPI_Request *stop_sends;
-	bool sent_stop;
+	MPI_Request *stop_sends; /* nstop_sends, this rank's notices in flight */
+	int nstop_sends;
+	bool sent_stop;    /* this rank failed and told the others */
+	bool relayed_stop; /* this leader passed another node's notice on */
+	bool stop_relays;  /* a leader passes notices on: not while agreeing */
 	int interrupted_ranks; /* ranks that caught SIGINT/SIGTERM, at the last agreement */
 	char failure[512];     /* this rank's first failure; on rank 0 after a failed
 				* run, the lowest failing rank's (first_failure) */

@@ -946,6 +946,7 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	e.w.out = e.out;
 	e.w.err = e.err;
 	pfs_stop_recv_post(&e);
+	e.stop_relays = true;
 	if (pfs_interrupt_install())
 		pfs_warn("cannot catch SIGINT and SIGTERM; an interrupted run's results file "
 			 "will say running, not aborted");
@@ -956,6 +957,10 @@ int pfs_engine_main(const struct pfs_workload *wl, int argc, char **argv, MPI_Co
 	pfs_progress_finish(&e);
 	say_scale(&e);
 
+	/* A notice sent after the last step (a signal during the cleanup)
+	 * is received before the receive for them is cancelled. */
+	(void)pfs_agree(&e, false);
+	e.stop_relays = false;
 	PFS_MPI(&e, MPI_Cancel, (&e.stop_recv));
 	PFS_MPI(&e, MPI_Wait, (&e.stop_recv, MPI_STATUS_IGNORE));
 	fflush(e.out);
