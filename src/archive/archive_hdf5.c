@@ -354,15 +354,18 @@ static bool all_zero(const unsigned char *rec, size_t size)
  * is -E2BIG, *n its count, before anything is allocated. */
 static int read_table(hid_t file, uint64_t room, const char *name,
 		      const struct pfs_field *fields, size_t nfields, size_t size, bool optional,
-		      void **out, size_t *n)
+		      uint64_t committed, void **out, size_t *n)
 {
 	hid_t ds, space = H5I_INVALID_HID, ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
-	hsize_t dims = 0;
+	hid_t mspace = H5S_ALL;
+	hsize_t dims = 0, start = 0;
 	int rc = -1;
 
 	*out = NULL;
 	*n = 0;
-	if (optional && H5Lexists(file, name, H5P_DEFAULT) <= 0)
+	/* Nothing of it committed: not even opened, as the writer may have
+	 * been cut short in its first block's flush. */
+	if (committed == 0 || (optional && H5Lexists(file, name, H5P_DEFAULT) <= 0))
 		return 0;
 	ds = H5Dopen2(file, name, H5P_DEFAULT);
 	if (ds < 0)
@@ -372,6 +375,13 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 	if (space < 0 || ft < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
 	    H5Sget_simple_extent_dims(space, &dims, NULL) < 0)
 		goto out;
+	/* Only the records that reached the file whole (read_committed). */
+	if (dims > committed) {
+		dims = committed;
+		if (H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, NULL, &dims, NULL) < 0 ||
+		    (mspace = H5Screate_simple(1, &dims, NULL)) < 0)
+			goto out;
+	}
 	if (dims > records_max(name)) {
 		*n = dims > SIZE_MAX ? SIZE_MAX : (size_t)dims;
 		rc = -E2BIG;
@@ -384,17 +394,50 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 	*out = calloc(dims ? (size_t)dims : 1, size);
 	if (mt < 0 || !*out)
 		goto out;
-	if (dims && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+	if (dims && H5Dread(ds, mt, mspace, mspace == H5S_ALL ? H5S_ALL : space, H5P_DEFAULT,
+			    *out) < 0)
 		goto out;
 	*n = (size_t)dims;
 	while (*n && all_zero((unsigned char *)*out + (*n - 1) * size, size))
 		--*n;
 	rc = 0;
 out:
+	if (mspace != H5S_ALL)
+		pfs_h5_close_id(&mspace, H5Sclose);
 	pfs_h5_close_id(&mt, H5Tclose);
 	pfs_h5_close_id(&ft, H5Tclose);
 	pfs_h5_close_id(&space, H5Sclose);
 	pfs_h5_close_id(&ds, H5Dclose);
+	return rc;
+}
+
+/* The root's "committed" (h5common.h): how many records of /rows,
+ * /latency, /progress and /fsstats reached the file whole, into n. A file
+ * without it (written before it) has no limit: UINT64_MAX each. 0, or -1
+ * when it is there but not four unsigned 64-bit numbers. */
+static int read_committed(hid_t file, uint64_t n[PFS_COMMITTED_TABLES])
+{
+	hid_t attr, space = H5I_INVALID_HID, type = H5I_INVALID_HID;
+	hsize_t dims = 0;
+	int rc = -1;
+
+	for (int i = 0; i < PFS_COMMITTED_TABLES; i++)
+		n[i] = UINT64_MAX;
+	if (H5Aexists(file, PFS_COMMITTED_ATTR) <= 0)
+		return 0;
+	attr = H5Aopen(file, PFS_COMMITTED_ATTR, H5P_DEFAULT);
+	if (attr < 0)
+		return -1;
+	space = H5Aget_space(attr);
+	type = H5Aget_type(attr);
+	if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
+	    H5Sget_simple_extent_dims(space, &dims, NULL) == 1 && dims == PFS_COMMITTED_TABLES &&
+	    H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) == 8 &&
+	    H5Tget_sign(type) == H5T_SGN_NONE && H5Aread(attr, H5T_NATIVE_UINT64, n) >= 0)
+		rc = 0;
+	pfs_h5_close_id(&type, H5Tclose);
+	pfs_h5_close_id(&space, H5Sclose);
+	pfs_h5_close_id(&attr, H5Aclose);
 	return rc;
 }
 
@@ -537,22 +580,89 @@ static bool image_is_hdf5(const struct image *im)
 	return false;
 }
 
+/* How far a file may end short of its superblock's end-of-file address and
+ * still be read, padded with zeros (image_short_by): the space HDF5 had
+ * taken for a block's chunks and metadata (a chunk is at most 1 MiB) when
+ * the writes stopped. */
+#define IMAGE_SHORT_MAX ((uint64_t)16 << 20)
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* How many bytes the image lacks of the end its superblock records, 0 when
+ * none or when the superblock is not one this reads (at offset 0, versions
+ * 0 to 3, 8-byte addresses, base address 0: what pfsbench writes). HDF5
+ * writes the superblock's end of file as it takes space and the space's
+ * contents later: a writer whose last writes failed (the disk full, an
+ * NFS server gone) leaves a file that ends before it, which HDF5 refuses
+ * whole as truncated, with every block before. Its committed records lie
+ * before the end (read_committed), so the reader pads the image with
+ * zeros, HDF5's fill value, up to that end. */
+static uint64_t image_short_by(const struct image *im)
+{
+	const unsigned char *b = im->buf;
+	size_t at;
+	uint64_t eoa;
+
+	if (im->len < 48 || !image_is_hdf5(im) || memcmp(b, "\211HDF\r\n\032\n", 8))
+		return 0;
+	if (b[8] <= 1) { /* versions 0 and 1: sizes at 13, addresses from 24 (28) */
+		if (b[13] != 8)
+			return 0;
+		at = b[8] == 0 ? 24 : 28;
+	} else if (b[8] <= 3) { /* versions 2 and 3: sizes at 9, addresses from 12 */
+		if (b[9] != 8)
+			return 0;
+		at = 12;
+	} else {
+		return 0;
+	}
+	if (at + 24 > im->len || le64(b + at) != 0)
+		return 0;
+	eoa = le64(b + at + 16);
+	return eoa > im->len ? eoa - im->len : 0;
+}
+
 /* The image opened by HDF5, read-only, through the core driver, which reads
  * nothing but the image. The driver still probes the name it is given with
  * open(2): a name whose component is longer than NAME_MAX exists nowhere
- * (ENAMETOOLONG on every Linux filesystem), so it reaches no file. */
-static hid_t image_open(const struct image *im)
+ * (ENAMETOOLONG on every Linux filesystem), so it reaches no file. An
+ * image short of its recorded end by at most IMAGE_SHORT_MAX is opened
+ * padded with zeros, and *padded says by how much (0: not). */
+static hid_t image_open(const struct image *im, uint64_t *padded)
 {
 	char name[NAME_MAX + 3];
 	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = H5I_INVALID_HID;
+	uint64_t short_by = image_short_by(im);
+	unsigned char *buf = im->buf;
+	size_t len = im->len;
 
+	*padded = 0;
+	if (short_by && short_by <= IMAGE_SHORT_MAX &&
+	    (uint64_t)im->len + short_by <= FILE_BYTES_MAX &&
+	    (buf = calloc(1, (size_t)(im->len + short_by)))) {
+		memcpy(buf, im->buf, im->len);
+		len = (size_t)(im->len + short_by);
+		*padded = short_by;
+	} else {
+		buf = im->buf;
+	}
 	name[0] = '/';
 	memset(name + 1, 'p', sizeof(name) - 2);
 	name[sizeof(name) - 1] = '\0';
+	/* HDF5 takes its own copy of the image. */
 	if (fapl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 &&
-	    H5Pset_file_image(fapl, im->buf, im->len) >= 0)
+	    H5Pset_file_image(fapl, buf, len) >= 0)
 		file = H5Fopen(name, H5F_ACC_RDONLY, fapl);
 	pfs_h5_close_id(&fapl, H5Pclose);
+	if (buf != im->buf)
+		free(buf);
 	return file;
 }
 
@@ -641,13 +751,17 @@ static void forbid_external_links(void)
 	done = true;
 }
 
-/* The file's image, read as a results file into *a. */
-static int load_image(const char *path, const struct image *im, struct pfs_archive *a)
+/* The file's image, read as a results file into *a; with warn, a warning
+ * is said (the child that reads first keeps quiet but for errors, so that
+ * the reader after it says it once). */
+static int load_image(const char *path, const struct image *im, struct pfs_archive *a,
+		      bool warn)
 {
 	hid_t file;
 	uint64_t room;
 	void *nodes = NULL;
 	size_t nnodes = 0;
+	uint64_t committed[PFS_COMMITTED_TABLES], padded = 0;
 	const char *bad;
 	int rc;
 
@@ -662,42 +776,49 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 	if (im->locked)
 		return load_error(path, -EBUSY, "it is locked: a running pfsbench (or another HDF5 "
 				  "writer) is writing it; read it when the run has ended");
-	file = image_open(im);
+	file = image_open(im, &padded);
 	if (file < 0)
 		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
+	if (padded && warn)
+		pfs_warn("'%s' ends %" PRIu64 " bytes before the end HDF5 recorded: its writer's "
+			 "last writes did not reach it; reading what it committed before them",
+			 path, padded);
 	rc = check_self_contained(file, path);
 	if (!rc)
 		rc = check_schema(file, path, &a->schema_version);
 	if (!rc && (read_group_kvs(file, "provenance", &a->prov, &a->nprov) ||
 		    read_group_kvs(file, "parameters", &a->params, &a->nparams)))
 		rc = load_error(path, -EIO, "its provenance is damaged");
+	if (!rc && read_committed(file, committed))
+		rc = load_error(path, -EIO, "its count of committed records is damaged");
 	if (!rc)
 		rc = table_error(path, "nodes", "its node list is damaged", &nnodes,
 				 read_table(file, room, "nodes", pfs_node_fields, pfs_node_nfields,
-					    sizeof(struct pfs_node), false, &nodes, &nnodes));
+					    sizeof(struct pfs_node), false, UINT64_MAX, &nodes,
+					    &nnodes));
 	a->nodes = nodes;
 	a->nnodes = (unsigned)nnodes;
 	if (!rc)
 		rc = table_error(path, "rows", "its table of rows is truncated or damaged", &a->nrows,
 				 read_table(file, room, "rows", pfs_row_fields, pfs_row_nfields,
-					    sizeof(struct pfs_row), false, (void **)&a->rows,
+					    sizeof(struct pfs_row), false, committed[0], (void **)&a->rows,
 					    &a->nrows));
 	if (!rc)
 		rc = table_error(path, "latency", "its latency table is damaged", &a->nlat,
 				 read_table(file, room, "latency", pfs_lat_cell_fields,
 					    pfs_lat_cell_nfields, sizeof(struct pfs_lat_cell), true,
-					    (void **)&a->lat, &a->nlat));
+					    committed[1], (void **)&a->lat, &a->nlat));
 	if (!rc)
 		rc = table_error(path, "progress", "its progress timeline is damaged", &a->nticks,
 				 read_table(file, room, "progress", pfs_tick_fields,
 					    pfs_tick_nfields, sizeof(struct pfs_tick), true,
-					    (void **)&a->ticks, &a->nticks));
+					    committed[2], (void **)&a->ticks, &a->nticks));
 	if (!rc)
 		rc = table_error(path, "fsstats", "its filesystem counters are damaged",
 				 &a->nfsstats,
 				 read_table(file, room, "fsstats", pfs_fsstat_fields,
 					    pfs_fsstat_nfields, sizeof(struct pfs_fsstat), true,
-					    (void **)&a->fsstats, &a->nfsstats));
+					    committed[3], (void **)&a->fsstats, &a->nfsstats));
 	if (!rc && (bad = check_refs(a)))
 		rc = load_error(path, -EIO, bad);
 	H5Fclose(file);
@@ -718,7 +839,7 @@ int pfs_archive_load_here(const char *path, struct pfs_archive *a)
 	rc = image_read(path, &im);
 	if (rc)
 		return rc;
-	rc = load_image(path, &im, a);
+	rc = load_image(path, &im, a, true);
 	free(im.buf);
 	return rc;
 }
@@ -820,7 +941,7 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 		if (getppid() != parent) /* it died before the notice was asked for */
 			_exit(CHILD_REFUSED + ESRCH);
 		setrlimit(RLIMIT_CPU, &cpu);
-		rc = load_image(path, &im, &tried);
+		rc = load_image(path, &im, &tried, false);
 		fflush(stderr);
 		if (rc < 0 && -rc <= CHILD_ERRNO_MAX)
 			_exit(CHILD_REFUSED - rc);
@@ -854,7 +975,7 @@ int pfs_archive_load(const char *path, struct pfs_archive *a)
 	}
 here:
 	/* the bytes the child read, not the file's name again */
-	rc = load_image(path, &im, a);
+	rc = load_image(path, &im, a, true);
 	free(im.buf);
 	return rc;
 }

@@ -58,6 +58,7 @@ struct h5table {
 struct h5out {
 	hid_t file;
 	struct h5table rows, lat, ticks, fsstats;
+	hid_t committed; /* the root's attribute "committed" (commit) */
 };
 
 /* ---- writing attributes -------------------------------------------------- */
@@ -357,6 +358,37 @@ static int write_bucket_scheme(hid_t ds)
 			"with s = max(0, floor(b / 128) - 1); v >= bucket_limit_ns counts in the last");
 }
 
+/* The root's attribute "committed": how many records of /rows, /latency,
+ * /progress and /fsstats reached the file whole, rewritten in place once a
+ * block's (or a round of ticks') flush has succeeded, and flushed itself.
+ * HDF5 rewrites its metadata in place: a flush cut short by a failing disk
+ * can leave a table's extent and chunks half old, half new, and cells
+ * naming rows that never arrived. The reader takes only the committed
+ * records (src/archive/archive_hdf5.c), so the blocks before stay readable.
+ * One attribute of four numbers, so the tables commit together. */
+static int commit(struct h5out *h)
+{
+	uint64_t n[PFS_COMMITTED_TABLES] = { h->rows.n, h->lat.n, h->ticks.n, h->fsstats.n };
+
+	return H5Awrite(h->committed, H5T_NATIVE_UINT64, n) < 0 ||
+			       H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0
+		       ? -1
+		       : 0;
+}
+
+static int make_committed(struct h5out *h)
+{
+	hsize_t dims = PFS_COMMITTED_TABLES;
+	hid_t space = H5Screate_simple(1, &dims, NULL);
+
+	if (space < 0)
+		return -1;
+	h->committed = H5Acreate2(h->file, PFS_COMMITTED_ATTR, H5T_STD_U64LE, space, H5P_DEFAULT,
+				  H5P_DEFAULT);
+	H5Sclose(space);
+	return h->committed < 0 ? -1 : 0;
+}
+
 static int h5_write_head(struct h5out *h, const struct pfs_run_info *ri)
 {
 	uint64_t rows = ri->rows_planned;
@@ -372,9 +404,10 @@ static int h5_write_head(struct h5out *h, const struct pfs_run_info *ri)
 	    make_appendable(h->file, &h->ticks, "progress", pfs_tick_fields, pfs_tick_nfields,
 			    sizeof(struct pfs_tick), fit_chunk(rows, TICKS_PER_ROW, TICKS_CHUNK)) ||
 	    make_appendable(h->file, &h->fsstats, "fsstats", pfs_fsstat_fields, pfs_fsstat_nfields,
-			    sizeof(struct pfs_fsstat), fit_chunk(rows, FSSTATS_PER_ROW, FSSTATS_CHUNK)))
+			    sizeof(struct pfs_fsstat), fit_chunk(rows, FSSTATS_PER_ROW, FSSTATS_CHUNK)) ||
+	    make_committed(h))
 		return -1;
-	return H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0 ? -1 : 0;
+	return commit(h);
 }
 
 static void close_table(struct h5table *t)
@@ -393,6 +426,7 @@ static void h5_close(struct pfs_output *o)
 	close_table(&h->lat);
 	close_table(&h->ticks);
 	close_table(&h->fsstats);
+	pfs_h5_close_id(&h->committed, H5Aclose);
 	pfs_h5_close_id(&h->file, H5Fclose);
 	free(h);
 	o->priv = NULL;
@@ -481,6 +515,7 @@ static int h5_begin(struct pfs_output *o, const struct pfs_run_info *ri)
 	h->file = H5I_INVALID_HID;
 	h->rows = h->lat = h->ticks = h->fsstats =
 		(struct h5table){ H5I_INVALID_HID, H5I_INVALID_HID, 0, 0 };
+	h->committed = H5I_INVALID_HID;
 	o->priv = h;
 	/* The engine created the file (pfs_results_path_claim); a writer
 	 * outside the engine (tests, benches) has it created the same way. */
@@ -597,9 +632,10 @@ static int h5_block(struct pfs_output *o, const struct pfs_run_info *ri, const s
 	if (append(&h->rows, b->rows, b->nrows) || append_cells(&h->lat, b->lat, b->nlat, first_row) ||
 	    append(&h->ticks, b->ticks, b->nticks) || append(&h->fsstats, b->fsstats, b->nfsstats))
 		goto out;
-	/* On disk now: a run killed after this keeps these rows. */
+	/* On disk now, and then said to be: a run killed after this keeps
+	 * these rows. */
 	errno = 0;
-	if (H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
+	if (H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0 && !commit(h))
 		rc = 0;
 out:
 	if (rc) {
@@ -636,7 +672,7 @@ static int h5_ticks(struct pfs_output *o, const struct pfs_run_info *ri, const s
 		return -1;
 	first_tick = h->ticks.n;
 	errno = 0;
-	if (!append(&h->ticks, t, n) && H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0)
+	if (!append(&h->ticks, t, n) && H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0 && !commit(h))
 		return 0;
 	err = errno;
 	truncate_table(&h->ticks, first_tick);
@@ -663,6 +699,7 @@ static int h5_end(struct pfs_output *o, const struct pfs_run_info *ri, enum pfs_
 	close_table(&h->lat);
 	close_table(&h->ticks);
 	close_table(&h->fsstats);
+	pfs_h5_close_id(&h->committed, H5Aclose);
 	close_rc = H5Fclose(h->file) < 0 ? -1 : 0;
 	h->file = H5I_INVALID_HID;
 	h5_close(o);

@@ -74,6 +74,13 @@ for f in version-array schema-array; do
 	expect 1 show "$SCRATCH/$f.h5"
 	grep -q "not a pfsbench results file\|schema version is missing" "$SCRATCH/err" || fail "$f: $(cat "$SCRATCH/err")"
 done
+# The root's committed counts: not four numbers, refused; fewer rows than
+# the table holds, only those read.
+expect 1 show "$SCRATCH/committed-text.h5"
+grep -q "its count of committed records is damaged" "$SCRATCH/err" || fail "committed-text: $(cat "$SCRATCH/err")"
+"$PFSBENCH" export "$SCRATCH/committed-one.h5" --csv >"$SCRATCH/out" 2>"$SCRATCH/err" ||
+	fail "committed-one: export failed: $(cat "$SCRATCH/err")"
+[ "$(tr -d '\r' <"$SCRATCH/out" | sed 1d | wc -l)" = 1 ] || fail "committed-one: not 1 row: $(cat "$SCRATCH/out")"
 # An attribute of a shape pfsbench never writes is not shown; the rest is.
 for f in ranks-array files-array; do
 	"$PFSBENCH" show "$SCRATCH/$f.h5" >"$SCRATCH/out" 2>"$SCRATCH/err"

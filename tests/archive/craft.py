@@ -17,6 +17,8 @@ tests/fuzz/make-seeds.sh gives them to the fuzz target as seeds.
                     fewer than the chunk's rows take (HDF5 1.10 copied
                     past its buffer on that)
   nodes-short-raw.h5  /nodes not compressed, its chunk stored 100 bytes short
+  committed-text.h5   the root's committed is a string, not 4 numbers
+  committed-one.h5    the root's committed says 1 row (of the good file's)
 """
 import shutil
 import sys
@@ -60,6 +62,10 @@ def claim(f, name):
     old = f[name]
     records, attrs = old[...], dict(old.attrs)
     del f[name]
+    # The claim stands in the committed counts too, which would otherwise
+    # bound what is read.
+    if "committed" in f.attrs:
+        f.attrs["committed"] = np.full(4, 10**8, dtype=np.uint64)
     ds = f.create_dataset(name, shape=(10**8,), maxshape=(None,), chunks=old.chunks,
                           dtype=records.dtype)
     ds[: len(records)] = records
@@ -98,3 +104,13 @@ def wide_rows(f):
 
 
 crafted("rows-wide", wide_rows)
+
+
+def committed_one(f):
+    n = f.attrs["committed"].copy()
+    n[0] = 1
+    f.attrs["committed"] = n
+
+
+crafted("committed-text", lambda f: array_attr(f, "committed", "four numbers"))
+crafted("committed-one", committed_one)

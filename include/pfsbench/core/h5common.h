@@ -21,6 +21,13 @@ hid_t pfs_h5_str_type(size_t size);
 /* An enum {FALSE = 0, TRUE = 1} on int8: what h5py and numpy read as bool. */
 hid_t pfs_h5_bool_type(void);
 
+/* The root's attribute "committed" (since 0.x: files before it lack it):
+ * how many records of /rows, /latency, /progress and /fsstats, in that
+ * order, reached the file whole. The writer rewrites it after each flush
+ * that succeeded; the reader takes no record beyond it. */
+#define PFS_COMMITTED_ATTR "committed"
+#define PFS_COMMITTED_TABLES 4
+
 struct pfs_field;
 
 /* A record (struct pfs_row, pfs_node, pfs_lat_cell, pfs_tick) of size
