@@ -801,24 +801,26 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 	if (!rc)
 		rc = table_error(path, "rows", "its table of rows is truncated or damaged", &a->nrows,
 				 read_table(file, room, "rows", pfs_row_fields, pfs_row_nfields,
-					    sizeof(struct pfs_row), false, committed[0], (void **)&a->rows,
-					    &a->nrows));
+					    sizeof(struct pfs_row), false, committed[PFS_COMMITTED_ROWS],
+					    (void **)&a->rows, &a->nrows));
 	if (!rc)
 		rc = table_error(path, "latency", "its latency table is damaged", &a->nlat,
 				 read_table(file, room, "latency", pfs_lat_cell_fields,
 					    pfs_lat_cell_nfields, sizeof(struct pfs_lat_cell), true,
-					    committed[1], (void **)&a->lat, &a->nlat));
+					    committed[PFS_COMMITTED_LATENCY], (void **)&a->lat, &a->nlat));
 	if (!rc)
 		rc = table_error(path, "progress", "its progress timeline is damaged", &a->nticks,
 				 read_table(file, room, "progress", pfs_tick_fields,
 					    pfs_tick_nfields, sizeof(struct pfs_tick), true,
-					    committed[2], (void **)&a->ticks, &a->nticks));
+					    committed[PFS_COMMITTED_PROGRESS], (void **)&a->ticks,
+					    &a->nticks));
 	if (!rc)
 		rc = table_error(path, "fsstats", "its filesystem counters are damaged",
 				 &a->nfsstats,
 				 read_table(file, room, "fsstats", pfs_fsstat_fields,
 					    pfs_fsstat_nfields, sizeof(struct pfs_fsstat), true,
-					    committed[3], (void **)&a->fsstats, &a->nfsstats));
+					    committed[PFS_COMMITTED_FSSTATS], (void **)&a->fsstats,
+					    &a->nfsstats));
 	if (!rc && (bad = check_refs(a)))
 		rc = load_error(path, -EIO, bad);
 	H5Fclose(file);

@@ -368,7 +368,12 @@ static int write_bucket_scheme(hid_t ds)
  * One attribute of four numbers, so the tables commit together. */
 static int commit(struct h5out *h)
 {
-	uint64_t n[PFS_COMMITTED_TABLES] = { h->rows.n, h->lat.n, h->ticks.n, h->fsstats.n };
+	uint64_t n[PFS_COMMITTED_TABLES] = {
+		[PFS_COMMITTED_ROWS] = h->rows.n,
+		[PFS_COMMITTED_LATENCY] = h->lat.n,
+		[PFS_COMMITTED_PROGRESS] = h->ticks.n,
+		[PFS_COMMITTED_FSSTATS] = h->fsstats.n,
+	};
 
 	return H5Awrite(h->committed, H5T_NATIVE_UINT64, n) < 0 ||
 			       H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0

@@ -26,7 +26,13 @@ hid_t pfs_h5_bool_type(void);
  * order, reached the file whole. The writer rewrites it after each flush
  * that succeeded; the reader takes no record beyond it. */
 #define PFS_COMMITTED_ATTR "committed"
-#define PFS_COMMITTED_TABLES 4
+enum pfs_committed_table {
+	PFS_COMMITTED_ROWS,
+	PFS_COMMITTED_LATENCY,
+	PFS_COMMITTED_PROGRESS,
+	PFS_COMMITTED_FSSTATS,
+	PFS_COMMITTED_TABLES
+};
 
 struct pfs_field;
 
