@@ -249,7 +249,8 @@ static bool inflates_to(unsigned char *raw, size_t len, size_t want)
  * filter; h5repack's gzip (as docs/runs keeps its files), with or without
  * the shuffle, which keeps the size, is read too; any other filter or
  * layout is refused. */
-static int check_chunks(hid_t ds, hid_t space, hid_t ft, uint64_t room)
+static int check_chunks(hid_t ds, hid_t space, hid_t ft, uint64_t room, hsize_t nread,
+			uint64_t image_end)
 {
 	hid_t dcpl = H5Dget_create_plist(ds);
 	int nfilters = dcpl < 0 ? -1 : H5Pget_nfilters(dcpl);
@@ -282,6 +283,12 @@ static int check_chunks(hid_t ds, hid_t space, hid_t ft, uint64_t room)
 		bool ok;
 
 		if (H5Dget_chunk_info(ds, space, c, &offset, &mask, &addr, &size) < 0 || size > room)
+			goto out;
+		/* A chunk of records to be read must lie in the file's own
+		 * bytes, not in the zeros a short file was padded with
+		 * (image_open): its records were lost with the file's end. */
+		if (offset < nread && (addr == HADDR_UNDEF || addr > image_end ||
+				       size > image_end - addr))
 			goto out;
 		if (deflate < 0 || (mask & (1u << deflate))) {
 			if (size != want)
@@ -354,7 +361,7 @@ static bool all_zero(const unsigned char *rec, size_t size)
  * is -E2BIG, *n its count, before anything is allocated. */
 static int read_table(hid_t file, uint64_t room, const char *name,
 		      const struct pfs_field *fields, size_t nfields, size_t size, bool optional,
-		      uint64_t committed, void **out, size_t *n)
+		      uint64_t committed, uint64_t image_end, void **out, size_t *n)
 {
 	hid_t ds, space = H5I_INVALID_HID, ft = H5I_INVALID_HID, mt = H5I_INVALID_HID;
 	hid_t mspace = H5S_ALL;
@@ -388,7 +395,7 @@ static int read_table(hid_t file, uint64_t room, const char *name,
 		goto out;
 	}
 	if (pfs_mul_sat_u64(dims, size) > room || pfs_mul_sat_u64(dims, H5Tget_size(ft)) > room ||
-	    !record_type_ok(ft) || check_chunks(ds, space, ft, room))
+	    !record_type_ok(ft) || check_chunks(ds, space, ft, room, dims, image_end))
 		goto out;
 	mt = pfs_h5_record_type(fields, nfields, size, ft, false);
 	*out = calloc(dims ? (size_t)dims : 1, size);
@@ -761,7 +768,7 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 	uint64_t room;
 	void *nodes = NULL;
 	size_t nnodes = 0;
-	uint64_t committed[PFS_COMMITTED_TABLES], padded = 0;
+	uint64_t committed[PFS_COMMITTED_TABLES], padded = 0, image_end;
 	const char *bad;
 	int rc;
 
@@ -779,6 +786,7 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 	file = image_open(im, &padded);
 	if (file < 0)
 		return load_error(path, -EIO, "the HDF5 file is truncated or damaged");
+	image_end = padded ? (uint64_t)im->len : UINT64_MAX;
 	if (padded && warn)
 		pfs_warn("'%s' ends %" PRIu64 " bytes before the end HDF5 recorded: its writer's "
 			 "last writes did not reach it; reading what it committed before them",
@@ -794,7 +802,7 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 	if (!rc)
 		rc = table_error(path, "nodes", "its node list is damaged", &nnodes,
 				 read_table(file, room, "nodes", pfs_node_fields, pfs_node_nfields,
-					    sizeof(struct pfs_node), false, UINT64_MAX, &nodes,
+					    sizeof(struct pfs_node), false, UINT64_MAX, image_end, &nodes,
 					    &nnodes));
 	a->nodes = nodes;
 	a->nnodes = (unsigned)nnodes;
@@ -802,24 +810,26 @@ static int load_image(const char *path, const struct image *im, struct pfs_archi
 		rc = table_error(path, "rows", "its table of rows is truncated or damaged", &a->nrows,
 				 read_table(file, room, "rows", pfs_row_fields, pfs_row_nfields,
 					    sizeof(struct pfs_row), false, committed[PFS_COMMITTED_ROWS],
-					    (void **)&a->rows, &a->nrows));
+					    image_end, (void **)&a->rows, &a->nrows));
 	if (!rc)
 		rc = table_error(path, "latency", "its latency table is damaged", &a->nlat,
 				 read_table(file, room, "latency", pfs_lat_cell_fields,
 					    pfs_lat_cell_nfields, sizeof(struct pfs_lat_cell), true,
-					    committed[PFS_COMMITTED_LATENCY], (void **)&a->lat, &a->nlat));
+					    committed[PFS_COMMITTED_LATENCY], image_end, (void **)&a->lat,
+					    &a->nlat));
 	if (!rc)
 		rc = table_error(path, "progress", "its progress timeline is damaged", &a->nticks,
 				 read_table(file, room, "progress", pfs_tick_fields,
 					    pfs_tick_nfields, sizeof(struct pfs_tick), true,
-					    committed[PFS_COMMITTED_PROGRESS], (void **)&a->ticks,
+					    committed[PFS_COMMITTED_PROGRESS], image_end, (void **)&a->ticks,
 					    &a->nticks));
 	if (!rc)
 		rc = table_error(path, "fsstats", "its filesystem counters are damaged",
 				 &a->nfsstats,
 				 read_table(file, room, "fsstats", pfs_fsstat_fields,
 					    pfs_fsstat_nfields, sizeof(struct pfs_fsstat), true,
-					    committed[PFS_COMMITTED_FSSTATS], (void **)&a->fsstats,
+					    committed[PFS_COMMITTED_FSSTATS], image_end,
+					    (void **)&a->fsstats,
 					    &a->nfsstats));
 	if (!rc && (bad = check_refs(a)))
 		rc = load_error(path, -EIO, bad);
