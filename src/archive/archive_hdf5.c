@@ -617,7 +617,7 @@ static uint64_t image_short_by(const struct image *im)
 	size_t at;
 	uint64_t eoa;
 
-	if (im->len < 48 || !image_is_hdf5(im) || memcmp(b, "\211HDF\r\n\032\n", 8))
+	if (im->len < 48 || memcmp(b, "\211HDF\r\n\032\n", 8))
 		return 0;
 	if (b[8] <= 1) { /* versions 0 and 1: sizes at 13, addresses from 24 (28) */
 		if (b[13] != 8)

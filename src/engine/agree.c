@@ -28,6 +28,14 @@
 
 static bool stop_heard(struct pfs_engine *e);
 
+/* Sleeps *ts, then doubles it up to max_ns: the next look comes later. */
+static void sleep_longer(struct timespec *ts, long max_ns)
+{
+	nanosleep(ts, NULL);
+	if (ts->tv_nsec < max_ns)
+		ts->tv_nsec = ts->tv_nsec * 2 > max_ns ? max_ns : ts->tv_nsec * 2;
+}
+
 void pfs_mpi_check(struct pfs_engine *e, int rc, const char *call)
 {
 	char why[MPI_MAX_ERROR_STRING] = "";
@@ -62,9 +70,7 @@ void pfs_engine_wait(struct pfs_engine *e, MPI_Request *req)
 			e->watch(e, now_us);
 		if ((now_us - since_us) * 1000u > WAIT_LONG_NS)
 			max_ns = WAIT_LONG_MAX_NS;
-		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < max_ns)
-			ts.tv_nsec = ts.tv_nsec * 2 > max_ns ? max_ns : ts.tv_nsec * 2;
+		sleep_longer(&ts, max_ns);
 	}
 }
 
@@ -213,9 +219,7 @@ static void stop_drain(struct pfs_engine *e)
 			if (done)
 				break;
 		}
-		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < WAIT_MAX_NS)
-			ts.tv_nsec = ts.tv_nsec * 2 > WAIT_MAX_NS ? WAIT_MAX_NS : ts.tv_nsec * 2;
+		sleep_longer(&ts, WAIT_MAX_NS);
 	}
 	PFS_MPI(e, MPI_Cancel, (&e->stop_recv));
 	PFS_MPI(e, MPI_Wait, (&e->stop_recv, &st));
