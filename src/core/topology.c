@@ -31,33 +31,62 @@ const struct pfs_field pfs_node_fields[] = {
 };
 const size_t pfs_node_nfields = sizeof(pfs_node_fields) / sizeof(pfs_node_fields[0]);
 
-int pfs_topology_group(struct pfs_topology *topo, const char *names, int nranks)
+int pfs_node_color(const char *name, unsigned buckets)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < PFS_NODE_NAME_MAX && name[i]; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	h &= 0x7fffffff;
+	return (int)(buckets ? h % buckets : h);
+}
+
+unsigned pfs_topology_worker(const char *names, unsigned n, unsigned me, unsigned *first)
+{
+	const char *mine = names + (size_t)me * PFS_NODE_NAME_MAX;
+	unsigned worker = 0;
+
+	*first = me;
+	for (unsigned i = 0; i <= me && i < n; i++)
+		if (!strncmp(names + (size_t)i * PFS_NODE_NAME_MAX, mine, PFS_NODE_NAME_MAX) &&
+		    !worker++)
+			*first = i;
+	return worker;
+}
+
+int pfs_topology_from_places(struct pfs_topology *topo, const uint32_t *places, int nranks,
+			     const char *node_names, unsigned nnodes)
 {
 	memset(topo, 0, sizeof(*topo));
-	topo->nodes = calloc((size_t)nranks, sizeof(*topo->nodes));
+	topo->nodes = calloc(nnodes ? nnodes : 1, sizeof(*topo->nodes));
 	topo->node_of_rank = calloc((size_t)nranks, sizeof(unsigned));
 	topo->worker_of_rank = calloc((size_t)nranks, sizeof(unsigned));
 	if (!topo->nodes || !topo->node_of_rank || !topo->worker_of_rank) {
 		pfs_topology_free(topo);
 		return -ENOMEM;
 	}
-	/* Quadratic in the number of nodes; a 10,000-rank run on 500 nodes is
-	 * 5 million string compares, done once. */
 	for (int r = 0; r < nranks; r++) {
-		const char *name = names + (size_t)r * PFS_NODE_NAME_MAX;
-		unsigned n;
+		uint32_t n = places[2 * (size_t)r], w = places[2 * (size_t)r + 1];
 
-		for (n = 0; n < topo->nnodes; n++)
-			if (!strncmp(topo->nodes[n].name, name, PFS_NODE_NAME_MAX))
-				break;
+		/* Nodes numbered in the order of their lowest ranks, workers
+		 * counted from 1 in rank order: anything else is no grouping. */
+		if (n > topo->nnodes || n >= nnodes || w != topo->nodes[n].nworkers + 1) {
+			pfs_topology_free(topo);
+			return -EINVAL;
+		}
 		if (n == topo->nnodes) {
-			memcpy(topo->nodes[n].name, name, PFS_NODE_NAME_MAX);
+			memcpy(topo->nodes[n].name, node_names + (size_t)n * PFS_NODE_NAME_MAX,
+			       PFS_NODE_NAME_MAX);
 			topo->nodes[n].name[PFS_NODE_NAME_MAX - 1] = 0;
 			topo->nodes[n].leader_rank = r;
 			topo->nnodes++;
 		}
 		topo->node_of_rank[r] = n;
 		topo->worker_of_rank[r] = ++topo->nodes[n].nworkers;
+	}
+	if (topo->nnodes != nnodes || !nnodes) {
+		pfs_topology_free(topo);
+		return -EINVAL;
 	}
 	topo->workers_min = topo->workers_max = topo->nodes[0].nworkers;
 	for (unsigned n = 1; n < topo->nnodes; n++) {

@@ -226,31 +226,101 @@ static int open_probes(struct pfs_engine *e)
 	return 0;
 }
 
+/* This rank's worker number and node (include/pfsbench/core/topology.h's
+ * three steps, docs/scale.md): the ranks whose names share a color give
+ * each other their names (a node's ranks, and seldom another's); a node's
+ * number is how many leaders (a node's lowest rank) come before its own,
+ * which its leader tells the node's others. place: node, worker. */
+static int place_of(struct pfs_engine *e, const char *name, uint32_t place[2])
+{
+	char *names = NULL;
+	unsigned buckets = (unsigned)pfs_env_count("PFSBENCH_DEBUG_NODE_BUCKETS", 0), first, worker;
+	int n = 1, me = 0, leader, before = 0, *befores = NULL;
+	MPI_Comm alike;
+
+	PFS_MPI(e, MPI_Comm_split, (e->comm, pfs_node_color(name, buckets), e->rank, &alike));
+	MPI_Comm_size(alike, &n);
+	MPI_Comm_rank(alike, &me);
+	names = malloc((size_t)n * PFS_NODE_NAME_MAX);
+	befores = malloc((size_t)n * sizeof(*befores));
+	if (pfs_all_allocated(e, names && befores, "gathering the names of a node's ranks")) {
+		free(names);
+		free(befores);
+		MPI_Comm_free(&alike);
+		return -1;
+	}
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, name, PFS_NODE_NAME_MAX, MPI_CHAR, names,
+		       PFS_NODE_NAME_MAX, MPI_CHAR, alike);
+	worker = pfs_topology_worker(names, (unsigned)n, (unsigned)me, &first);
+	leader = worker == 1;
+	PFS_MPI_ASLEEP(e, MPI_Iexscan, &leader, &before, 1, MPI_INT, MPI_SUM, e->comm);
+	if (e->rank == 0)
+		before = 0; /* MPI leaves rank 0's exclusive scan undefined */
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, &before, 1, MPI_INT, befores, 1, MPI_INT, alike);
+	place[0] = (uint32_t)befores[first];
+	place[1] = worker;
+	free(names);
+	free(befores);
+	MPI_Comm_free(&alike);
+	return 0;
+}
+
 static int identify(struct pfs_engine *e)
 {
 	char name[PFS_NODE_NAME_MAX], addr[PFS_ADDR_MAX];
 	char *names = NULL;
-	int rc = pfs_local_identity(name, addr), worst = 0;
+	uint32_t place[2], *places = NULL;
+	int rc = pfs_local_identity(name, addr), worst = 0, *counts = NULL, *displs = NULL;
+	unsigned nnodes = 0;
 
 	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &rc, &worst, 1, MPI_INT, MPI_MIN, e->comm);
-	if (worst)
+	if (worst || place_of(e, name, place))
 		return -1;
-	/* Every rank groups the ranks by node name itself (it needs every
-	 * rank's node and worker): the one exchange of every rank's bytes with
-	 * every rank, 64 a rank. */
-	names = malloc((size_t)e->nranks * PFS_NODE_NAME_MAX);
-	if (pfs_all_allocated(e, names != NULL, "gathering the ranks' names"))
-		return -1;
-	PFS_MPI_ASLEEP(e, MPI_Iallgather, name, PFS_NODE_NAME_MAX, MPI_CHAR, names,
-		       PFS_NODE_NAME_MAX, MPI_CHAR, e->comm);
-	rc = pfs_topology_group(&e->topo, names, e->nranks);
+	/* Every rank keeps every rank's node and worker (8 bytes a rank); the
+	 * names travel once a node, from its leader. */
+	places = malloc((size_t)e->nranks * sizeof(place));
+	counts = malloc((size_t)e->nranks * sizeof(*counts));
+	displs = malloc((size_t)e->nranks * sizeof(*displs));
+	if (pfs_all_allocated(e, places && counts && displs, "gathering the ranks' places"))
+		goto fail;
+	PFS_MPI_ASLEEP(e, MPI_Iallgather, place, 2, MPI_UINT32_T, places, 2, MPI_UINT32_T,
+		       e->comm);
+	for (int r = 0; r < e->nranks; r++) {
+		bool leads = places[2 * (size_t)r + 1] == 1;
+
+		counts[r] = leads ? PFS_NODE_NAME_MAX : 0;
+		displs[r] = leads ? (int)nnodes * PFS_NODE_NAME_MAX : 0;
+		nnodes += leads;
+	}
+	names = malloc((size_t)(nnodes ? nnodes : 1) * PFS_NODE_NAME_MAX);
+	if (pfs_all_allocated(e, names != NULL, "gathering the nodes' names"))
+		goto fail;
+	PFS_MPI_ASLEEP(e, MPI_Iallgatherv, name, place[1] == 1 ? PFS_NODE_NAME_MAX : 0, MPI_CHAR,
+		       names, counts, displs, MPI_CHAR, e->comm);
+	rc = pfs_topology_from_places(&e->topo, places, e->nranks, names, nnodes);
 	free(names);
+	free(places);
+	free(counts);
+	free(displs);
+	/* Every rank has the same places: all refuse them alike, without
+	 * agreeing. */
+	if (rc == -EINVAL) {
+		if (e->rank == 0)
+			pfs_error("the ranks' nodes and workers as gathered are no grouping by node");
+		return -1;
+	}
 	if (pfs_all_allocated(e, !rc, "grouping the ranks by node") || gather_node_facts(e, addr))
 		return -1;
 	e->w.node = e->topo.node_of_rank[e->rank];
 	e->w.worker = e->topo.worker_of_rank[e->rank];
 	e->w.node_name = e->topo.nodes[e->w.node].name;
 	return 0;
+fail:
+	free(names);
+	free(places);
+	free(counts);
+	free(displs);
+	return -1;
 }
 
 /* ---- checks before anything is created ---------------------------------- */

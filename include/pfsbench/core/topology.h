@@ -41,10 +41,37 @@ struct pfs_topology {
 	unsigned workers_min, workers_max;
 };
 
-/* Pure grouping: names is nranks entries of PFS_NODE_NAME_MAX bytes.
- * Fills node_of_rank, worker_of_rank and the nodes (name, nworkers,
- * leader_rank). Returns 0 or -ENOMEM. */
-int pfs_topology_group(struct pfs_topology *topo, const char *names, int nranks);
+/* The engine groups the ranks by node in three steps (docs/scale.md,
+ * "Grouping the ranks by node"), so that no rank needs every rank's name:
+ *
+ * 1. the ranks are split by pfs_node_color of their names: a node's ranks
+ *    always share one color, other nodes' ranks seldom;
+ * 2. within a color, every rank's name: pfs_topology_worker says a rank's
+ *    worker number and the first of its node's ranks there (in rank order,
+ *    the node's lowest rank: its leader); a leader's node is the number of
+ *    leaders of lower rank (an exclusive scan), which its node's others
+ *    take from it;
+ * 3. every rank's (node, worker) and each node's name from its leader:
+ *    pfs_topology_from_places. */
+
+/* A node name's color for MPI_Comm_split: FNV-1a of its bytes up to its
+ * NUL (at most PFS_NODE_NAME_MAX), 31 bits, modulo buckets when buckets is
+ * not 0 (a test's way to make names collide). */
+int pfs_node_color(const char *name, unsigned buckets);
+
+/* In a group of n names (PFS_NODE_NAME_MAX bytes each, in rank order), the
+ * worker number of entry me (1 + how many entries before it have its
+ * name); *first, the index of the first entry with its name. */
+unsigned pfs_topology_worker(const char *names, unsigned n, unsigned me, unsigned *first);
+
+/* The topology from each rank's place, places[2 r] its node and
+ * places[2 r + 1] its worker, and the nodes' names in node order
+ * (nnodes x PFS_NODE_NAME_MAX). Fills node_of_rank, worker_of_rank and the
+ * nodes (name, nworkers, leader_rank). Returns 0, -ENOMEM, or -EINVAL when
+ * the places are not a grouping (a node past nnodes, a node first seen
+ * after a higher one, a worker out of turn). */
+int pfs_topology_from_places(struct pfs_topology *topo, const uint32_t *places, int nranks,
+			     const char *node_names, unsigned nnodes);
 void pfs_topology_free(struct pfs_topology *topo);
 
 /* This process's node name and address. */
