@@ -232,16 +232,22 @@ declare -A EFF
 eff_add() {
 	EFF[$1]+=" $(awk -v d="$2" -v o="$over_us" -v m="$3" 'BEGIN { printf "%.6g", (m - 1) / (d + o) }')"
 }
-# eff_delay SCENARIO TARGET CURRENT: D for the target from the median of
-# the measures (CURRENT while that median is no gain at all), within 1/4 to
-# 4 times CURRENT (STEP).
+# stepped CURRENT WANTED: the next D, WANTED within 1/STEP to STEP times
+# CURRENT, in whole microseconds, at least 1. A round on a noisy machine can
+# measure almost no gain (1.025x for 2x asked, once): scaling by it made D
+# 40 times longer and the next round 28x.
 STEP=4
+stepped() {
+	awk -v c="$1" -v a="$2" -v s="$STEP" \
+		'BEGIN { a = a > s * c ? s * c : a < c / s ? c / s : a; printf "%d", a < 1 ? 1 : a }'
+}
+# eff_delay SCENARIO TARGET CURRENT: D for the target from the median of
+# the measures (CURRENT while that median is no gain at all), stepped.
 eff_delay() {
 	# shellcheck disable=SC2086 # the list's words, one a line
-	printf '%s\n' ${EFF[$1]} | sort -g | awk -v f="$2" -v o="$over_us" -v c="$3" -v s="$STEP" \
+	stepped "$3" "$(printf '%s\n' ${EFF[$1]} | sort -g | awk -v f="$2" -v o="$over_us" -v c="$3" \
 		'{ v[NR] = $1 } END { e = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-		  if (e <= 0) { print c; exit } a = (f - 1) / e - o
-		  a = a > s * c ? s * c : a < c / s ? c / s : a; printf "%d", a < 1 ? 1 : a }'
+		  printf "%.6g", e <= 0 ? c : (f - 1) / e - o }')"
 }
 CAL_ROUNDS=${CAL_ROUNDS:-2} CAL_RUNS=${CAL_RUNS:-5}
 refine() {
@@ -262,12 +268,8 @@ refine() {
 		echo "round $r slowed,$sc,$D,$us,$D_FACTOR" >>"$out/calibration.csv"
 		echo "bench-compare: calibration $sc round $r: D = $D us: ${D_FACTOR}x (target ${f}x)"
 		eff_add "$sc" "$D" "$D_FACTOR"
-		# A round on a noisy machine can measure almost no gain (1.025x
-		# for 2x asked, once): scaling by it made D 40 times longer and
-		# the next round 28x. A round moves D by STEP at most.
-		D=$(awk -v d="$D" -v o="$over_us" -v f="$f" -v m="$D_FACTOR" -v s="$STEP" \
-			'BEGIN { a = m > 1.01 ? (d + o) * (f - 1) / (m - 1) - o : 2 * d
-			  a = a > s * d ? s * d : a < d / s ? d / s : a; printf "%d", a < 1 ? 1 : a }')
+		D=$(stepped "$D" "$(awk -v d="$D" -v o="$over_us" -v f="$f" -v m="$D_FACTOR" \
+			'BEGIN { printf "%.6g", m > 1.01 ? (d + o) * (f - 1) / (m - 1) - o : 2 * d }')")
 	done
 }
 d_a='' d_b='' d_d='' f_a='' f_b='' f_d=''
