@@ -247,7 +247,7 @@ eff_delay() {
 	# shellcheck disable=SC2086 # the list's words, one a line
 	stepped "$3" "$(printf '%s\n' ${EFF[$1]} | sort -g | awk -v f="$2" -v o="$over_us" -v c="$3" \
 		'{ v[NR] = $1 } END { e = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-		  printf "%.6g", e <= 0 ? c : (f - 1) / e - o }')"
+		  printf "%.6g", (e <= 0 ? c : (f - 1) / e - o) }')"
 }
 CAL_ROUNDS=${CAL_ROUNDS:-2} CAL_RUNS=${CAL_RUNS:-5}
 refine() {
@@ -269,7 +269,7 @@ refine() {
 		echo "bench-compare: calibration $sc round $r: D = $D us: ${D_FACTOR}x (target ${f}x)"
 		eff_add "$sc" "$D" "$D_FACTOR"
 		D=$(stepped "$D" "$(awk -v d="$D" -v o="$over_us" -v f="$f" -v m="$D_FACTOR" \
-			'BEGIN { printf "%.6g", m > 1.01 ? (d + o) * (f - 1) / (m - 1) - o : 2 * d }')")
+			'BEGIN { printf "%.6g", (m > 1.01 ? (d + o) * (f - 1) / (m - 1) - o : 2 * d) }')")
 	done
 }
 d_a='' d_b='' d_d='' f_a='' f_b='' f_d=''
