@@ -26,12 +26,14 @@ struct cmp_ent {
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
 	uint64_t wait_us;                  /* the rank's wait for a CPU held by others */
 	uint64_t cpu_us;
+	uint64_t work_us;                  /* its time in the op less that wait */
 };
 
-/* A node's figures in one iteration of one (test, op). */
+/* A node's figures in one iteration of one (test, op): its time in the op
+ * and the part of it off its ranks' work (struct pfs_cmp_line). */
 struct node_iter {
 	uint32_t node;
-	double us, wait_us;
+	double us, off_us;
 };
 
 static int cmp_node_iters(const void *pa, const void *pb)
@@ -51,7 +53,7 @@ static bool same(const struct cmp_ent *a, const struct cmp_ent *b, int depth)
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
 	double *iter_rates, *walls, *waits, *cpu;        /* nrows */
-	double *iter_us, *iter_wait;                      /* nrows */
+	double *iter_us, *iter_off, *offs;                /* nrows */
 	size_t *slot;                                      /* nnodes: a node's in ni */
 	struct node_iter *ni;                              /* nrows */
 	unsigned nnodes;
@@ -96,11 +98,11 @@ static void node_medians(struct pfs_cmp_line *line, struct node_iter *ni, size_t
 
 		for (; j < n && ni[j].node == ni[i].node; j++, k++) {
 			s->walls[k] = ni[j].us;
-			s->waits[k] = ni[j].wait_us;
+			s->offs[k] = ni[j].off_us;
 		}
 		if (ni[i].node < s->nnodes) {
 			line->node_us[ni[i].node] = pfs_median(s->walls, k);
-			line->node_wait_us[ni[i].node] = pfs_median(s->waits, k);
+			line->node_off_us[ni[i].node] = pfs_median(s->offs, k);
 		}
 		i = j;
 	}
@@ -114,43 +116,46 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 
 	while (*i < n && same(&e[*i], &e[first], 1)) {
 		size_t it0 = *i;
-		double amount = 0, us = 0, cpu = 0, waited = 0;
+		double amount = 0, us = 0, cpu = 0, off = 0;
 
 		memset(s->slot, 0xff, s->nnodes * sizeof(*s->slot));
 		while (*i < n && same(&e[*i], &e[it0], 2)) {
 			size_t st0 = *i;
-			uint64_t lo = UINT64_MAX, hi = 0, wait = 0;
+			uint64_t lo = UINT64_MAX, hi = 0, wait = 0, work = 0;
 
 			while (*i < n && same(&e[*i], &e[st0], 3)) {
 				size_t nd0 = *i, *k = &s->slot[e[*i].node];
-				uint64_t nlo = UINT64_MAX, nhi = 0, namount = 0, nwait = 0;
+				uint64_t nlo = UINT64_MAX, nhi = 0, namount = 0, nwait = 0, nwork = 0;
 
 				for (; *i < n && same(&e[*i], &e[nd0], 4); (*i)++) {
 					nlo = e[*i].start_us < nlo ? e[*i].start_us : nlo;
 					nhi = e[*i].end_us > nhi ? e[*i].end_us : nhi;
 					namount += e[*i].amount;
 					nwait = e[*i].wait_us > nwait ? e[*i].wait_us : nwait;
+					nwork = e[*i].work_us > nwork ? e[*i].work_us : nwork;
 					cpu += (double)e[*i].cpu_us;
 				}
-				/* The node's time and waits in this iteration. */
+				/* The node's time in this iteration, and the part of
+				 * it off its longest-working rank's work. */
 				if (*k == SIZE_MAX) {
 					*k = nni;
 					s->ni[nni++] = (struct node_iter){ e[nd0].node, 0, 0 };
 				}
 				s->ni[*k].us += (double)(nhi - nlo);
-				s->ni[*k].wait_us += (double)nwait;
+				s->ni[*k].off_us += (double)(nhi - nlo > nwork ? nhi - nlo - nwork : 0);
 				lo = nlo < lo ? nlo : lo;
 				hi = nhi > hi ? nhi : hi;
 				amount += (double)namount;
 				wait = nwait > wait ? nwait : wait;
+				work = nwork > work ? nwork : work;
 			}
 			us += (double)(hi - lo);
-			waited += (double)wait;
+			off += (double)(hi - lo > work ? hi - lo - work : 0);
 			s->waits[nwalls] = (double)wait;
 			s->walls[nwalls++] = (double)(hi - lo);
 		}
 		s->iter_us[niter] = us;
-		s->iter_wait[niter] = waited;
+		s->iter_off[niter] = off;
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 		if (cpu > 0 && amount > 0)
@@ -167,7 +172,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 	line->cpu_per_item = ncpu == niter ? pfs_median(s->cpu, ncpu) : 0;
 	line->rate = pfs_median(s->iter_rates, niter);
 	line->op_us = pfs_median(s->iter_us, niter);
-	line->op_wait_us = pfs_median(s->iter_wait, niter);
+	line->op_off_us = pfs_median(s->iter_off, niter);
 	node_medians(line, s->ni, nni, s);
 }
 
@@ -175,7 +180,7 @@ static void free_lines(struct pfs_cmp_run *run)
 {
 	for (size_t k = 0; run->lines && k < run->n; k++) {
 		free(run->lines[k].node_us);
-		free(run->lines[k].node_wait_us);
+		free(run->lines[k].node_off_us);
 	}
 }
 
@@ -190,6 +195,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
+		malloc(nr * sizeof(double)),
 		malloc(nn * sizeof(size_t)),
 		malloc(nr * sizeof(struct node_iter)), a->nnodes,
 	};
@@ -201,7 +207,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
 	out->nodes = a->nodes;
-	if (!e || !key || !idx || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_wait || !s.slot || !s.ni || !out->lines)
+	if (!e || !key || !idx || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_off || !s.offs || !s.slot || !s.ni || !out->lines)
 		goto out;
 	/* The lines in order of first row; idx holds their first rows, then
 	 * the rows grouped by line, iteration, step and node. */
@@ -224,12 +230,13 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		e[i] = (struct cmp_ent){ (uint32_t)key[idx[i]], r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
 					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
-					 pfs_row_cpu_wait_us(r), r->cpu_us };
+					 pfs_row_cpu_wait_us(r), r->cpu_us,
+					 r->elapsed_us - pfs_row_cpu_wait_us(r) };
 	}
 	for (size_t k = 0; k < out->n; k++) {
 		out->lines[k].node_us = calloc(nn, sizeof(double));
-		out->lines[k].node_wait_us = calloc(nn, sizeof(double));
-		if (!out->lines[k].node_us || !out->lines[k].node_wait_us)
+		out->lines[k].node_off_us = calloc(nn, sizeof(double));
+		if (!out->lines[k].node_us || !out->lines[k].node_off_us)
 			goto out;
 	}
 	for (size_t i = 0; i < a->nrows;)
@@ -255,7 +262,8 @@ out:
 	free(s.waits);
 	free(s.cpu);
 	free(s.iter_us);
-	free(s.iter_wait);
+	free(s.iter_off);
+	free(s.offs);
 	free(s.slot);
 	free(s.ni);
 	free(lat);
@@ -522,19 +530,19 @@ static long node_in(const struct pfs_cmp_run *a, unsigned nd, const struct pfs_c
 	return -1;
 }
 
-/* One figure of a run's line: the time in the op (or the waits) of the
- * run's node at, or of the whole op when at < 0. */
-static double figure(const struct pfs_cmp_line *l, long at, bool wait)
+/* One figure of a run's line: the time in the op (or the part of it off
+ * the ranks' work) of the run's node at, or of the whole op when at < 0. */
+static double figure(const struct pfs_cmp_line *l, long at, bool off)
 {
 	if (at < 0)
-		return wait ? l->op_wait_us : l->op_us;
-	return wait ? l->node_wait_us[at] : l->node_us[at];
+		return off ? l->op_off_us : l->op_us;
+	return off ? l->node_off_us[at] : l->node_us[at];
 }
 
 /* A side's median over its runs (lines[r] their lines, NULL where a run
  * lacks it) of node nd of ref's figure, or the whole op's for nd < 0. */
 static double side_median(const struct pfs_cmp_run *ref, long nd, const struct pfs_cmp_run *runs,
-			  const struct pfs_cmp_line *const *lines, size_t n, bool wait,
+			  const struct pfs_cmp_line *const *lines, size_t n, bool off,
 			  double *scratch)
 {
 	size_t k = 0;
@@ -543,22 +551,23 @@ static double side_median(const struct pfs_cmp_run *ref, long nd, const struct p
 		long at = nd < 0 ? -1 : node_in(ref, (unsigned)nd, &runs[r]);
 
 		if (lines[r] && (nd < 0 || at >= 0))
-			scratch[k++] = figure(lines[r], at, wait);
+			scratch[k++] = figure(lines[r], at, off);
 	}
 	return k ? pfs_median(scratch, k) : NAN;
 }
 
-/* A node's figures in one comparison: its time in the op and its waits
- * for a CPU held by others, each side's median over its runs, b less a;
+/* A node's figures in one comparison: its time in the op and the part of
+ * it off its ranks' work, each side's median over its runs, b less a;
  * NAN where a side has no run with the node. */
 struct node_move {
-	double dt_us, dw_us;
+	double dt_us, doff_us;
 };
 
 /* How much the change moved a node's time in the op, or the whole op's
- * time, in its own way, at most; and how much of that its longer waits for
- * a CPU held by others leave unexplained, at most; and the longest of
- * those times on either side. The node whose move is
+ * time, in its own way, at most; and how much of that the ranks' work
+ * moved (what a longer time off it, waiting for a CPU held by others or
+ * starting late, leaves unexplained), at most; and the longest of those
+ * times on either side. The node whose move is
  * over half of all the nodes' moves is named. Each node's own move (ref's
  * nodes) into nm. */
 static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
@@ -582,12 +591,12 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 		long nd = k < (long)ref->nnodes ? k : -1;
 		double ta = side_median(ref, nd, a, la, na, false, scratch);
 		double tb = side_median(ref, nd, b, lb, nb, false, scratch);
-		double wa = side_median(ref, nd, a, la, na, true, scratch);
-		double wb = side_median(ref, nd, b, lb, nb, true, scratch);
-		double m = slower ? tb - ta : ta - tb, w = slower ? wb - wa : wa - wb;
+		double oa = side_median(ref, nd, a, la, na, true, scratch);
+		double ob = side_median(ref, nd, b, lb, nb, true, scratch);
+		double m = slower ? tb - ta : ta - tb, w = slower ? ob - oa : oa - ob;
 
 		if (nd >= 0)
-			nm[nd] = (struct node_move){ tb - ta, wb - wa };
+			nm[nd] = (struct node_move){ tb - ta, ob - oa };
 		longest = fmax(longest, fmax(ta, tb)); /* fmax leaves a NAN out */
 		if (isnan(m))
 			continue;
@@ -698,7 +707,7 @@ static void judge_node(struct pfs_cmp_verdict *v, struct pfs_cmp_verdict *nv,
 		       const struct node_move *mv, const char *name, double alpha, double margin)
 {
 	bool slower = nv->ratio < 1;
-	double dt = slower ? mv->dt_us : -mv->dt_us, dw = slower ? mv->dw_us : -mv->dw_us;
+	double dt = slower ? mv->dt_us : -mv->dt_us, dw = slower ? mv->doff_us : -mv->doff_us;
 
 	nv->moved_us = dt > 0 ? dt : 0;
 	nv->waited_us = dw > 0 ? (dw < nv->moved_us ? dw : nv->moved_us) : 0;

@@ -363,8 +363,8 @@ static const struct {
 } notes[] = {
 	{ "short", "that moved no node's time in the op by 10 ms: no more\nmeasurable than "
 		   "a step that short; not called out." },
-	{ "busy", "that the slower side's longer waits for a CPU held by\nothers account for "
-		  "(all but under 10 ms of it): the machine was busier, not the\nfilesystem "
+	{ "busy", "whose ranks' work (their time in the op less their waits\nfor a CPU held by "
+		  "others) moved under 10 ms: the machine was busier, not\nthe filesystem "
 		  "slower; not called out." },
 	{ "few", "where no variance could be formed for either side: nothing to\njudge the "
 		 "change by; give each side 3 runs." },
@@ -407,8 +407,9 @@ static void text_notes(const struct report *rp)
 		     "iterations%s.\nchange: against [1]; interval: where the factor lies, at "
 		     "the line's confidence\n(%.0f %% for the table, Holm). Called out "
 		     "(SLOWER, FASTER) when the whole interval\nis beyond %.0f %% and the change "
-		     "moved some node's time in the op by %u ms or more\nbeyond its longer waits "
-		     "for a CPU. could detect: the change called out 4 times in 5.\n"
+		     "moved some node's time in the op by %u ms or more,\nand its ranks' work "
+		     "(that time less their waits for a CPU) by as much. could\ndetect: the "
+		     "change called out 4 times in 5.\n"
 		     "See docs/compare.md.\n",
 		rp->groups ? "; a side's: the geometric mean of its runs'" : "",
 		100 * (1 - PFS_CMP_ALPHA), m, PFS_CMP_RESOLVE_US / 1000);

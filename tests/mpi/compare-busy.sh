@@ -14,7 +14,9 @@
 #      machine lengthens, and the change must stay beyond them).
 # compare a b must call nothing out, and mark the slower Create `busy`
 # where its interval excludes no change; compare a c must call the slower
-# Create out.
+# Create out. (Under the hogs a rank woken from the barrier can wait for
+# the CPU before its row's clock starts: the ranks start up to 14 ms
+# apart, which compare counts with the waits, off the ranks' work.)
 . "$(dirname "$0")/lib.sh"
 : "${PFSFAULT:?PFSFAULT must point at tests/fault/libpfsfault.so: run me from make check}"
 

@@ -190,8 +190,8 @@ static void test_moderate(void **state)
 	assert_true(near(c[2].s2, (4 * 0.025 + 2 * 1.0) / 6) && c[2].df == 6);
 }
 
-/* short: no node moved 10 ms; busy: the node's longer waits account for
- * all but under 10 ms of it. */
+/* short: no node moved 10 ms; busy: its ranks' work (its time less their
+ * waits for a CPU) moved under 10 ms. */
 static void test_short_and_busy(void **state)
 {
 	struct pfs_cmp_verdict v = { .ratio = 0.5, .interval = true, .se = 0.05, .df = 20 };
@@ -234,9 +234,9 @@ static void test_table_nodes_by_name(void **state)
 	strcpy(n2[0].name, "b");
 	strcpy(n2[1].name, "a");
 	l1.node_us = us1;
-	l1.node_wait_us = w1;
+	l1.node_off_us = w1;
 	l2.node_us = us2;
-	l2.node_wait_us = w2;
+	l2.node_off_us = w2;
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
 	assert_int_equal(t.nlines, 1);
 	assert_true(near(t.v[1].moved_us, 30000));  /* b: 10 ms, then 40 ms */
@@ -288,7 +288,7 @@ static void test_family_of_lines_that_can_be_called(void **state)
 	strcpy(lb[1].op, "Write");
 	la[0].op_us = ua[0], lb[0].op_us = ub[0], la[1].op_us = sa[0], lb[1].op_us = sb[0];
 	la[0].node_us = ua, lb[0].node_us = ub, la[1].node_us = sa, lb[1].node_us = sb;
-	la[0].node_wait_us = lb[0].node_wait_us = la[1].node_wait_us = lb[1].node_wait_us = w;
+	la[0].node_off_us = lb[0].node_off_us = la[1].node_off_us = lb[1].node_off_us = w;
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
 	assert_int_equal(t.nlines, 2);
 	assert_true(near(t.v[1].longest_us, 100000) && near(t.v[3].longest_us, 3000));
@@ -330,7 +330,7 @@ static void se_runs(struct pfs_cmp_run *runs, struct pfs_cmp_line *l, double (*u
 		l[r].step_us = 20000;
 		l[r].op_us = sum;
 		l[r].node_us = us[r];
-		l[r].node_wait_us = w[r];
+		l[r].node_off_us = w[r];
 		runs[r] = (struct pfs_cmp_run){ &l[r], 1, 4, nodes };
 	}
 }
@@ -430,15 +430,86 @@ static void test_stats_waits_less_throttling(void **state)
 	assert_int_equal(run.n, 1);
 	assert_true(near(run.lines[0].rate, 2000 * 1e6 / 50000));
 	assert_true(near(run.lines[0].node_us[0], 20000) && near(run.lines[0].node_us[1], 50000));
-	assert_true(near(run.lines[0].node_wait_us[1], 5000) && run.lines[0].node_wait_us[0] == 0);
+	assert_true(near(run.lines[0].node_off_us[1], 5000) && run.lines[0].node_off_us[0] == 0);
 	assert_int_equal(run.lines[0].wait_us, 5000);
 	assert_true(near(run.lines[0].cpu_per_item, 40000.0 / 2000));
 	/* Throttled longer than it waited (it slept while throttled): none. */
 	rows[1].throttled_us = 40000;
 	pfs_compare_run_free(&run);
 	assert_int_equal(pfs_compare_stats(&a, &run), 0);
-	assert_true(run.lines[0].node_wait_us[1] == 0);
+	assert_true(run.lines[0].node_off_us[1] == 0);
 	pfs_compare_run_free(&run);
+}
+
+/* Rows of one node's two ranks, pa Create, 3 iterations 100 ms apart:
+ * rank 0 works 20 ms from the barrier; rank 1 starts late0 us after it
+ * and takes 20 ms plus slept0 us asleep (a slower filesystem keeps a rank
+ * off its CPU without a wait for one). */
+static void two_ranks(struct pfs_row *rows, uint64_t late0, uint64_t slept0)
+{
+	memset(rows, 0, 6 * sizeof(*rows));
+	for (unsigned i = 0; i < 6; i++) {
+		strcpy(rows[i].test, "pa");
+		strcpy(rows[i].op, "Create");
+		strcpy(rows[i].unit, "files");
+		rows[i].iteration = 1 + i / 2;
+		rows[i].rank = i % 2;
+		rows[i].items = 1000;
+		rows[i].cpu_us = 20000;
+		rows[i].start_us = 100000 * (i / 2) + (i % 2 ? late0 : 0);
+		/* iterations 1 % apart, as a quiet machine's are */
+		rows[i].elapsed_us = (20000 + (i % 2 ? slept0 : 0)) * (100 + i / 2) / 100;
+	}
+}
+
+/* A node's ranks that start apart: on a busy machine a rank woken from the
+ * barrier waits for a CPU before its row's clock starts, and that wait is
+ * in no row (tests/mpi/compare-busy.sh's pa Unlink: ranks up to 14 ms
+ * apart under the hogs, 0.1 ms without them). The node's time is its
+ * ranks' span; the part of it off its longest-working rank's work is the
+ * time apart, and a change that moves only that is busy, not SLOWER. A
+ * rank that starts on time but sleeps as long (a slower filesystem): the
+ * same span, all of it work, SLOWER. */
+static void test_stats_ranks_apart(void **state)
+{
+	struct pfs_node nodes[1];
+	struct pfs_row ra[6], rb[6];
+	struct pfs_archive a, b;
+	struct pfs_cmp_run runs[2];
+	struct pfs_cmp_table t;
+
+	(void)state;
+	memset(nodes, 0, sizeof(nodes));
+	strcpy(nodes[0].name, "n1");
+	memset(&a, 0, sizeof(a));
+	a.nodes = nodes;
+	a.nnodes = 1;
+	b = a;
+	a.rows = ra;
+	b.rows = rb;
+	a.nrows = b.nrows = 6;
+	two_ranks(ra, 0, 0);
+	two_ranks(rb, 30000, 0);
+	assert_int_equal(pfs_compare_stats(&a, &runs[0]), 0);
+	assert_int_equal(pfs_compare_stats(&b, &runs[1]), 0);
+	assert_true(near(runs[1].lines[0].node_us[0], 30000 + 20200));
+	assert_true(near(runs[1].lines[0].node_off_us[0], 30000));
+	assert_true(near(runs[1].lines[0].op_off_us, 30000) && near(runs[0].lines[0].op_off_us, 0));
+	assert_int_equal(runs[1].lines[0].wait_us, 0); /* no row waited */
+	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].beyond && near(t.v[1].moved_us, 30000) && near(t.v[1].waited_us, 30000));
+	assert_true(t.v[1].busy && !t.v[1].called_out);
+	pfs_compare_table_free(&t);
+	pfs_compare_run_free(&runs[1]);
+
+	two_ranks(rb, 0, 30000);
+	assert_int_equal(pfs_compare_stats(&b, &runs[1]), 0);
+	assert_true(near(runs[1].lines[0].node_off_us[0], 0));
+	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].called_out && !t.v[1].busy && near(t.v[1].waited_us, 0));
+	pfs_compare_table_free(&t);
+	pfs_compare_run_free(&runs[0]);
+	pfs_compare_run_free(&runs[1]);
 }
 
 static void test_zero_rate(void **state)
@@ -521,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_table_nodes_by_name),
 		cmocka_unit_test(test_node_called_out),
 		cmocka_unit_test(test_stats_waits_less_throttling),
+		cmocka_unit_test(test_stats_ranks_apart),
 		cmocka_unit_test(test_zero_rate),
 		cmocka_unit_test(test_words),
 	};

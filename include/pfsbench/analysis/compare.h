@@ -91,12 +91,14 @@ struct pfs_cmp_line {
 	double cpu_noise;    /* SD of the iterations' logs of it; < 0 when fewer than 2 */
 	/* Per node of the run (struct pfs_cmp_run's names), medians over the
 	 * iterations: the node's time in the op (the sum over the op's steps of
-	 * its ranks' span), and its ranks' waits for a CPU held by others (the
-	 * sum over steps of the longest wait of one of them). */
-	double *node_us, *node_wait_us;
-	/* The same for the whole op: the sum of its steps' wall times in an
-	 * iteration, and of their longest waits, medians over the iterations. */
-	double op_us, op_wait_us;
+	 * its ranks' span), and the part of it off its ranks' work (the sum
+	 * over steps of the span less the longest work of one of its ranks, a
+	 * rank's work its time in the op less its wait for a CPU held by
+	 * others): that rank's waits, and the time its ranks' starts and ends
+	 * lie apart. */
+	double *node_us, *node_off_us;
+	/* The same for the whole op, its steps' spans over every rank. */
+	double op_us, op_off_us;
 };
 
 struct pfs_cmp_run {
@@ -156,7 +158,7 @@ struct pfs_cmp_verdict {
 	double detectable;   /* the change (>= 1) this line calls out 80 % of the time */
 	bool beyond;         /* the interval lies beyond the margin */
 	double moved_us;     /* the most a node's time in the op moved, in the change's way */
-	double waited_us;    /* how much longer that node waited for a CPU held by others */
+	double waited_us;    /* how much of that move was off its ranks' work */
 	double longest_us;   /* the longest of the whole op's and each node's time in it, on
 			      * either side (NAN: none known); under PFS_CMP_RESOLVE_US no
 			      * time can move by that much: the line cannot be called out
