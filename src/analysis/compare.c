@@ -29,11 +29,12 @@ struct cmp_ent {
 	uint64_t work_us;                  /* its time in the op less that wait */
 };
 
-/* A node's figures in one iteration of one (test, op): its time in the op
- * and the part of it off its ranks' work (struct pfs_cmp_line). */
+/* A node's figures in one iteration of one (test, op): its time in the op,
+ * the part of it off its ranks' work, and their waits (struct
+ * pfs_cmp_line). */
 struct node_iter {
 	uint32_t node;
-	double us, off_us;
+	double us, off_us, wait_us;
 };
 
 static int cmp_node_iters(const void *pa, const void *pb)
@@ -53,7 +54,7 @@ static bool same(const struct cmp_ent *a, const struct cmp_ent *b, int depth)
 /* Scratch for one (test, op), sized for the whole run. */
 struct cmp_scratch {
 	double *iter_rates, *walls, *waits, *cpu;        /* nrows */
-	double *iter_us, *iter_off, *offs;                /* nrows */
+	double *iter_us, *iter_off, *offs, *iter_wait;    /* nrows */
 	size_t *slot;                                      /* nnodes: a node's in ni */
 	struct node_iter *ni;                              /* nrows */
 	unsigned nnodes;
@@ -99,10 +100,12 @@ static void node_medians(struct pfs_cmp_line *line, struct node_iter *ni, size_t
 		for (; j < n && ni[j].node == ni[i].node; j++, k++) {
 			s->walls[k] = ni[j].us;
 			s->offs[k] = ni[j].off_us;
+			s->waits[k] = ni[j].wait_us;
 		}
 		if (ni[i].node < s->nnodes) {
 			line->node_us[ni[i].node] = pfs_median(s->walls, k);
 			line->node_off_us[ni[i].node] = pfs_median(s->offs, k);
+			line->node_wait_us[ni[i].node] = pfs_median(s->waits, k);
 		}
 		i = j;
 	}
@@ -116,7 +119,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 
 	while (*i < n && same(&e[*i], &e[first], 1)) {
 		size_t it0 = *i;
-		double amount = 0, us = 0, cpu = 0, off = 0;
+		double amount = 0, us = 0, cpu = 0, off = 0, waited = 0;
 
 		memset(s->slot, 0xff, s->nnodes * sizeof(*s->slot));
 		while (*i < n && same(&e[*i], &e[it0], 2)) {
@@ -139,10 +142,11 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 				 * it off its longest-working rank's work. */
 				if (*k == SIZE_MAX) {
 					*k = nni;
-					s->ni[nni++] = (struct node_iter){ e[nd0].node, 0, 0 };
+					s->ni[nni++] = (struct node_iter){ e[nd0].node, 0, 0, 0 };
 				}
 				s->ni[*k].us += (double)(nhi - nlo);
 				s->ni[*k].off_us += (double)(nhi - nlo > nwork ? nhi - nlo - nwork : 0);
+				s->ni[*k].wait_us += (double)nwait;
 				lo = nlo < lo ? nlo : lo;
 				hi = nhi > hi ? nhi : hi;
 				amount += (double)namount;
@@ -151,11 +155,13 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 			}
 			us += (double)(hi - lo);
 			off += (double)(hi - lo > work ? hi - lo - work : 0);
+			waited += (double)wait;
 			s->waits[nwalls] = (double)wait;
 			s->walls[nwalls++] = (double)(hi - lo);
 		}
 		s->iter_us[niter] = us;
 		s->iter_off[niter] = off;
+		s->iter_wait[niter] = waited;
 		/* A zero wall time counts as one microsecond, as in the table. */
 		s->iter_rates[niter++] = amount * 1e6 / (us > 0 ? us : 1);
 		if (cpu > 0 && amount > 0)
@@ -173,6 +179,7 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 	line->rate = pfs_median(s->iter_rates, niter);
 	line->op_us = pfs_median(s->iter_us, niter);
 	line->op_off_us = pfs_median(s->iter_off, niter);
+	line->op_wait_us = pfs_median(s->iter_wait, niter);
 	node_medians(line, s->ni, nni, s);
 }
 
@@ -181,6 +188,7 @@ static void free_lines(struct pfs_cmp_run *run)
 	for (size_t k = 0; run->lines && k < run->n; k++) {
 		free(run->lines[k].node_us);
 		free(run->lines[k].node_off_us);
+		free(run->lines[k].node_wait_us);
 	}
 }
 
@@ -195,7 +203,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	struct cmp_scratch s = {
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
 		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
-		malloc(nr * sizeof(double)),
+		malloc(nr * sizeof(double)), malloc(nr * sizeof(double)),
 		malloc(nn * sizeof(size_t)),
 		malloc(nr * sizeof(struct node_iter)), a->nnodes,
 	};
@@ -207,7 +215,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	out->lines = malloc(nr * sizeof(*out->lines));
 	out->nnodes = a->nnodes;
 	out->nodes = a->nodes;
-	if (!e || !key || !idx || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_off || !s.offs || !s.slot || !s.ni || !out->lines)
+	if (!e || !key || !idx || !s.iter_rates || !s.walls || !s.waits || !s.cpu || !s.iter_us || !s.iter_off || !s.offs || !s.iter_wait || !s.slot || !s.ni || !out->lines)
 		goto out;
 	/* The lines in order of first row; idx holds their first rows, then
 	 * the rows grouped by line, iteration, step and node. */
@@ -236,7 +244,8 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 	for (size_t k = 0; k < out->n; k++) {
 		out->lines[k].node_us = calloc(nn, sizeof(double));
 		out->lines[k].node_off_us = calloc(nn, sizeof(double));
-		if (!out->lines[k].node_us || !out->lines[k].node_off_us)
+		out->lines[k].node_wait_us = calloc(nn, sizeof(double));
+		if (!out->lines[k].node_us || !out->lines[k].node_off_us || !out->lines[k].node_wait_us)
 			goto out;
 	}
 	for (size_t i = 0; i < a->nrows;)
@@ -264,6 +273,7 @@ out:
 	free(s.iter_us);
 	free(s.iter_off);
 	free(s.offs);
+	free(s.iter_wait);
 	free(s.slot);
 	free(s.ni);
 	free(lat);
@@ -474,7 +484,12 @@ void pfs_compare_decide(struct pfs_cmp_verdict *v, double alpha, double margin)
 		v->detectable = exp(m);
 	}
 	v->beyond = v->low > exp(m) || v->high < exp(-m);
-	v->unresolved = v->beyond && v->moved_us < PFS_CMP_RESOLVE_US;
+	/* short: too small to measure, the time's move or, where the ranks'
+	 * waits did not move 10 ms either, the work's; busy: the work moved
+	 * under 10 ms and the waits 10 ms or more. */
+	v->unresolved = v->beyond && (v->moved_us < PFS_CMP_RESOLVE_US ||
+				      (v->moved_us - v->waited_us < PFS_CMP_RESOLVE_US &&
+				       v->waits_us < PFS_CMP_RESOLVE_US));
 	v->busy = v->beyond && !v->unresolved && v->moved_us - v->waited_us < PFS_CMP_RESOLVE_US;
 	v->called_out = v->beyond && !v->unresolved && !v->busy;
 }
@@ -530,19 +545,22 @@ static long node_in(const struct pfs_cmp_run *a, unsigned nd, const struct pfs_c
 	return -1;
 }
 
-/* One figure of a run's line: the time in the op (or the part of it off
- * the ranks' work) of the run's node at, or of the whole op when at < 0. */
-static double figure(const struct pfs_cmp_line *l, long at, bool off)
+/* A line's figures (struct pfs_cmp_line). */
+enum figure { TIME, OFF_WORK, WAITS };
+
+/* One figure of a run's line, of the run's node at, or of the whole op
+ * when at < 0. */
+static double figure(const struct pfs_cmp_line *l, long at, enum figure f)
 {
 	if (at < 0)
-		return off ? l->op_off_us : l->op_us;
-	return off ? l->node_off_us[at] : l->node_us[at];
+		return f == TIME ? l->op_us : f == OFF_WORK ? l->op_off_us : l->op_wait_us;
+	return f == TIME ? l->node_us[at] : f == OFF_WORK ? l->node_off_us[at] : l->node_wait_us[at];
 }
 
 /* A side's median over its runs (lines[r] their lines, NULL where a run
  * lacks it) of node nd of ref's figure, or the whole op's for nd < 0. */
 static double side_median(const struct pfs_cmp_run *ref, long nd, const struct pfs_cmp_run *runs,
-			  const struct pfs_cmp_line *const *lines, size_t n, bool off,
+			  const struct pfs_cmp_line *const *lines, size_t n, enum figure f,
 			  double *scratch)
 {
 	size_t k = 0;
@@ -551,30 +569,31 @@ static double side_median(const struct pfs_cmp_run *ref, long nd, const struct p
 		long at = nd < 0 ? -1 : node_in(ref, (unsigned)nd, &runs[r]);
 
 		if (lines[r] && (nd < 0 || at >= 0))
-			scratch[k++] = figure(lines[r], at, off);
+			scratch[k++] = figure(lines[r], at, f);
 	}
 	return k ? pfs_median(scratch, k) : NAN;
 }
 
-/* A node's figures in one comparison: its time in the op and the part of
- * it off its ranks' work, each side's median over its runs, b less a;
- * NAN where a side has no run with the node. */
+/* A node's figures in one comparison: its time in the op, the part of it
+ * off its ranks' work, and their waits, each side's median over its runs,
+ * b less a; NAN where a side has no run with the node. */
 struct node_move {
-	double dt_us, doff_us;
+	double dt_us, doff_us, dwait_us;
 };
 
 /* How much the change moved a node's time in the op, or the whole op's
  * time, in its own way, at most; and how much of that the ranks' work
  * moved (what a longer time off it, waiting for a CPU held by others or
- * starting late, leaves unexplained), at most; and the longest of those
- * times on either side. The node whose move is
+ * starting late, leaves unexplained), at most; how much the ranks' waits
+ * for a CPU moved, at most; and the longest of those times on either
+ * side. The node whose move is
  * over half of all the nodes' moves is named. Each node's own move (ref's
  * nodes) into nm. */
 static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_run *b, size_t nb,
 		  const char *test, const char *op, bool slower, struct pfs_cmp_verdict *v,
 		  struct node_move *nm)
 {
-	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, node_most = 0, all = 0;
+	double scratch[(na > nb ? na : nb) + 1], most = 0, net = 0, node_most = 0, all = 0, waits = 0;
 	double longest = NAN;
 	const struct pfs_cmp_line *la[na ? na : 1], *lb[nb ? nb : 1];
 	const struct pfs_cmp_run *ref = &b[0];
@@ -589,14 +608,17 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 	 * together they moved more. */
 	for (long k = 0; k <= (long)ref->nnodes; k++) {
 		long nd = k < (long)ref->nnodes ? k : -1;
-		double ta = side_median(ref, nd, a, la, na, false, scratch);
-		double tb = side_median(ref, nd, b, lb, nb, false, scratch);
-		double oa = side_median(ref, nd, a, la, na, true, scratch);
-		double ob = side_median(ref, nd, b, lb, nb, true, scratch);
+		double ta = side_median(ref, nd, a, la, na, TIME, scratch);
+		double tb = side_median(ref, nd, b, lb, nb, TIME, scratch);
+		double oa = side_median(ref, nd, a, la, na, OFF_WORK, scratch);
+		double ob = side_median(ref, nd, b, lb, nb, OFF_WORK, scratch);
+		double wa = side_median(ref, nd, a, la, na, WAITS, scratch);
+		double wb = side_median(ref, nd, b, lb, nb, WAITS, scratch);
 		double m = slower ? tb - ta : ta - tb, w = slower ? ob - oa : oa - ob;
+		double dw = slower ? wb - wa : wa - wb;
 
 		if (nd >= 0)
-			nm[nd] = (struct node_move){ tb - ta, ob - oa };
+			nm[nd] = (struct node_move){ tb - ta, ob - oa, wb - wa };
 		longest = fmax(longest, fmax(ta, tb)); /* fmax leaves a NAN out */
 		if (isnan(m))
 			continue;
@@ -608,12 +630,14 @@ static void moved(const struct pfs_cmp_run *a, size_t na, const struct pfs_cmp_r
 			}
 		}
 		most = m > most ? m : most;
+		waits = dw > waits ? dw : waits;
 		m -= w > 0 ? w : 0;
 		net = m > net ? m : net;
 	}
 	v->node = at >= 0 && ref->nnodes >= 2 && node_most > all / 2 ? ref->nodes[at].name : NULL;
 	v->moved_us = most;
 	v->waited_us = most - net;
+	v->waits_us = waits;
 	v->longest_us = longest;
 }
 
@@ -708,9 +732,11 @@ static void judge_node(struct pfs_cmp_verdict *v, struct pfs_cmp_verdict *nv,
 {
 	bool slower = nv->ratio < 1;
 	double dt = slower ? mv->dt_us : -mv->dt_us, dw = slower ? mv->doff_us : -mv->doff_us;
+	double dwait = slower ? mv->dwait_us : -mv->dwait_us;
 
 	nv->moved_us = dt > 0 ? dt : 0;
 	nv->waited_us = dw > 0 ? (dw < nv->moved_us ? dw : nv->moved_us) : 0;
+	nv->waits_us = dwait > 0 ? dwait : 0;
 	pfs_compare_decide(nv, alpha, margin);
 	v->node_low = nv->low;
 	v->node_high = nv->high;

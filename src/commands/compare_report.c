@@ -361,11 +361,12 @@ _Static_assert(PFS_CMP_RESOLVE_US == 10000, "the notes say 10 ms");
 static const struct {
 	const char *word, *what;
 } notes[] = {
-	{ "short", "that moved no node's time in the op by 10 ms: no more\nmeasurable than "
-		   "a step that short; not called out." },
-	{ "busy", "whose ranks' work (their time in the op less their waits\nfor a CPU held by "
-		  "others) moved under 10 ms: the machine was busier, not\nthe filesystem "
-		  "slower; not called out." },
+	{ "short", "that moved no node's time in the op by 10 ms, or whose\nranks' work (that "
+		   "time less their waits for a CPU) and waits both moved under\n10 ms: no more "
+		   "measurable than a step that short; not called out." },
+	{ "busy", "whose ranks' waits for a CPU held by others moved 10 ms\nor more, and their "
+		  "work (their time in the op less those waits) under 10 ms:\nthe machine was "
+		  "busier, not the filesystem slower; not called out." },
 	{ "few", "where no variance could be formed for either side: nothing to\njudge the "
 		 "change by; give each side 3 runs." },
 	{ "CPU per item too", "where the ranks' CPU time per item moved\nwith the rate "
@@ -704,6 +705,8 @@ static void json_side_line(const struct report *rp, size_t l, size_t s)
 		json_num(out, v->moved_us);
 		fputs(", \"waited_us\": ", out);
 		json_num(out, v->waited_us);
+		fputs(", \"waits_us\": ", out);
+		json_num(out, v->waits_us);
 		fputs(", \"node\": ", out);
 		if (v->node)
 			pfs_json_string(out, v->node);

@@ -203,9 +203,15 @@ static void test_short_and_busy(void **state)
 	assert_string_equal(pfs_compare_word(&v), "short");
 	v.moved_us = 50000;
 	v.waited_us = 45000;
+	v.waits_us = 45000;
 	pfs_compare_decide(&v, 0.05, 0.10);
 	assert_true(v.busy && !v.unresolved && !v.called_out);
 	assert_string_equal(pfs_compare_word(&v), "busy");
+	/* The work moved 5 ms, and the waits 9 ms: too small to say, short. */
+	v.waits_us = 9000;
+	pfs_compare_decide(&v, 0.05, 0.10);
+	assert_true(v.unresolved && !v.busy && !v.called_out);
+	assert_string_equal(pfs_compare_word(&v), "short");
 	v.waited_us = 35000;
 	pfs_compare_decide(&v, 0.05, 0.10);
 	assert_true(v.called_out);
@@ -234,9 +240,9 @@ static void test_table_nodes_by_name(void **state)
 	strcpy(n2[0].name, "b");
 	strcpy(n2[1].name, "a");
 	l1.node_us = us1;
-	l1.node_off_us = w1;
+	l1.node_off_us = l1.node_wait_us = w1;
 	l2.node_us = us2;
-	l2.node_off_us = w2;
+	l2.node_off_us = l2.node_wait_us = w2;
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
 	assert_int_equal(t.nlines, 1);
 	assert_true(near(t.v[1].moved_us, 30000));  /* b: 10 ms, then 40 ms */
@@ -289,6 +295,7 @@ static void test_family_of_lines_that_can_be_called(void **state)
 	la[0].op_us = ua[0], lb[0].op_us = ub[0], la[1].op_us = sa[0], lb[1].op_us = sb[0];
 	la[0].node_us = ua, lb[0].node_us = ub, la[1].node_us = sa, lb[1].node_us = sb;
 	la[0].node_off_us = lb[0].node_off_us = la[1].node_off_us = lb[1].node_off_us = w;
+	la[0].node_wait_us = lb[0].node_wait_us = la[1].node_wait_us = lb[1].node_wait_us = w;
 	assert_int_equal(pfs_compare_table(runs, sides, 2, PFS_CMP_MARGIN, &t), 0);
 	assert_int_equal(t.nlines, 2);
 	assert_true(near(t.v[1].longest_us, 100000) && near(t.v[3].longest_us, 3000));
@@ -330,7 +337,7 @@ static void se_runs(struct pfs_cmp_run *runs, struct pfs_cmp_line *l, double (*u
 		l[r].step_us = 20000;
 		l[r].op_us = sum;
 		l[r].node_us = us[r];
-		l[r].node_off_us = w[r];
+		l[r].node_off_us = l[r].node_wait_us = w[r];
 		runs[r] = (struct pfs_cmp_run){ &l[r], 1, 4, nodes };
 	}
 }
@@ -431,21 +438,23 @@ static void test_stats_waits_less_throttling(void **state)
 	assert_true(near(run.lines[0].rate, 2000 * 1e6 / 50000));
 	assert_true(near(run.lines[0].node_us[0], 20000) && near(run.lines[0].node_us[1], 50000));
 	assert_true(near(run.lines[0].node_off_us[1], 5000) && run.lines[0].node_off_us[0] == 0);
+	assert_true(near(run.lines[0].node_wait_us[1], 5000) && run.lines[0].node_wait_us[0] == 0);
 	assert_int_equal(run.lines[0].wait_us, 5000);
 	assert_true(near(run.lines[0].cpu_per_item, 40000.0 / 2000));
 	/* Throttled longer than it waited (it slept while throttled): none. */
 	rows[1].throttled_us = 40000;
 	pfs_compare_run_free(&run);
 	assert_int_equal(pfs_compare_stats(&a, &run), 0);
-	assert_true(run.lines[0].node_off_us[1] == 0);
+	assert_true(run.lines[0].node_off_us[1] == 0 && run.lines[0].node_wait_us[1] == 0);
 	pfs_compare_run_free(&run);
 }
 
-/* Rows of one node's two ranks, pa Create, 3 iterations 100 ms apart:
- * rank 0 works 20 ms from the barrier; rank 1 starts late0 us after it
- * and takes 20 ms plus slept0 us asleep (a slower filesystem keeps a rank
- * off its CPU without a wait for one). */
-static void two_ranks(struct pfs_row *rows, uint64_t late0, uint64_t slept0)
+/* Rows of one node's two ranks, pa Create, 3 iterations 100 ms apart,
+ * each 20 ms of CPU: rank 0 starts at the barrier and waits wait0 us in
+ * its row for a CPU held by others; rank 1 starts late1 us after it and
+ * sleeps slept1 us in the op (a slower filesystem keeps a rank off its
+ * CPU without a wait for one). */
+static void two_ranks(struct pfs_row *rows, uint64_t wait0, uint64_t late1, uint64_t slept1)
 {
 	memset(rows, 0, 6 * sizeof(*rows));
 	for (unsigned i = 0; i < 6; i++) {
@@ -456,20 +465,26 @@ static void two_ranks(struct pfs_row *rows, uint64_t late0, uint64_t slept0)
 		rows[i].rank = i % 2;
 		rows[i].items = 1000;
 		rows[i].cpu_us = 20000;
-		rows[i].start_us = 100000 * (i / 2) + (i % 2 ? late0 : 0);
+		rows[i].wait_us = i % 2 ? 0 : wait0;
+		rows[i].start_us = 100000 * (i / 2) + (i % 2 ? late1 : 0);
 		/* iterations 1 % apart, as a quiet machine's are */
-		rows[i].elapsed_us = (20000 + (i % 2 ? slept0 : 0)) * (100 + i / 2) / 100;
+		rows[i].elapsed_us = (20000 + (i % 2 ? slept1 : wait0)) * (100 + i / 2) / 100;
 	}
 }
 
 /* A node's ranks that start apart: on a busy machine a rank woken from the
  * barrier waits for a CPU before its row's clock starts, and that wait is
- * in no row (tests/mpi/compare-busy.sh's pa Unlink: ranks up to 14 ms
- * apart under the hogs, 0.1 ms without them). The node's time is its
- * ranks' span; the part of it off its longest-working rank's work is the
- * time apart, and a change that moves only that is busy, not SLOWER. A
- * rank that starts on time but sleeps as long (a slower filesystem): the
- * same span, all of it work, SLOWER. */
+ * in no row (tests/mpi/compare-busy.sh's runs: ranks up to 11-14 ms apart
+ * under the hogs, 2.8-5.6 ms without them). The node's time is its ranks'
+ * span; the part of it off its longest-working rank's work is that rank's
+ * waits and the time apart. Side b against a quiet a, one run a side:
+ * - rank 0 waits 15 ms, rank 1 starts 30 ms late: the time moved 30 ms,
+ *   the work none, the waits 15 ms: busy (the waits alone, set against the
+ *   time, left 15 ms: SLOWER until 2026-12-06);
+ * - no waits, rank 1 starts 30 ms late: the work did not move, nor the
+ *   waits: short, not a busier machine;
+ * - rank 1 on time but asleep 30 ms: the same span, all of it work:
+ *   SLOWER. */
 static void test_stats_ranks_apart(void **state)
 {
 	struct pfs_node nodes[1];
@@ -488,21 +503,32 @@ static void test_stats_ranks_apart(void **state)
 	a.rows = ra;
 	b.rows = rb;
 	a.nrows = b.nrows = 6;
-	two_ranks(ra, 0, 0);
-	two_ranks(rb, 30000, 0);
+	two_ranks(ra, 0, 0, 0);
 	assert_int_equal(pfs_compare_stats(&a, &runs[0]), 0);
+
+	two_ranks(rb, 15000, 30000, 0);
 	assert_int_equal(pfs_compare_stats(&b, &runs[1]), 0);
-	assert_true(near(runs[1].lines[0].node_us[0], 30000 + 20200));
-	assert_true(near(runs[1].lines[0].node_off_us[0], 30000));
-	assert_true(near(runs[1].lines[0].op_off_us, 30000) && near(runs[0].lines[0].op_off_us, 0));
-	assert_int_equal(runs[1].lines[0].wait_us, 0); /* no row waited */
+	/* the median iteration: rank 0 35.35 ms, rank 1 from 30 to 50.2 ms */
+	assert_true(near(runs[1].lines[0].node_us[0], 50200));
+	assert_true(near(runs[1].lines[0].node_off_us[0], 50200 - 20350));
+	assert_true(near(runs[1].lines[0].node_wait_us[0], 15000));
+	assert_true(near(runs[1].lines[0].op_off_us, 50200 - 20350) && near(runs[0].lines[0].op_off_us, 0));
 	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t), 0);
-	assert_true(t.v[1].beyond && near(t.v[1].moved_us, 30000) && near(t.v[1].waited_us, 30000));
-	assert_true(t.v[1].busy && !t.v[1].called_out);
+	assert_true(t.v[1].beyond && near(t.v[1].moved_us, 30000) && near(t.v[1].waited_us, 29850));
+	assert_true(near(t.v[1].waits_us, 15000));
+	assert_true(t.v[1].busy && !t.v[1].unresolved && !t.v[1].called_out);
 	pfs_compare_table_free(&t);
 	pfs_compare_run_free(&runs[1]);
 
-	two_ranks(rb, 0, 30000);
+	two_ranks(rb, 0, 30000, 0);
+	assert_int_equal(pfs_compare_stats(&b, &runs[1]), 0);
+	assert_true(near(runs[1].lines[0].node_off_us[0], 30000));
+	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t), 0);
+	assert_true(t.v[1].beyond && t.v[1].unresolved && !t.v[1].busy && !t.v[1].called_out);
+	pfs_compare_table_free(&t);
+	pfs_compare_run_free(&runs[1]);
+
+	two_ranks(rb, 0, 0, 30000);
 	assert_int_equal(pfs_compare_stats(&b, &runs[1]), 0);
 	assert_true(near(runs[1].lines[0].node_off_us[0], 0));
 	assert_int_equal(pfs_compare_table(runs, (const size_t[2]){ 1, 1 }, 2, PFS_CMP_MARGIN, &t), 0);

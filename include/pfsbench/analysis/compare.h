@@ -95,10 +95,11 @@ struct pfs_cmp_line {
 	 * over steps of the span less the longest work of one of its ranks, a
 	 * rank's work its time in the op less its wait for a CPU held by
 	 * others): that rank's waits, and the time its ranks' starts and ends
-	 * lie apart. */
-	double *node_us, *node_off_us;
+	 * lie apart; and its ranks' waits (the sum over steps of the longest
+	 * wait of one of them). */
+	double *node_us, *node_off_us, *node_wait_us;
 	/* The same for the whole op, its steps' spans over every rank. */
-	double op_us, op_off_us;
+	double op_us, op_off_us, op_wait_us;
 };
 
 struct pfs_cmp_run {
@@ -158,15 +159,19 @@ struct pfs_cmp_verdict {
 	double detectable;   /* the change (>= 1) this line calls out 80 % of the time */
 	bool beyond;         /* the interval lies beyond the margin */
 	double moved_us;     /* the most a node's time in the op moved, in the change's way */
-	double waited_us;    /* how much of that move was off its ranks' work */
+	double waited_us;    /* how much of that move was off its ranks' work (their waits
+			      * for a CPU held by others, their starts and ends apart) */
+	double waits_us;     /* the most a node's (or the op's) waits for a CPU moved,
+			      * in the change's way */
 	double longest_us;   /* the longest of the whole op's and each node's time in it, on
 			      * either side (NAN: none known); under PFS_CMP_RESOLVE_US no
 			      * time can move by that much: the line cannot be called out
 			      * and is not in Holm's family */
 	const char *node;    /* the node whose move is over half of all the nodes' moves
 			      * together (the run's name, while it lives); NULL: none */
-	bool unresolved;     /* beyond the margin, but no node moved by 10 ms */
-	bool busy;           /* moved, but under 10 ms beyond the longer waits */
+	bool unresolved;     /* beyond the margin, but no node's time moved by 10 ms, or
+			      * its work neither did nor its waits (short) */
+	bool busy;           /* its time moved 10 ms, its waits too, its work under 10 ms */
 	bool called_out;
 	double cpu_ratio;    /* CPU per item, b / a; 0 where unrecorded */
 	bool cpu_changed;    /* beyond the margin too (its interval at level), the way of
