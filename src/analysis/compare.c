@@ -26,7 +26,6 @@ struct cmp_ent {
 	uint64_t start_us, end_us, amount; /* items, or bytes for a bytes row */
 	uint64_t wait_us;                  /* the rank's wait for a CPU held by others */
 	uint64_t cpu_us;
-	uint64_t work_us;                  /* its time in the op less that wait */
 };
 
 /* A node's figures in one iteration of one (test, op): its time in the op,
@@ -131,11 +130,14 @@ static void stats_key(const struct cmp_ent *e, size_t n, size_t *i, struct pfs_c
 				uint64_t nlo = UINT64_MAX, nhi = 0, namount = 0, nwait = 0, nwork = 0;
 
 				for (; *i < n && same(&e[*i], &e[nd0], 4); (*i)++) {
+					/* the rank's work: its time in the op less its wait */
+					uint64_t work_us = e[*i].end_us - e[*i].start_us - e[*i].wait_us;
+
 					nlo = e[*i].start_us < nlo ? e[*i].start_us : nlo;
 					nhi = e[*i].end_us > nhi ? e[*i].end_us : nhi;
 					namount += e[*i].amount;
 					nwait = e[*i].wait_us > nwait ? e[*i].wait_us : nwait;
-					nwork = e[*i].work_us > nwork ? e[*i].work_us : nwork;
+					nwork = work_us > nwork ? work_us : nwork;
 					cpu += (double)e[*i].cpu_us;
 				}
 				/* The node's time in this iteration, and the part of
@@ -238,8 +240,7 @@ int pfs_compare_stats(const struct pfs_archive *a, struct pfs_cmp_run *out)
 		e[i] = (struct cmp_ent){ (uint32_t)key[idx[i]], r->iteration, r->step, r->node_index,
 					 r->start_us, r->start_us + r->elapsed_us,
 					 pfs_unit_amount(pfs_row_unit(r), r->items, r->bytes),
-					 pfs_row_cpu_wait_us(r), r->cpu_us,
-					 r->elapsed_us - pfs_row_cpu_wait_us(r) };
+					 pfs_row_cpu_wait_us(r), r->cpu_us };
 	}
 	for (size_t k = 0; k < out->n; k++) {
 		out->lines[k].node_us = calloc(nn, sizeof(double));
