@@ -9,8 +9,8 @@
 # (-f 3000: about 30 ms, median): the number of pairs with any line called
 # out (false positives) is printed, with each line's step times, and the
 # lines compare marks `short` (beyond the noise, but moving the steps by
-# under 10 ms) or `busy` (the ranks' work, less their waits for a CPU,
-# moved under 10 ms). Issue 11's bar is none. Measured 2026-12-01 on the 2-core machine,
+# under 10 ms) or `busy` (their waits for a CPU moved 10 ms or more, their
+# work, the time less those waits, under 10 ms). Issue 11's bar is none. Measured 2026-12-01 on the 2-core machine,
 # with other builds and tests starting and stopping: before the ranks'
 # CPU waits were recorded, 0 of 20 at load 4-5 and 2 of 20 at load 5-6
 # (1.96x to 2.63x on 16-46 ms steps, each run steady in itself); with
