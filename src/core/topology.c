@@ -54,37 +54,63 @@ unsigned pfs_topology_worker(const char *names, unsigned n, unsigned me, unsigne
 	return worker;
 }
 
-int pfs_topology_from_places(struct pfs_topology *topo, const uint32_t *places, int nranks,
-			     const char *node_names, unsigned nnodes)
+int pfs_topology_from_nodes(struct pfs_topology *topo, const struct pfs_node_rec *recs,
+			    unsigned nnodes, int nranks, int rank, const int *mine, unsigned nmine)
 {
+	uint64_t total = 0;
+	int me;
+
 	memset(topo, 0, sizeof(*topo));
-	topo->nodes = calloc(nnodes ? nnodes : 1, sizeof(*topo->nodes));
-	topo->node_of_rank = calloc((size_t)nranks, sizeof(unsigned));
-	topo->worker_of_rank = calloc((size_t)nranks, sizeof(unsigned));
-	if (!topo->nodes || !topo->node_of_rank || !topo->worker_of_rank) {
+	if (!nnodes || !nmine)
+		return -EINVAL;
+	topo->nodes = calloc(nnodes, sizeof(*topo->nodes));
+	topo->node_ranks = malloc(nmine * sizeof(*topo->node_ranks));
+	if (!topo->nodes || !topo->node_ranks) {
 		pfs_topology_free(topo);
 		return -ENOMEM;
 	}
-	for (int r = 0; r < nranks; r++) {
-		uint32_t n = places[2 * (size_t)r], w = places[2 * (size_t)r + 1];
+	topo->nnodes = nnodes;
+	for (unsigned n = 0; n < nnodes; n++) {
+		const struct pfs_node_rec *c = &recs[n];
+		struct pfs_node *node = &topo->nodes[n];
 
-		/* Nodes numbered in the order of their lowest ranks, workers
-		 * counted from 1 in rank order: anything else is no grouping. */
-		if (n > topo->nnodes || n >= nnodes || w != topo->nodes[n].nworkers + 1) {
+		/* Its node's, leaders rising with the nodes (node order is
+		 * the order of the lowest ranks), a second rank after its
+		 * leader exactly when there are two ranks or more. */
+		if (c->node != n || !c->leader_plus1 || c->leader_plus1 > (uint32_t)nranks ||
+		    !c->nworkers ||
+		    (n && c->leader_plus1 <= recs[n - 1].leader_plus1) ||
+		    (c->nworkers > 1) != (c->second_plus1 != 0) ||
+		    (c->second_plus1 && (c->second_plus1 <= c->leader_plus1 ||
+					 c->second_plus1 > (uint32_t)nranks))) {
 			pfs_topology_free(topo);
 			return -EINVAL;
 		}
-		if (n == topo->nnodes) {
-			memcpy(topo->nodes[n].name, node_names + (size_t)n * PFS_NODE_NAME_MAX,
-			       PFS_NODE_NAME_MAX);
-			topo->nodes[n].name[PFS_NODE_NAME_MAX - 1] = 0;
-			topo->nodes[n].leader_rank = r;
-			topo->nnodes++;
-		}
-		topo->node_of_rank[r] = n;
-		topo->worker_of_rank[r] = ++topo->nodes[n].nworkers;
+		memcpy(node->name, c->name, PFS_NODE_NAME_MAX);
+		node->name[PFS_NODE_NAME_MAX - 1] = 0;
+		node->nworkers = c->nworkers;
+		node->leader_rank = (int)c->leader_plus1 - 1;
+		node->second_rank = (int)c->second_plus1 - 1;
+		total += c->nworkers;
 	}
-	if (topo->nnodes != nnodes || !nnodes) {
+	memcpy(topo->node_ranks, mine, nmine * sizeof(*mine));
+	me = pfs_topology_node_led_by(topo, mine[0]);
+	/* This rank's node as its record says: led by the first of its
+	 * ranks, of their number, its second rank the second of them, its
+	 * ranks rising, this one among them. */
+	if (total != (uint64_t)nranks || me < 0 || topo->nodes[me].nworkers != nmine ||
+	    (nmine > 1 && topo->nodes[me].second_rank != mine[1])) {
+		pfs_topology_free(topo);
+		return -EINVAL;
+	}
+	for (unsigned i = 1; i < nmine; i++)
+		if (mine[i] <= mine[i - 1]) {
+			pfs_topology_free(topo);
+			return -EINVAL;
+		}
+	topo->node = (unsigned)me;
+	topo->worker = pfs_topology_worker_here(topo, rank);
+	if (!topo->worker) {
 		pfs_topology_free(topo);
 		return -EINVAL;
 	}
@@ -101,9 +127,43 @@ int pfs_topology_from_places(struct pfs_topology *topo, const uint32_t *places, 
 void pfs_topology_free(struct pfs_topology *topo)
 {
 	free(topo->nodes);
-	free(topo->node_of_rank);
-	free(topo->worker_of_rank);
+	free(topo->node_ranks);
 	memset(topo, 0, sizeof(*topo));
+}
+
+int pfs_topology_node_led_by(const struct pfs_topology *topo, int rank)
+{
+	unsigned lo = 0, hi = topo->nnodes;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (topo->nodes[mid].leader_rank == rank)
+			return (int)mid;
+		if (topo->nodes[mid].leader_rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+unsigned pfs_topology_worker_here(const struct pfs_topology *topo, int rank)
+{
+	unsigned lo = 0, hi = topo->nodes ? topo->nodes[topo->node].nworkers : 0;
+
+	/* node_ranks rises (pfs_topology_from_nodes checks it). */
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (topo->node_ranks[mid] == rank)
+			return mid + 1;
+		if (topo->node_ranks[mid] < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 /* The first IPv4 address of an interface that is up and not loopback: the

@@ -114,16 +114,20 @@ void pfs_stop_recv_post(struct pfs_engine *e)
 static bool stop_isend(struct pfs_engine *e, bool to_leaders)
 {
 	bool known = e->topo.nodes != NULL;
-	unsigned me = known ? e->topo.node_of_rank[e->rank] : 0;
-	size_t most = known ? e->topo.nodes[me].nworkers - 1 + (to_leaders ? e->topo.nnodes - 1 : 0)
+	unsigned me = known ? e->topo.node : 0, here = known ? e->topo.nodes[me].nworkers : 0;
+	size_t most = known ? here - 1 + (to_leaders ? e->topo.nnodes - 1 : 0)
 			    : (size_t)e->nranks - 1;
 	MPI_Request *req = calloc(most ? most : 1, sizeof(*req));
 	int k = 0;
 
 	if (!req)
 		return false;
-	for (int r = 0; r < e->nranks; r++)
-		if (r != e->rank && (!known || e->topo.node_of_rank[r] == me))
+	for (unsigned i = 0; known && i < here; i++)
+		if (e->topo.node_ranks[i] != e->rank)
+			PFS_MPI(e, MPI_Issend, (&e->rank, 1, MPI_INT, e->topo.node_ranks[i], TAG_STOP,
+						e->comm, &req[k++]));
+	for (int r = 0; !known && r < e->nranks; r++)
+		if (r != e->rank)
 			PFS_MPI(e, MPI_Issend,
 				(&e->rank, 1, MPI_INT, r, TAG_STOP, e->comm, &req[k++]));
 	for (unsigned n = 0; known && to_leaders && n < e->topo.nnodes; n++)
@@ -158,11 +162,11 @@ static bool stop_heard(struct pfs_engine *e)
 		return false;
 	e->stop_recv_done = true;
 	if (e->stop_relays && e->topo.nodes && !e->sent_stop && !e->relayed_stop) {
-		unsigned me = e->topo.node_of_rank[e->rank];
+		unsigned me = e->topo.node;
 		bool leader = e->topo.nodes[me].leader_rank == e->rank;
 
 		if (leader && e->topo.nodes[me].nworkers > 1 && e->stop_buf >= 0 &&
-		    e->stop_buf < e->nranks && e->topo.node_of_rank[e->stop_buf] != me)
+		    e->stop_buf < e->nranks && !pfs_topology_worker_here(&e->topo, e->stop_buf))
 			e->relayed_stop = stop_isend(e, false);
 	}
 	return true;

@@ -47,6 +47,9 @@ enum pfs_mpi_tag {
 	TAG_TO_PEER,       /* a ledger for the sender's peer (peer.c) */
 	TAG_PROGRESS_NODE, /* a node's progress, from its aggregator to rank 0 or its relay (progress.c) */
 	TAG_PROGRESS_GROUP, /* a group of nodes' progress, from its relay to rank 0 (progress.c) */
+	TAG_PEER_RANKS,    /* a node's ranks, from its leader to a paired node's (peer.c) */
+	TAG_PEER_PLACE,    /* a rank's peer and reader, from its node's leader (peer.c) */
+	TAG_NODE_RECORD,   /* a node's record, from its leader to rank 0 (run.c identify) */
 };
 
 /* The message a rank sends its node's aggregator (TAG_PROGRESS) at a tick,
@@ -55,13 +58,14 @@ enum { MSG_SEQ, MSG_TIME, MSG_ITEMS, MSG_BYTES, MSG_TARGET, MSG_UNIT, MSG_STATE,
 /* The message an aggregator sends rank 0 (TAG_PROGRESS_NODE), at most one
  * a tick: its node's ranks summed (the ranks it covers, those that began
  * the step NMSG_SEQ and those done with it), and the one not done it heard
- * from longest ago, for the watchdog (NMSG_LAG_*; its age in us at the
- * aggregator, UINT64_MAX when never heard from). NMSG_LEN uint64_t. */
+ * from longest ago, for the watchdog (NMSG_LAG_*: its rank and worker,
+ * which rank 0 could not look up, holding no entry per rank; its age in us
+ * at the aggregator, UINT64_MAX when never heard from). NMSG_LEN uint64_t. */
 enum {
 	NMSG_SEQ, NMSG_TIME, NMSG_ITEMS, NMSG_BYTES, NMSG_TARGET, NMSG_UNIT,
 	NMSG_RANKS, NMSG_BEGUN, NMSG_DONE,
-	NMSG_LAG_RANK, NMSG_LAG_ITEMS, NMSG_LAG_TARGET, NMSG_LAG_BEGUN, NMSG_LAG_AGE_US,
-	NMSG_LEN
+	NMSG_LAG_RANK, NMSG_LAG_WORKER, NMSG_LAG_ITEMS, NMSG_LAG_TARGET, NMSG_LAG_BEGUN,
+	NMSG_LAG_AGE_US, NMSG_LEN
 };
 
 struct pfs_progress_view; /* rank 0's picture of every node's progress (progress.c) */
@@ -293,6 +297,7 @@ void pfs_progress_op_end(struct pfs_engine *e);
  * apart), and how many more of the node are not done. */
 struct pfs_laggard {
 	int rank, op;
+	unsigned node, worker; /* its node and worker (0: not known) */
 	bool begun; /* it said its op began */
 	uint64_t items, target, heard_us;
 	enum pfs_unit unit;

@@ -17,13 +17,81 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The rank of a node's worker (1-based), or -1. */
-static int rank_of(const struct pfs_engine *e, unsigned node, unsigned worker)
+/* A leader: the ranks of the node it reads from (from) into peers and of
+ * the node that reads from it (by) into readers, each node's leader
+ * sending its node's ranks once to each node paired with it. */
+static void leaders_swap(struct pfs_engine *e, int from, int by, int *peers, int *readers)
 {
-	for (int r = 0; r < e->nranks; r++)
-		if (e->topo.node_of_rank[r] == node && e->topo.worker_of_rank[r] == worker)
-			return r;
-	return -1;
+	unsigned me = e->w.node, nw = e->topo.nodes[me].nworkers;
+	int pair[2] = { from, by }, *into[2] = { peers, readers };
+	MPI_Request req[4];
+	int k = 0;
+
+	for (int i = 0; i < 2; i++) {
+		int leader;
+
+		if (pair[i] < 0 || (i == 1 && pair[1] == pair[0]))
+			continue;
+		if ((unsigned)pair[i] == me) {
+			memcpy(into[i], e->topo.node_ranks, nw * sizeof(*into[i]));
+			continue;
+		}
+		leader = e->topo.nodes[pair[i]].leader_rank;
+		PFS_MPI(e, MPI_Irecv, (into[i], (int)nw, MPI_INT, leader, TAG_PEER_RANKS, e->comm,
+				       &req[k++]));
+		PFS_MPI(e, MPI_Isend, (e->topo.node_ranks, (int)nw, MPI_INT, leader, TAG_PEER_RANKS,
+				       e->comm, &req[k++]));
+	}
+	for (int i = 0; i < k; i++)
+		pfs_engine_wait(e, &req[i]);
+	if (by >= 0 && by == from)
+		memcpy(readers, peers, nw * sizeof(*readers));
+}
+
+/* This rank's peer and reader (place[0], place[1], -1 for none) when its
+ * node reads from node `from` or is read by node `by`. No rank holds every
+ * rank's place (docs/scale.md): the nodes' leaders swap their nodes' ranks
+ * and tell each of their ranks the two of its worker number. 0, or -ENOMEM
+ * on every rank (after its message). */
+static int find_ranks(struct pfs_engine *e, int from, int by, int place[2])
+{
+	unsigned nw = e->topo.nodes[e->w.node].nworkers;
+	bool leader = e->topo.nodes[e->w.node].leader_rank == e->rank, paired = from >= 0 || by >= 0;
+	int *buf = leader && paired ? malloc(4 * (size_t)nw * sizeof(*buf)) : NULL;
+	int *peers = buf, *readers = buf ? buf + nw : NULL, *out = buf ? buf + 2 * nw : NULL;
+	MPI_Request *req = leader && paired ? calloc(nw, sizeof(*req)) : NULL;
+
+	place[0] = place[1] = -1;
+	if (pfs_all_allocated(e, !(leader && paired) || (buf && req), "pairing the ranks")) {
+		free(buf);
+		free(req);
+		return -ENOMEM;
+	}
+	if (!paired)
+		return 0;
+	if (!leader) {
+		MPI_Request one;
+
+		PFS_MPI(e, MPI_Irecv, (place, 2, MPI_INT, e->topo.node_ranks[0], TAG_PEER_PLACE,
+				       e->comm, &one));
+		pfs_engine_wait(e, &one);
+		return 0;
+	}
+	leaders_swap(e, from, by, peers, readers);
+	for (unsigned w = 0; w < nw; w++) {
+		out[2 * w] = from >= 0 ? peers[w] : -1;
+		out[2 * w + 1] = by >= 0 ? readers[w] : -1;
+	}
+	place[0] = out[0];
+	place[1] = out[1];
+	for (unsigned w = 1; w < nw; w++)
+		PFS_MPI(e, MPI_Isend, (&out[2 * w], 2, MPI_INT, e->topo.node_ranks[w], TAG_PEER_PLACE,
+				       e->comm, &req[w]));
+	for (unsigned w = 1; w < nw; w++)
+		pfs_engine_wait(e, &req[w]);
+	free(buf);
+	free(req);
+	return 0;
 }
 
 /* Every rank, after the nodes are known; the workload's answer is the same
@@ -32,7 +100,7 @@ static int rank_of(const struct pfs_engine *e, unsigned node, unsigned worker)
 int pfs_peer_plan(struct pfs_engine *e, char *err, size_t errlen)
 {
 	unsigned nn = e->topo.nnodes, me = e->w.node;
-	int *peer, rc = 0;
+	int *peer, rc = 0, from = -1, by = -1, place[2];
 	unsigned *readers;
 
 	e->peer_rank = e->reader_rank = -1;
@@ -60,18 +128,26 @@ int pfs_peer_plan(struct pfs_engine *e, char *err, size_t errlen)
 		}
 	}
 	for (unsigned k = 0; !rc && k < nn; k++) {
-		if (k == me && peer[k] >= 0) {
-			e->peer_rank = rank_of(e, (unsigned)peer[k], e->w.worker);
-			e->w.peer_node = (unsigned)peer[k];
-		}
+		if (k == me)
+			from = peer[k];
 		if (peer[k] >= 0 && (unsigned)peer[k] == me)
-			e->reader_rank = rank_of(e, k, e->w.worker);
+			by = (int)k;
 	}
-	e->w.has_peer = e->peer_rank >= 0;
-	e->w.has_reader = e->reader_rank >= 0;
 	free(peer);
 	free(readers);
-	return rc;
+	/* The same on every rank: all return here alike. */
+	if (rc)
+		return rc;
+	rc = find_ranks(e, from, by, place);
+	if (rc)
+		return rc;
+	e->peer_rank = place[0];
+	e->reader_rank = place[1];
+	if (from >= 0)
+		e->w.peer_node = (unsigned)from;
+	e->w.has_peer = e->peer_rank >= 0;
+	e->w.has_reader = e->reader_rank >= 0;
+	return 0;
 }
 
 /* Once every worker's directory exists. Returns 0 or a negative errno
@@ -83,8 +159,9 @@ int pfs_peer_open(struct pfs_engine *e)
 
 	if (r < 0)
 		return 0;
-	if (pfs_rundir_worker_path(e, e->topo.nodes[e->topo.node_of_rank[r]].name,
-				   e->topo.worker_of_rank[r], w->peer_dir, sizeof(w->peer_dir)))
+	/* The peer is its node's worker of this rank's number. */
+	if (pfs_rundir_worker_path(e, e->topo.nodes[w->peer_node].name, w->worker, w->peer_dir,
+				   sizeof(w->peer_dir)))
 		return pfs_fail(w, "name", "the peer's directory", ENAMETOOLONG);
 	/* Relative to the run directory this rank opened and checked (rundir.c),
 	 * never through a link. */

@@ -162,12 +162,15 @@ int pfs_progress_init(struct pfs_engine *e)
  * (rank 0 alone on its node). */
 static int aggregator_of(const struct pfs_engine *e, unsigned n)
 {
-	if (n != 0)
-		return e->topo.nodes[n].leader_rank;
-	for (int r = 1; r < e->nranks; r++)
-		if (e->topo.node_of_rank[r] == 0)
-			return r;
-	return -1;
+	return n != 0 ? e->topo.nodes[n].leader_rank : e->topo.nodes[0].second_rank;
+}
+
+/* The node whose aggregator src is, or -1. */
+static int node_of_aggregator(const struct pfs_engine *e, int src)
+{
+	if (src != 0 && src == e->topo.nodes[0].second_rank)
+		return 0;
+	return src != 0 ? pfs_topology_node_led_by(&e->topo, src) : -1;
 }
 
 /* The nodes of a relay's group: 0 (no relays) up to PROGRESS_TREE_NODES
@@ -247,9 +250,7 @@ static int configure_agg(struct pfs_engine *e)
 	a->rank_of = calloc(nw, sizeof(*a->rank_of));
 	if (!a->m || !a->rank_of)
 		return -ENOMEM;
-	for (int r = 0; r < e->nranks; r++)
-		if (e->topo.node_of_rank[r] == node)
-			a->rank_of[e->topo.worker_of_rank[r] - 1] = r;
+	memcpy(a->rank_of, e->topo.node_ranks, nw * sizeof(*a->rank_of));
 	a->first = node == 0 ? 1 : 0;
 	a->n = nw;
 	a->self = e->w.worker - 1;
@@ -521,9 +522,11 @@ static void agg_take(struct pfs_engine *e)
 			e->prog_done++;
 			continue;
 		}
-		if (!a || !a->m)
+		unsigned w = pfs_topology_worker_here(&e->topo, src);
+
+		if (!a || !a->m || !w)
 			continue;
-		a->m[e->topo.worker_of_rank[src] - 1] = (struct rank_view){
+		a->m[w - 1] = (struct rank_view){
 			msg[MSG_SEQ],	 msg[MSG_TIME],	 msg[MSG_ITEMS], msg[MSG_BYTES],
 			msg[MSG_TARGET], msg[MSG_STATE], msg[MSG_UNIT],	 pfs_now_us()
 		};
@@ -572,6 +575,7 @@ static void agg_summary(const struct pfs_engine *e, uint64_t now_us, uint64_t *m
 	if (!lag)
 		return;
 	msg[NMSG_LAG_RANK] = (uint64_t)a->rank_of[lag_w];
+	msg[NMSG_LAG_WORKER] = (uint64_t)lag_w + 1;
 	msg[NMSG_LAG_BEGUN] = seq && lag->seq == seq;
 	msg[NMSG_LAG_ITEMS] = msg[NMSG_LAG_BEGUN] ? lag->items : 0;
 	msg[NMSG_LAG_TARGET] = msg[NMSG_LAG_BEGUN] ? lag->target : 0;
@@ -599,12 +603,13 @@ static void relay_take(struct pfs_engine *e)
 	int src;
 
 	while (next_message(e, TAG_PROGRESS_NODE, msg, NMSG_LEN, &src)) {
-		unsigned n = e->topo.node_of_rank[src];
+		int n = node_of_aggregator(e, src);
 
 		if (msg[NMSG_SEQ] == DONE_SEQ)
 			e->prog_done++;
-		else if (r && r->out && n >= r->first && n - r->first < r->n)
-			relay_note(r, n, msg, pfs_now_us());
+		else if (r && r->out && n >= 0 && (unsigned)n >= r->first &&
+			 (unsigned)n - r->first < r->n)
+			relay_note(r, (unsigned)n, msg, pfs_now_us());
 	}
 }
 
@@ -697,10 +702,10 @@ static void note_node(struct pfs_progress_view *v, unsigned n, const uint64_t *m
 static void heard_from(struct pfs_engine *e, int src)
 {
 	struct pfs_progress_view *v = e->view;
-	unsigned n = e->topo.node_of_rank[src];
+	int n = node_of_aggregator(e, src);
 
 	v->msgs++;
-	if (v->heard && !v->heard[n]) {
+	if (v->heard && n >= 0 && !v->heard[n]) {
 		v->heard[n] = true;
 		v->senders++;
 	}
@@ -755,8 +760,10 @@ static void take_messages(struct pfs_engine *e)
 			e->prog_done++;
 			continue;
 		}
-		if (v->nodes)
-			note_node(v, e->topo.node_of_rank[src], msg);
+		int n = node_of_aggregator(e, src);
+
+		if (v->nodes && n >= 0)
+			note_node(v, (unsigned)n, msg);
 	}
 	take_group(e);
 }
@@ -893,13 +900,15 @@ size_t pfs_progress_laggards(struct pfs_engine *e, struct pfs_laggard *out, size
 		int op = pfs_step_op_of_node(e->cur_step, node);
 		const uint64_t *m = v->nodes[node].msg;
 		unsigned covered = e->topo.nodes[node].nworkers - (node == 0 ? 1 : 0);
-		struct pfs_laggard l = { .op = op, .unit = v->unit };
+		struct pfs_laggard l = { .op = op, .unit = v->unit, .node = node };
 
 		if (op < 0)
 			continue;
 		if (node == 0 && !(v->self.seq == e->step_seq && v->self.state == OP_DONE)) {
 			if (n < cap)
 				out[n] = (struct pfs_laggard){ .rank = 0,
+							       .node = 0,
+							       .worker = 1,
 							       .op = op,
 							       .begun = v->self.seq == e->step_seq,
 							       .items = v->self.items,
@@ -914,9 +923,13 @@ size_t pfs_progress_laggards(struct pfs_engine *e, struct pfs_laggard *out, size
 			/* Nothing of this step yet: none of its ranks has begun,
 			 * as rank 0 knows. */
 			l.rank = node == 0 ? v->agg0 : e->topo.nodes[node].leader_rank;
+			l.worker = node == 0 ? 2 : 1;
 			l.more = covered - 1;
 		} else if (m[NMSG_DONE] < m[NMSG_RANKS] && m[NMSG_LAG_RANK] < (uint64_t)e->nranks) {
 			l.rank = (int)m[NMSG_LAG_RANK];
+			l.worker = m[NMSG_LAG_WORKER] <= e->topo.nodes[node].nworkers
+					   ? (unsigned)m[NMSG_LAG_WORKER]
+					   : 0;
 			l.begun = m[NMSG_LAG_BEGUN] != 0;
 			l.items = m[NMSG_LAG_ITEMS];
 			l.target = m[NMSG_LAG_TARGET];

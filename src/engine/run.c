@@ -139,7 +139,7 @@ static int leaders_to_root(struct pfs_engine *e, const void *mine, int size, voi
 			   const char *what)
 {
 	int *counts = NULL, *displs = NULL;
-	bool leader = e->topo.nodes[e->topo.node_of_rank[e->rank]].leader_rank == e->rank;
+	bool leader = e->topo.nodes[e->topo.node].leader_rank == e->rank;
 
 	if (e->rank == 0) {
 		counts = calloc((size_t)e->nranks, sizeof(*counts));
@@ -230,22 +230,31 @@ static int open_probes(struct pfs_engine *e)
  * three steps, docs/scale.md): the ranks whose names share a color give
  * each other their names (a node's ranks, and seldom another's); a node's
  * number is how many leaders (a node's lowest rank) come before its own,
- * which its leader tells the node's others. place: node, worker. */
-static int place_of(struct pfs_engine *e, const char *name, uint32_t place[2])
+ * which its leader tells the node's others. place: node, worker; *mine
+ * (malloc'd), the ranks of its node in rank order, *nmine of them. */
+static int place_of(struct pfs_engine *e, const char *name, uint32_t place[2], int **mine,
+		    unsigned *nmine)
 {
 	char *names = NULL;
 	unsigned buckets = (unsigned)pfs_env_count("PFSBENCH_DEBUG_NODE_BUCKETS", 0), first, worker;
-	int n = 1, me = 0, leader, before = 0, *befores = NULL;
+	int n = 1, me = 0, leader, before = 0, *befores = NULL, *idx = NULL, k = 0;
 	MPI_Comm alike;
+	MPI_Group alike_group, world_group;
 
 	PFS_MPI(e, MPI_Comm_split, (e->comm, pfs_node_color(name, buckets), e->rank, &alike));
 	MPI_Comm_size(alike, &n);
 	MPI_Comm_rank(alike, &me);
 	names = malloc((size_t)n * PFS_NODE_NAME_MAX);
 	befores = malloc((size_t)n * sizeof(*befores));
-	if (pfs_all_allocated(e, names && befores, "gathering the names of a node's ranks")) {
+	idx = malloc((size_t)n * sizeof(*idx));
+	*mine = malloc((size_t)n * sizeof(**mine));
+	if (pfs_all_allocated(e, names && befores && idx && *mine,
+			      "gathering the names of a node's ranks")) {
 		free(names);
 		free(befores);
+		free(idx);
+		free(*mine);
+		*mine = NULL;
 		MPI_Comm_free(&alike);
 		return -1;
 	}
@@ -259,68 +268,101 @@ static int place_of(struct pfs_engine *e, const char *name, uint32_t place[2])
 	PFS_MPI_ASLEEP(e, MPI_Iallgather, &before, 1, MPI_INT, befores, 1, MPI_INT, alike);
 	place[0] = (uint32_t)befores[first];
 	place[1] = worker;
+	/* The node's ranks: those of the color with this name, in rank order
+	 * (the split's key), as ranks of the job. */
+	for (int i = 0; i < n; i++)
+		if (!strncmp(names + (size_t)i * PFS_NODE_NAME_MAX, name, PFS_NODE_NAME_MAX))
+			idx[k++] = i;
+	MPI_Comm_group(alike, &alike_group);
+	MPI_Comm_group(e->comm, &world_group);
+	PFS_MPI(e, MPI_Group_translate_ranks, (alike_group, k, idx, world_group, *mine));
+	MPI_Group_free(&alike_group);
+	MPI_Group_free(&world_group);
+	*nmine = (unsigned)k;
 	free(names);
 	free(befores);
+	free(idx);
 	MPI_Comm_free(&alike);
 	return 0;
+}
+
+/* Step 3: each node's record from its leader to rank 0, which puts them in
+ * node order (a record of no node, or of a node already had, is left as
+ * none, for every rank's check to refuse) and broadcasts them: M records,
+ * never one a rank. */
+static void nodes_table(struct pfs_engine *e, const struct pfs_node_rec *mine, bool leader,
+			struct pfs_node_rec *all, int nnodes)
+{
+	if (e->rank != 0) {
+		if (leader) {
+			MPI_Request req;
+
+			PFS_MPI(e, MPI_Isend, (mine, (int)sizeof(*mine), MPI_BYTE, 0, TAG_NODE_RECORD,
+					       e->comm, &req));
+			pfs_engine_wait(e, &req);
+		}
+	} else {
+		if (mine->node < (uint32_t)nnodes)
+			all[mine->node] = *mine;
+		for (int k = 1; k < nnodes; k++) {
+			struct pfs_node_rec c;
+			MPI_Request req;
+
+			PFS_MPI(e, MPI_Irecv, (&c, (int)sizeof(c), MPI_BYTE, MPI_ANY_SOURCE,
+					       TAG_NODE_RECORD, e->comm, &req));
+			pfs_engine_wait(e, &req);
+			if (c.node < (uint32_t)nnodes && !all[c.node].leader_plus1)
+				all[c.node] = c;
+		}
+	}
+	PFS_MPI_ASLEEP(e, MPI_Ibcast, all, nnodes * (int)sizeof(*all), MPI_BYTE, 0, e->comm);
 }
 
 static int identify(struct pfs_engine *e)
 {
 	char name[PFS_NODE_NAME_MAX], addr[PFS_ADDR_MAX];
-	char *names = NULL;
-	uint32_t place[2], *places = NULL;
-	int rc = pfs_local_identity(name, addr), worst = 0, *counts = NULL, *displs = NULL;
-	unsigned nnodes = 0;
+	uint32_t place[2];
+	int rc = pfs_local_identity(name, addr), worst = 0, *mine = NULL, leader, nnodes = 0;
+	unsigned nmine = 0;
+	struct pfs_node_rec rec = { 0 }, *all = NULL;
 
 	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &rc, &worst, 1, MPI_INT, MPI_MIN, e->comm);
-	if (worst || place_of(e, name, place))
+	if (worst || place_of(e, name, place, &mine, &nmine))
 		return -1;
-	/* Every rank keeps every rank's node and worker (8 bytes a rank); the
-	 * names travel once a node, from its leader. */
-	places = malloc((size_t)e->nranks * sizeof(place));
-	counts = malloc((size_t)e->nranks * sizeof(*counts));
-	displs = malloc((size_t)e->nranks * sizeof(*displs));
-	if (pfs_all_allocated(e, places && counts && displs, "gathering the ranks' places"))
-		goto fail;
-	PFS_MPI_ASLEEP(e, MPI_Iallgather, place, 2, MPI_UINT32_T, places, 2, MPI_UINT32_T,
-		       e->comm);
-	for (int r = 0; r < e->nranks; r++) {
-		bool leads = places[2 * (size_t)r + 1] == 1;
-
-		counts[r] = leads ? PFS_NODE_NAME_MAX : 0;
-		displs[r] = leads ? (int)nnodes * PFS_NODE_NAME_MAX : 0;
-		nnodes += leads;
+	leader = place[1] == 1;
+	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &leader, &nnodes, 1, MPI_INT, MPI_SUM, e->comm);
+	all = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*all));
+	if (pfs_all_allocated(e, all != NULL, "gathering the nodes' records")) {
+		free(mine);
+		return -1;
 	}
-	names = malloc((size_t)(nnodes ? nnodes : 1) * PFS_NODE_NAME_MAX);
-	if (pfs_all_allocated(e, names != NULL, "gathering the nodes' names"))
-		goto fail;
-	PFS_MPI_ASLEEP(e, MPI_Iallgatherv, name, place[1] == 1 ? PFS_NODE_NAME_MAX : 0, MPI_CHAR,
-		       names, counts, displs, MPI_CHAR, e->comm);
-	rc = pfs_topology_from_places(&e->topo, places, e->nranks, names, nnodes);
-	free(names);
-	free(places);
-	free(counts);
-	free(displs);
-	/* Every rank has the same places: all refuse them alike, without
-	 * agreeing. */
-	if (rc == -EINVAL) {
+	if (leader) {
+		rec.leader_plus1 = (uint32_t)e->rank + 1;
+		rec.second_plus1 = nmine > 1 ? (uint32_t)mine[1] + 1 : 0;
+		rec.nworkers = nmine;
+		rec.node = place[0];
+		memcpy(rec.name, name, PFS_NODE_NAME_MAX);
+	}
+	nodes_table(e, &rec, leader, all, nnodes);
+	rc = pfs_topology_from_nodes(&e->topo, all, (unsigned)nnodes, e->nranks, e->rank, mine,
+				     nmine);
+	free(all);
+	free(mine);
+	/* The records are the same on every rank, a rank's own node is not:
+	 * all refuse alike. */
+	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &rc, &worst, 1, MPI_INT, MPI_MIN, e->comm);
+	if (worst == -EINVAL) {
 		if (e->rank == 0)
-			pfs_error("the ranks' nodes and workers as gathered are no grouping by node");
+			pfs_error("the nodes' records as gathered are no grouping of the ranks by node");
+		pfs_topology_free(&e->topo);
 		return -1;
 	}
 	if (pfs_all_allocated(e, !rc, "grouping the ranks by node") || gather_node_facts(e, addr))
 		return -1;
-	e->w.node = e->topo.node_of_rank[e->rank];
-	e->w.worker = e->topo.worker_of_rank[e->rank];
+	e->w.node = e->topo.node;
+	e->w.worker = e->topo.worker;
 	e->w.node_name = e->topo.nodes[e->w.node].name;
 	return 0;
-fail:
-	free(names);
-	free(places);
-	free(counts);
-	free(displs);
-	return -1;
 }
 
 /* ---- checks before anything is created ---------------------------------- */

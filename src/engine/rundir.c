@@ -424,7 +424,7 @@ static int open_run_dir(struct pfs_engine *e)
 		return pfs_fail_in(&e->w, "open", e->common->dir, NULL, errno);
 	rc = open_dir_at(e->target_dirfd, run_name(e), &st);
 	if (rc >= 0 && ((uint64_t)st.st_ino != e->run_dir_ino ||
-			(e->topo.node_of_rank[e->rank] == e->topo.node_of_rank[0] &&
+			(e->topo.node == 0 /* rank 0's */ &&
 			 (uint64_t)st.st_dev != e->run_dir_dev))) {
 		close(rc);
 		rc = -ESTALE;

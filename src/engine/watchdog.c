@@ -41,11 +41,12 @@ static size_t describe_laggards(struct pfs_engine *e, uint64_t now_us, char *buf
 	n = n < cap ? n : cap;
 	for (size_t i = 0; i < n; i++) {
 		const struct pfs_laggard *l = &lag[i];
-		unsigned node = e->topo.node_of_rank[l->rank], worker = e->topo.worker_of_rank[l->rank];
+		unsigned node = l->node, worker = l->worker;
 		const char *name = e->wl->op_names ? e->wl->op_names[l->op] : NULL;
 		char dir[PATH_MAX], what[PATH_MAX + 256], heard[64];
 
-		if (pfs_rundir_worker_path(e, e->topo.nodes[node].name, worker, dir, sizeof(dir)))
+		if (!worker ||
+		    pfs_rundir_worker_path(e, e->topo.nodes[node].name, worker, dir, sizeof(dir)))
 			snprintf(dir, sizeof(dir), "?");
 		/* 0: no message of it yet; now minus 0 would be the time since boot. */
 		if (l->heard_us)

@@ -8,11 +8,11 @@
 #   rows = N x S (one per rank and step; pa has S = 4 steps);
 #   the results file = its size at 1 rank, plus each node's record, plus
 #     each table's chunks (fitted to the planned rows, each stored whole);
-#   rank 0's peak memory = its peak at 1 rank + (N - 1) x 220 kB: what
-#     each peer costs rank 0 under Open MPI on one host, 85 % of it the
-#     shared-memory transport's mapping of the peer (fitted at 1 ... 256
-#     ranks, docs/scale.md); under another MPI that term is unknown and
-#     the memory is not judged;
+#   rank 0's peak memory = its peak at 1 rank + (N - 1) x 115 kB: what
+#     each peer costs rank 0 under Open MPI on one host, 60 % of it the
+#     shared-memory transport's (fitted at 64 ... 256 ranks, docs/scale.md;
+#     220 kB while every rank sent every rank its place); under another
+#     MPI that term is unknown and the memory is not judged;
 #   rank 0's own memory (anonymous, at the end) = at 1 rank + (N - 1) x
 #     17 kB (MPI's record of each peer and pfsbench's rows, gathers and
 #     topology), so that a per-rank cost pfsbench adds shows apart from
@@ -26,7 +26,7 @@ NODES=8 WORKERS=16 STEPS=4
 N=$((NODES * WORKERS))
 # shellcheck disable=SC2034 # scale-model.sh's within reads it
 TOLERANCE=20 # per cent
-PEER_KB=220  # rank 0's memory per peer, Open MPI on one host (docs/scale.md)
+PEER_KB=115  # rank 0's memory per peer, Open MPI on one host (docs/scale.md)
 OWN_KB=17    # ... of it anonymous, MPI's and pfsbench's own
 PFSBENCH=$(debug_env PFSBENCH_DEBUG_SCALE=1 PFSBENCH_DEBUG_PROGRESS=1)
 WORK=(create-unlink -t pa -f 2 -F 1 -s 1 --no-drop-caches)

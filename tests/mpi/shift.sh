@@ -45,6 +45,56 @@ check "no file is unlinked twice in a test: every (dir, worker, file) 3 times, o
 	test "$(calls unlinkat | awk '{print $2, $3, $4}' | sort | uniq -c | awk '$1 != 3' | wc -l)" -eq 0
 check "nothing of the run is left" dir_unchanged "$D"
 
+# Peers are found through the nodes' leaders, no rank holding every rank's
+# place (docs/scale.md, "Grouping the ranks by node"): 2 nodes of 3 workers
+# whose ranks interleave as mpirun --map-by node makes them (node1: ranks 0
+# 2 5, node2: 1 3 4), --shift 1, so that each node is the other's peer and
+# reader: every open and unlink of the other node's files is by the worker
+# of the same number.
+ORDER=(node1 node2 node1 node2 node2 node1)
+WORKER_OF=(1 1 2 2 3 3)
+cmd=()
+for k in "${!ORDER[@]}"; do
+	[ "$k" -gt 0 ] && cmd+=(:)
+	mpi_env "PFSBENCH_NODENAME=${ORDER[k]}"
+	cmd+=(-np 1 "${MPI_ENV[@]}" "$LOGGED" create-unlink -m "$D" -f 20 -F 4 -s 4k -t pa
+		--no-drop-caches --shift 1 --results "$SCRATCH/mutual.h5")
+done
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") >"$SCRATCH/mutual.out" 2>&1
+check "interleaved ranks, each node the other's peer: exit 0" test $? -eq 0
+logs
+by_worker() { # by_worker SYSCALL: "right" or what was wrong, per call on another node's file
+	sed -n "s|^pfsfault: rank \([0-9]*\) node \([^:]*\): $1 #[0-9]* '.*/pfsbench\.[^/]*/\([^/.]*\)\.\([0-9]*\)/f[0-9]*': delayed 0 ns\$|\1 \2 \3 \4|p" "$LOG" |
+		while read -r r n d w; do
+			[ "$n" = "$d" ] && continue
+			[ "$w" = "${WORKER_OF[r]}" ] && echo right || echo "rank $r ($n) on $d.$w"
+		done | sort | uniq -c | xargs
+}
+opens=$(by_worker openat)
+check "interleaved: each worker read its peer's 4 files, 2 nodes x 3 workers ($opens)" \
+	test "$opens" = "24 right"
+unlinks=$(by_worker unlinkat)
+check "interleaved: each worker unlinked its peer's 20 files ($unlinks)" test "$unlinks" = "120 right"
+check "interleaved: nothing of the run is left" dir_unchanged "$D"
+
+# The same with rank 1 (node2's worker 1) failing at its 11th unlink of
+# node1.1's files: node1.1's owner learns from rank 1's ledger which to
+# remove, so a ledger from any other rank would leave files or unlink some
+# twice.
+FAILING=$(logging "delay unlinkat 0ns path=/pfsbench.; fail unlinkat EIO rank=1 after=10 count=1 path=/pfsbench.")
+for k in "${!cmd[@]}"; do
+	[ "${cmd[k]}" = "$LOGGED" ] && cmd[k]=$FAILING
+	[ "${cmd[k]}" = "$SCRATCH/mutual.h5" ] && cmd[k]=$SCRATCH/mutual-fail.h5
+done
+(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") >"$SCRATCH/mutual.out" 2>&1
+check "interleaved, rank 1 failing: exit status 1" test $? -eq 1
+logs
+tries=$(calls unlinkat | awk '{print $2 "." $3 "/" $4}' | sort | uniq -c)
+check "interleaved, rank 1 failing: 120 files each unlinked once, node1.1's 11th twice" \
+	test "$(echo "$tries" | awk '$1 == 1' | wc -l) $(echo "$tries" | awk '$1 == 2 {print $2}' | xargs)" = \
+	"119 node1.1/f0000000010"
+check "interleaved, rank 1 failing: nothing left" dir_unchanged "$D"
+
 # node2's unlinks fail half-way through pa's shifted Unlink (node2 removes
 # node3's files): the reader's count says which, the owners remove the rest.
 FAILING=$(logging "delay unlinkat 0ns path=/pfsbench.; fail unlinkat EIO node=node2 after=20 count=1")

@@ -226,7 +226,7 @@ static void test_shift_peers(void **state)
 {
 	const struct pfs_workload *wl = &pfs_workload_create_unlink;
 	struct pfs_node nodes[4] = { 0 };
-	struct pfs_topology topo = { 4, nodes, NULL, NULL, 2, 2 };
+	struct pfs_topology topo = { .nnodes = 4, .nodes = nodes, .workers_min = 2, .workers_max = 2 };
 	int peer[4];
 	char err[256];
 	void *o = shift_opts("3"), *none = shift_opts("0");

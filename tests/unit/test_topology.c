@@ -2,7 +2,8 @@
  * of each node's lowest rank; workers count from 1 within a node. The
  * engine's three steps (core/topology.h) are played here in one process:
  * split by color, each rank's worker among its color's names, a leader's
- * node from the leaders before it, then the topology from the places. */
+ * node from the leaders before it, then each rank's topology from the
+ * nodes' records and its own node's ranks. */
 #include "cmocka_prelude.h"
 
 #include "pfsbench/core/topology.h"
@@ -22,27 +23,35 @@ static char *names_of(const char *const *list, int n)
 }
 
 /* The engine's identify (src/engine/run.c) without MPI: what each rank
- * would compute, buckets as PFSBENCH_DEBUG_NODE_BUCKETS. */
-static int group(struct pfs_topology *t, const char *names, int n, unsigned buckets)
+ * would compute, buckets as PFSBENCH_DEBUG_NODE_BUCKETS. Each rank's node
+ * and worker into node[] and worker[] (when not NULL), rank 0's topology
+ * into t; each rank's own topology is checked to list its node's ranks
+ * with itself at its worker's place. */
+static int group(struct pfs_topology *t, const char *names, int n, unsigned buckets,
+		 unsigned *node, unsigned *worker_of)
 {
-	char *alike = calloc((size_t)n, PFS_NODE_NAME_MAX), *node_names;
+	char *alike = calloc((size_t)n, PFS_NODE_NAME_MAX);
 	int *color = calloc((size_t)n, sizeof(int)), *members = calloc((size_t)n, sizeof(int));
+	int *mine = calloc((size_t)n, sizeof(int));
 	unsigned *worker = calloc((size_t)n, sizeof(unsigned)), *first = calloc((size_t)n, sizeof(unsigned));
-	uint32_t *places = calloc(2 * (size_t)n, sizeof(uint32_t));
+	unsigned *nmine = calloc((size_t)n, sizeof(unsigned)), *place = calloc((size_t)n, sizeof(unsigned));
+	struct pfs_node_rec *recs;
 	unsigned nnodes = 0;
-	int rc;
+	int rc = 0;
 
 	assert_non_null(alike);
 	assert_non_null(color);
 	assert_non_null(members);
+	assert_non_null(mine);
 	assert_non_null(worker);
 	assert_non_null(first);
-	assert_non_null(places);
+	assert_non_null(nmine);
+	assert_non_null(place);
 	for (int r = 0; r < n; r++)
 		color[r] = pfs_node_color(names + (size_t)r * PFS_NODE_NAME_MAX, buckets);
 	/* Step 2: each rank among the ranks of its color, in rank order
 	 * (MPI_Comm_split's key is the rank). first[r]: the world rank of the
-	 * first with r's name. */
+	 * first with r's name; nmine[r], how many have it. */
 	for (int r = 0; r < n; r++) {
 		unsigned k = 0, me = 0, f;
 
@@ -56,6 +65,9 @@ static int group(struct pfs_topology *t, const char *names, int n, unsigned buck
 			}
 		worker[r] = pfs_topology_worker(alike, k, me, &f);
 		first[r] = (unsigned)members[f];
+		for (unsigned i = 0; i < k; i++)
+			nmine[r] += !strncmp(alike + (size_t)i * PFS_NODE_NAME_MAX,
+					     alike + (size_t)me * PFS_NODE_NAME_MAX, PFS_NODE_NAME_MAX);
 	}
 	/* The exclusive scan of the leaders, and the node from one's leader. */
 	for (int r = 0; r < n; r++) {
@@ -63,24 +75,56 @@ static int group(struct pfs_topology *t, const char *names, int n, unsigned buck
 
 		for (unsigned q = 0; q < first[r]; q++)
 			before += worker[q] == 1;
-		places[2 * r] = before;
-		places[2 * r + 1] = worker[r];
+		place[r] = before;
 		nnodes += worker[r] == 1;
 	}
-	node_names = calloc(nnodes, PFS_NODE_NAME_MAX);
-	assert_non_null(node_names);
+	/* Step 3: each leader's record, in node order as rank 0 puts them. */
+	recs = calloc(nnodes, sizeof(*recs));
+	assert_non_null(recs);
 	for (int r = 0; r < n; r++)
-		if (worker[r] == 1)
-			memcpy(node_names + (size_t)places[2 * r] * PFS_NODE_NAME_MAX,
-			       names + (size_t)r * PFS_NODE_NAME_MAX, PFS_NODE_NAME_MAX);
-	rc = pfs_topology_from_places(t, places, n, node_names, nnodes);
+		if (worker[r] == 1) {
+			struct pfs_node_rec *c = &recs[place[r]];
+			int second = -1;
+
+			for (int q = r + 1; q < n && second < 0; q++)
+				if (first[q] == (unsigned)r)
+					second = q;
+			c->leader_plus1 = (uint32_t)r + 1;
+			c->second_plus1 = (uint32_t)(second + 1);
+			c->nworkers = nmine[r];
+			c->node = place[r];
+			memcpy(c->name, names + (size_t)r * PFS_NODE_NAME_MAX, PFS_NODE_NAME_MAX);
+		}
+	for (int r = n - 1; r >= 0 && !rc; r--) {
+		struct pfs_topology mine_t;
+		unsigned k = 0;
+
+		for (int q = 0; q < n; q++)
+			if (first[q] == first[r])
+				mine[k++] = q;
+		rc = pfs_topology_from_nodes(r ? &mine_t : t, recs, nnodes, n, r, mine, k);
+		if (rc)
+			break;
+		struct pfs_topology *me = r ? &mine_t : t;
+
+		assert_int_equal(me->node_ranks[me->worker - 1], r);
+		assert_int_equal(me->node, place[r]);
+		if (node)
+			node[r] = me->node;
+		if (worker_of)
+			worker_of[r] = me->worker;
+		if (r)
+			pfs_topology_free(&mine_t);
+	}
 	free(alike);
 	free(color);
 	free(members);
+	free(mine);
 	free(worker);
 	free(first);
-	free(places);
-	free(node_names);
+	free(nmine);
+	free(place);
+	free(recs);
 	return rc;
 }
 
@@ -90,20 +134,31 @@ static void test_interleaved_ranks(void **state)
 	static const char *const list[] = { "lp02", "lp01", "lp02", "lp01", "lp03" };
 	char *names = names_of(list, 5);
 	struct pfs_topology t;
+	unsigned node[5], worker[5];
 
 	(void)state;
 	/* Real colors, every name one color, and some sharing one. */
 	for (unsigned buckets = 0; buckets <= 2; buckets++) {
-		assert_int_equal(group(&t, names, 5, buckets), 0);
+		assert_int_equal(group(&t, names, 5, buckets, node, worker), 0);
 		assert_int_equal(t.nnodes, 3);
 		assert_string_equal(t.nodes[0].name, "lp02");
 		assert_string_equal(t.nodes[1].name, "lp01");
 		assert_string_equal(t.nodes[2].name, "lp03");
-		assert_int_equal(t.node_of_rank[3], 1);
-		assert_int_equal(t.worker_of_rank[0], 1);
-		assert_int_equal(t.worker_of_rank[2], 2);
-		assert_int_equal(t.worker_of_rank[3], 2);
+		assert_int_equal(node[3], 1);
+		assert_int_equal(worker[0], 1);
+		assert_int_equal(worker[2], 2);
+		assert_int_equal(worker[3], 2);
 		assert_int_equal(t.nodes[1].leader_rank, 1);
+		assert_int_equal(t.nodes[1].second_rank, 3);
+		assert_int_equal(t.nodes[2].second_rank, -1);
+		/* rank 0's own node: lp02, ranks 0 and 2 */
+		assert_int_equal(t.node, 0);
+		assert_int_equal(t.node_ranks[0], 0);
+		assert_int_equal(t.node_ranks[1], 2);
+		assert_int_equal(pfs_topology_worker_here(&t, 2), 2);
+		assert_int_equal(pfs_topology_worker_here(&t, 1), 0);
+		assert_int_equal(pfs_topology_node_led_by(&t, 4), 2);
+		assert_int_equal(pfs_topology_node_led_by(&t, 3), -1);
 		assert_int_equal(t.nodes[2].nworkers, 1);
 		assert_int_equal(t.workers_min, 1);
 		assert_int_equal(t.workers_max, 2);
@@ -120,7 +175,7 @@ static void test_many_ranks_against_definition(void **state)
 	enum { N = 3001, M = 97 };
 	char *names = calloc(N, PFS_NODE_NAME_MAX), seen[M][PFS_NODE_NAME_MAX];
 	static const unsigned buckets[] = { 0, 1, 4, 7 };
-	unsigned node[N], worker[N], count[M], nseen = 0;
+	unsigned node[N], worker[N], count[M], nseen = 0, got_node[N], got_worker[N];
 	struct pfs_topology t;
 
 	(void)state;
@@ -150,17 +205,21 @@ static void test_many_ranks_against_definition(void **state)
 	}
 	assert_int_equal(nseen, M);
 	for (size_t i = 0; i < sizeof(buckets) / sizeof(buckets[0]); i++) {
-		assert_int_equal(group(&t, names, N, buckets[i]), 0);
+		assert_int_equal(group(&t, names, N, buckets[i], got_node, got_worker), 0);
 		assert_int_equal(t.nnodes, M);
 		for (int r = 0; r < N; r++) {
-			assert_int_equal(t.node_of_rank[r], node[r]);
-			assert_int_equal(t.worker_of_rank[r], worker[r]);
+			assert_int_equal(got_node[r], node[r]);
+			assert_int_equal(got_worker[r], worker[r]);
 		}
 		for (unsigned k = 0; k < M; k++) {
 			assert_memory_equal(t.nodes[k].name, seen[k], PFS_NODE_NAME_MAX);
 			assert_int_equal(t.nodes[k].nworkers, count[k]);
-			assert_int_equal(t.node_of_rank[t.nodes[k].leader_rank], k);
-			assert_int_equal(t.worker_of_rank[t.nodes[k].leader_rank], 1);
+			assert_int_equal(node[t.nodes[k].leader_rank], k);
+			assert_int_equal(worker[t.nodes[k].leader_rank], 1);
+			if (count[k] > 1) {
+				assert_int_equal(node[t.nodes[k].second_rank], k);
+				assert_int_equal(worker[t.nodes[k].second_rank], 2);
+			}
 		}
 		pfs_topology_free(&t);
 	}
@@ -191,26 +250,41 @@ static void test_colors(void **state)
 	assert_int_not_equal(pfs_node_color(a, 0), pfs_node_color(b, 0));
 }
 
-/* Places that no grouping makes are refused, not half believed. */
-static void test_places_not_a_grouping(void **state)
+/* Records that no grouping makes, or that contradict a rank's own node,
+ * are refused, not half believed. Nodes a (ranks 0, 2) and b (rank 1). */
+static void test_records_not_a_grouping(void **state)
 {
-	static const char node_names[2][PFS_NODE_NAME_MAX] = { "a", "b" };
-	static const uint32_t good[] = { 0, 1, 1, 1, 0, 2 };
-	static const uint32_t later_first[] = { 1, 1, 0, 1, 0, 2 };
-	static const uint32_t skipped[] = { 0, 1, 1, 1, 0, 3 };
-	static const uint32_t past[] = { 0, 1, 2, 1, 0, 2 };
-	static const uint32_t fewer[] = { 0, 1, 0, 2, 0, 3 };
+	static const struct pfs_node_rec good[] = { { 1, 3, 2, 0, "a" }, { 2, 0, 1, 1, "b" } };
+	const int a_ranks[] = { 0, 2 }, b_ranks[] = { 1 }, wrong[] = { 0, 1 }, falling[] = { 2, 0 };
 	struct pfs_topology t;
 
 	(void)state;
-	assert_int_equal(pfs_topology_from_places(&t, good, 3, node_names[0], 2), 0);
+	assert_int_equal(pfs_topology_from_nodes(&t, good, 2, 3, 2, a_ranks, 2), 0);
 	assert_string_equal(t.nodes[1].name, "b");
 	assert_int_equal(t.workers_max, 2);
+	assert_int_equal(t.worker, 2);
 	pfs_topology_free(&t);
-	assert_int_equal(pfs_topology_from_places(&t, later_first, 3, node_names[0], 2), -EINVAL);
-	assert_int_equal(pfs_topology_from_places(&t, skipped, 3, node_names[0], 2), -EINVAL);
-	assert_int_equal(pfs_topology_from_places(&t, past, 3, node_names[0], 2), -EINVAL);
-	assert_int_equal(pfs_topology_from_places(&t, fewer, 3, node_names[0], 2), -EINVAL);
+	assert_int_equal(pfs_topology_from_nodes(&t, good, 2, 3, 1, b_ranks, 1), 0);
+	assert_int_equal(t.node, 1);
+	pfs_topology_free(&t);
+	/* this rank's node as the records do not say it */
+	assert_int_equal(pfs_topology_from_nodes(&t, good, 2, 3, 1, wrong, 2), -EINVAL);
+	assert_int_equal(pfs_topology_from_nodes(&t, good, 2, 3, 0, falling, 2), -EINVAL);
+	assert_int_equal(pfs_topology_from_nodes(&t, good, 2, 3, 1, a_ranks, 2), -EINVAL);
+	/* ranks that do not add up */
+	assert_int_equal(pfs_topology_from_nodes(&t, good, 2, 4, 1, b_ranks, 1), -EINVAL);
+	/* Records no grouping makes, refused by a rank of either node. */
+	static const struct pfs_node_rec bad[][2] = {
+		{ { 1, 3, 2, 0, "a" }, { 0, 0, 0, 1, "" } },  /* no record of b */
+		{ { 1, 3, 2, 0, "a" }, { 2, 0, 1, 0, "b" } },  /* b's in a's place */
+		{ { 2, 0, 1, 0, "b" }, { 1, 3, 2, 1, "a" } },  /* leaders falling */
+		{ { 1, 0, 2, 0, "a" }, { 2, 0, 1, 1, "b" } },  /* a's second rank missing */
+		{ { 1, 3, 2, 0, "a" }, { 2, 3, 1, 1, "b" } },  /* b of one rank with a second */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(pfs_topology_from_nodes(&t, bad[i], 2, 3, 0, a_ranks, 2), -EINVAL);
+		assert_int_equal(pfs_topology_from_nodes(&t, bad[i], 2, 3, 1, b_ranks, 1), -EINVAL);
+	}
 	assert_null(t.nodes);
 }
 
@@ -221,9 +295,10 @@ static void test_single_rank(void **state)
 	struct pfs_topology t;
 
 	(void)state;
-	assert_int_equal(group(&t, names, 1, 0), 0);
+	assert_int_equal(group(&t, names, 1, 0, NULL, NULL), 0);
 	assert_int_equal(t.nnodes, 1);
-	assert_int_equal(t.worker_of_rank[0], 1);
+	assert_int_equal(t.worker, 1);
+	assert_int_equal(t.nodes[0].second_rank, -1);
 	assert_int_equal(t.workers_min, 1);
 	pfs_topology_free(&t);
 	free(names);
@@ -254,7 +329,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_ranks),
 		cmocka_unit_test(test_many_ranks_against_definition),
 		cmocka_unit_test(test_colors),
-		cmocka_unit_test(test_places_not_a_grouping),
+		cmocka_unit_test(test_records_not_a_grouping),
 		cmocka_unit_test(test_single_rank),
 		cmocka_unit_test(test_nodename_variable_overrides_host),
 	};
