@@ -55,10 +55,13 @@ static int number_groups(const struct pfs_row *rows, size_t nrows, enum pfs_lat_
 					by_test[] = { PFS_ROW_TEST, PFS_ROW_END },
 					by_op[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_END },
 					by_iteration[] = { PFS_ROW_TEST, PFS_ROW_OP,
-							   PFS_ROW_ITERATION, PFS_ROW_END };
-	const enum pfs_row_field *key = by == PFS_LAT_BY_ROW ? by_row
-				      : by == PFS_LAT_BY_OP  ? by_op
-							     : by_iteration;
+							   PFS_ROW_ITERATION, PFS_ROW_END },
+					by_node[] = { PFS_ROW_TEST, PFS_ROW_OP, PFS_ROW_ITERATION,
+						      PFS_ROW_STEP, PFS_ROW_NODE, PFS_ROW_END };
+	const enum pfs_row_field *key = by == PFS_LAT_BY_ROW	? by_row
+				      : by == PFS_LAT_BY_NODE ? by_node
+				      : by == PFS_LAT_BY_OP   ? by_op
+							      : by_iteration;
 	size_t len = (nrows ? nrows : 1) * sizeof(size_t);
 	size_t *group = malloc(len), *test = malloc(len), *test_first = malloc(len);
 	size_t *number = malloc(len), ng = 0, nt = 0, kept = 0;
@@ -162,7 +165,8 @@ static void summarize(const struct pfs_hist *h, const struct pfs_row *first, enu
 	pfs_row_set_text(s->op, sizeof(s->op), first->op);
 	s->iteration = by == PFS_LAT_BY_OP ? PFS_LAT_ALL : first->iteration;
 	s->rank = by == PFS_LAT_BY_ROW ? first->rank : PFS_LAT_ALL;
-	s->step = by == PFS_LAT_BY_ROW ? first->step : 0;
+	s->node = by == PFS_LAT_BY_ROW || by == PFS_LAT_BY_NODE ? first->node_index : PFS_LAT_ALL;
+	s->step = by == PFS_LAT_BY_ROW || by == PFS_LAT_BY_NODE ? first->step : 0;
 	s->n = h->n;
 	s->min_ns = h->min_ns;
 	s->p50_ns = pfs_hist_percentile(h, 50);
@@ -240,6 +244,12 @@ int pfs_lat_groups(const struct pfs_row *rows, size_t nrows, const struct pfs_la
 	walk_free(&w);
 	free(h);
 	return rc;
+}
+
+enum pfs_lat_by pfs_lat_finest(const char *latency_detail)
+{
+	return latency_detail && !strcmp(latency_detail, "node") ? PFS_LAT_BY_NODE
+								  : PFS_LAT_BY_ROW;
 }
 
 const struct pfs_lat_summary *pfs_lat_find(const struct pfs_lat_summary *s, size_t n,

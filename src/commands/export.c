@@ -125,14 +125,16 @@ static void csv_provenance(FILE *out, const struct pfs_archive *a)
 
 /* ---- latency -------------------------------------------------------------- */
 
-/* Latency summaries: per (test, iteration, op) over all ranks, then per
- * row (one rank's op in one step). */
+/* Latency summaries: per (test, iteration, op) over all ranks, then the
+ * finest the file holds: per row (one rank's op in one step), or per node
+ * and step in a file of --latency-detail node. */
 static int lat_tables(const struct pfs_archive *a, struct pfs_lat_summary **all, size_t *nall,
 		      struct pfs_lat_summary **per, size_t *nper)
 {
 	*per = NULL;
 	if (pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ITERATION, all, nall) ||
-	    pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat, PFS_LAT_BY_ROW, per, nper)) {
+	    pfs_lat_groups(a->rows, a->nrows, a->lat, a->nlat,
+			   pfs_lat_finest(a->ri.latency_detail), per, nper)) {
 		free(*all);
 		*all = NULL;
 		return pfs_error("the latency histograms of the file are damaged");
@@ -140,7 +142,7 @@ static int lat_tables(const struct pfs_archive *a, struct pfs_lat_summary **all,
 	return 0;
 }
 
-static const char *const lat_columns[] = { "test", "iteration", "op", "rank", "step", "items",
+static const char *const lat_columns[] = { "test", "iteration", "op", "node_index", "rank", "step", "items",
 					   "min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns",
 					   "max_ns", NULL };
 
@@ -150,25 +152,29 @@ static void lat_values(const struct pfs_lat_summary *s, char v[][24])
 	snprintf(v[0], 24, "%s", s->test);
 	snprintf(v[1], 24, "%" PRIu32, s->iteration);
 	snprintf(v[2], 24, "%s", s->op);
-	if (s->rank == PFS_LAT_ALL) {
+	if (s->node == PFS_LAT_ALL) {
 		snprintf(v[3], 24, "all");
-		snprintf(v[4], 24, "all");
+		snprintf(v[5], 24, "all");
 	} else {
-		snprintf(v[3], 24, "%" PRIu32, s->rank);
-		snprintf(v[4], 24, "%" PRIu32, s->step);
+		snprintf(v[3], 24, "%" PRIu32, s->node);
+		snprintf(v[5], 24, "%" PRIu32, s->step);
 	}
-	snprintf(v[5], 24, "%" PRIu64, s->n);
-	snprintf(v[6], 24, "%" PRIu64, s->min_ns);
-	snprintf(v[7], 24, "%" PRIu64, s->p50_ns);
-	snprintf(v[8], 24, "%" PRIu64, s->p90_ns);
-	snprintf(v[9], 24, "%" PRIu64, s->p99_ns);
-	snprintf(v[10], 24, "%" PRIu64, s->p999_ns);
-	snprintf(v[11], 24, "%" PRIu64, s->max_ns);
+	if (s->rank == PFS_LAT_ALL)
+		snprintf(v[4], 24, "all");
+	else
+		snprintf(v[4], 24, "%" PRIu32, s->rank);
+	snprintf(v[6], 24, "%" PRIu64, s->n);
+	snprintf(v[7], 24, "%" PRIu64, s->min_ns);
+	snprintf(v[8], 24, "%" PRIu64, s->p50_ns);
+	snprintf(v[9], 24, "%" PRIu64, s->p90_ns);
+	snprintf(v[10], 24, "%" PRIu64, s->p99_ns);
+	snprintf(v[11], 24, "%" PRIu64, s->p999_ns);
+	snprintf(v[12], 24, "%" PRIu64, s->max_ns);
 }
 
 static void csv_lat_lines(FILE *out, const struct pfs_lat_summary *s, size_t n)
 {
-	char v[12][24];
+	char v[13][24];
 
 	for (size_t i = 0; i < n; i++) {
 		lat_values(&s[i], v);
@@ -289,7 +295,7 @@ static void json_rows(FILE *out, const struct pfs_archive *a)
 
 static void json_lat_list(FILE *out, const struct pfs_lat_summary *s, size_t n, bool *first)
 {
-	char v[12][24];
+	char v[13][24];
 
 	for (size_t i = 0; i < n; i++) {
 		lat_values(&s[i], v);
@@ -397,7 +403,7 @@ static const struct pfs_option export_options[] = {
 	PART(part, "provenance", PART_PROVENANCE, "only the provenance (with --csv: key,value lines)"),
 	PART(part, "latency", PART_LATENCY,
 	     "with --csv: latency percentiles (ns) per test, iteration and op over all ranks, then "
-	     "per rank and step"),
+	     "per node and step, or per rank and step in a run of --latency-detail rank"),
 	PART(part, "progress", PART_PROGRESS,
 	     "with --csv: the progress timeline, each rank's counts every ~100 ms while it worked"),
 	PART(part, "fs-stats", PART_FSSTATS,

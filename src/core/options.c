@@ -563,6 +563,7 @@ int pfs_tests_name(const char *const *names, const unsigned char *sel, unsigned 
 
 const char *const pfs_progress_choices[] = { "auto", "always", "never", NULL };
 const char *const pfs_output_format_choices[] = { "text", "json", "csv", NULL };
+const char *const pfs_lat_detail_choices[] = { "auto", "node", "rank", NULL };
 
 const char *pfs_kv_find(const struct pfs_kv *kv, size_t n, const char *key)
 {

@@ -40,6 +40,7 @@ const struct pfs_prov_field pfs_prov_fields[] = {
 	PROV("caches_note", PFS_PROV_STRING, caches_note, true),
 	PROV_S("label", label),
 	PROV_S("run_note", run_note),
+	PROV_S("latency_detail", latency_detail),
 };
 const size_t pfs_prov_nfields = sizeof(pfs_prov_fields) / sizeof(pfs_prov_fields[0]);
 

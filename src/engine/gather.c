@@ -9,6 +9,7 @@
  * (GATHER_TICKS_ROUND): each round is written before the next comes. */
 #include "internal.h"
 
+#include "pfsbench/core/latmerge.h"
 #include "pfsbench/core/util.h"
 
 #include <errno.h>
@@ -413,6 +414,168 @@ int pfs_gather_deliver_ticks(struct pfs_engine *e, struct pfs_gathered *g)
 	return rc;
 }
 
+/* ---- latency merged on the node ------------------------------------------ */
+
+/* Whether every rank has what it asked for (ok): a reduction that sleeps
+ * while it waits, as the gather's collectives do. */
+static bool all_ok(struct pfs_engine *e, bool ok)
+{
+	int mine = ok, all = 0;
+
+	PFS_MPI_ASLEEP(e, MPI_Iallreduce, &mine, &all, 1, MPI_INT, MPI_MIN, e->comm);
+	return all;
+}
+
+/* This rank's cells, keyed by their rows, into a new array (NULL on no
+ * memory, or when there are none: *n 0). */
+static struct pfs_keyed_cell *keyed_cells(const struct pfs_engine *e, size_t room)
+{
+	struct pfs_keyed_cell *k = malloc((room ? room : 1) * sizeof(*k));
+
+	for (size_t c = 0; k && c < e->ncells; c++)
+		pfs_keyed_cell_set(&k[c], &e->rows[e->cells[c].row], (uint32_t)e->rank,
+				   e->cells[c].bucket, e->cells[c].count);
+	return k;
+}
+
+/* The merged cells this rank carries (k, n of them, all its own rank's)
+ * become its cells, each on its first row of the cell's key that recorded
+ * latency: there is one, since the rank had cells of every key it carries. */
+static void carry(struct pfs_engine *e, const struct pfs_keyed_cell *k, size_t n)
+{
+	size_t row = 0;
+
+	for (size_t c = 0; c < n; c++) {
+		if (!c || !pfs_keyed_cell_is_of(&k[c], &e->rows[row]) || !e->rows[row].lat_count)
+			for (row = 0; row < e->nrows; row++)
+				if (e->rows[row].lat_count && pfs_keyed_cell_is_of(&k[c], &e->rows[row]))
+					break;
+		e->cells[c] = (struct pfs_lat_cell){ row, k[c].bucket, k[c].count };
+	}
+	e->ncells = n;
+}
+
+/* --latency-detail node: the node's ranks send their leader their block's
+ * cells with their rows' keys (test, iteration, step, op); the leader
+ * merges them (pfs_keyed_cells_merge) and sends each rank the merged
+ * cells of the keys it is the lowest rank to have, which it then gathers
+ * to rank 0 as its own first row's of that key. So rank 0 receives one
+ * histogram per node, step and op, whatever the node's ranks: M x S x c
+ * cells, not N x S x c (docs/scale.md). Messages: 4 (k - 1) a node, two
+ * counts and two lists of cells; two reductions of one int over all
+ * ranks, so that no rank waits for a rank that has no room. 0, or -ENOMEM
+ * on every rank. */
+static int merge_on_node(struct pfs_engine *e)
+{
+	const struct pfs_node *node = &e->topo.nodes[e->topo.node];
+	const int *ranks = e->topo.node_ranks;
+	unsigned k = node->nworkers;
+	bool leader = node->leader_rank == e->rank, ok;
+	struct pfs_keyed_cell *all = NULL;
+	uint64_t mine = e->ncells, *counts = NULL, total = mine;
+	MPI_Request *reqs = NULL;
+	size_t n = 0, *from = NULL;
+	int rc = -ENOMEM;
+
+	/* Every rank takes part in the reductions; a node of one rank
+	 * merges nothing. */
+	if (k < 2)
+		return all_ok(e, true) && all_ok(e, true) ? 0 : -ENOMEM;
+	counts = calloc(k, sizeof(*counts));
+	reqs = calloc(k, sizeof(*reqs));
+	from = calloc(k, sizeof(*from));
+	ok = counts && reqs && from;
+	if (leader) {
+		for (unsigned w = 1; ok && w < k; w++) {
+			PFS_MPI_ASLEEP(e, MPI_Irecv, &counts[w], 1, MPI_UINT64_T, ranks[w],
+				       TAG_LAT_MERGE, e->comm);
+			total += counts[w];
+		}
+		ok = ok && total <= SIZE_MAX / sizeof(*all) && total <= INT_MAX / sizeof(*all);
+	} else {
+		PFS_MPI_ASLEEP(e, MPI_Isend, &mine, 1, MPI_UINT64_T, ranks[0], TAG_LAT_MERGE,
+			       e->comm);
+		ok = ok && mine <= INT_MAX / sizeof(*all);
+	}
+	if (ok)
+		ok = (all = keyed_cells(e, (size_t)total)) != NULL;
+	if (!all_ok(e, ok))
+		goto out;
+
+	/* Up: each rank's cells to the leader, after its own. */
+	if (leader) {
+		n = e->ncells;
+		for (unsigned w = 1; w < k; w++) {
+			PFS_MPI_ASLEEP(e, MPI_Irecv, all + n, (int)(counts[w] * sizeof(*all)),
+				       MPI_BYTE, ranks[w], TAG_LAT_MERGE, e->comm);
+			n += counts[w];
+		}
+		n = pfs_keyed_cells_merge(all, n);
+	} else {
+		PFS_MPI_ASLEEP(e, MPI_Isend, all, (int)(mine * sizeof(*all)), MPI_BYTE, ranks[0],
+			       TAG_LAT_MERGE, e->comm);
+	}
+
+	/* Down: how many each rank carries, then the cells. */
+	if (leader) {
+		size_t at = 0;
+
+		memset(counts, 0, k * sizeof(*counts));
+		for (unsigned w = 0; w < k; w++) {
+			from[w] = at;
+			while (at < n && all[at].rank == (uint32_t)ranks[w])
+				at++;
+			counts[w] = at - from[w];
+		}
+		for (unsigned w = 1; w < k; w++)
+			PFS_MPI(e, MPI_Isend, (&counts[w], 1, MPI_UINT64_T, ranks[w], TAG_LAT_MERGE,
+					       e->comm, &reqs[w]));
+		ok = true;
+		while (ok && e->cells_cap < counts[0])
+			ok = !grow((void **)&e->cells, &e->cells_cap, e->cells_cap, sizeof(*e->cells));
+		ok = all_ok(e, ok);
+		for (unsigned w = 1; w < k; w++)
+			pfs_engine_wait(e, &reqs[w]);
+		if (!ok)
+			goto out;
+		for (unsigned w = 1; w < k; w++)
+			PFS_MPI(e, MPI_Isend, (all + from[w], (int)(counts[w] * sizeof(*all)),
+					       MPI_BYTE, ranks[w], TAG_LAT_MERGE, e->comm, &reqs[w]));
+		for (unsigned w = 1; w < k; w++)
+			pfs_engine_wait(e, &reqs[w]);
+		carry(e, all, counts[0]);
+	} else {
+		uint64_t carried = 0;
+		struct pfs_keyed_cell *mine_now;
+
+		PFS_MPI_ASLEEP(e, MPI_Irecv, &carried, 1, MPI_UINT64_T, ranks[0], TAG_LAT_MERGE,
+			       e->comm);
+		/* Room for them as keyed cells, and as the rank's cells. */
+		ok = carried <= INT_MAX / sizeof(*all);
+		mine_now = ok ? realloc(all, (carried ? carried : 1) * sizeof(*all)) : NULL;
+		all = mine_now ? mine_now : all;
+		while (ok && mine_now && e->cells_cap < carried)
+			if (grow((void **)&e->cells, &e->cells_cap, e->cells_cap, sizeof(*e->cells)))
+				break;
+		if (!all_ok(e, ok && mine_now && e->cells_cap >= carried))
+			goto out;
+		PFS_MPI_ASLEEP(e, MPI_Irecv, all, (int)(carried * sizeof(*all)), MPI_BYTE, ranks[0],
+			       TAG_LAT_MERGE, e->comm);
+		carry(e, all, (size_t)carried);
+	}
+	rc = 0;
+out:
+	if (rc && e->rank == 0 && !e->failure[0])
+		(void)pfs_format(e->failure, sizeof(e->failure),
+				 "out of memory merging test %s iteration %u's latency on a node",
+				 e->test, e->iteration);
+	free(all);
+	free(counts);
+	free(reqs);
+	free(from);
+	return rc;
+}
+
 int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 {
 	struct pfs_gathered g;
@@ -422,10 +585,22 @@ int pfs_gather_block(struct pfs_engine *e, enum pfs_order order)
 		{ e->ticks, e->nticks, e->tick_type },
 		{ e->fsstats, e->nfsstats, e->fsstat_type },
 	};
-	int rounds, round, mine = e->nticks > INT_MAX ? -1 : (int)e->nticks;
+	int rounds = 0, round, mine = e->nticks > INT_MAX ? -1 : (int)e->nticks;
 	/* A failure is every rank's (rank 0's status is broadcast): nothing
 	 * is gathered, and the caller's agreement stops the run. */
-	int rc = gather(e, kinds, &g, &rounds, &round);
+	int rc = e->lat_by_node ? merge_on_node(e) : 0;
+
+	/* kinds[1] read e->ncells before the merge */
+	if (!rc) {
+		struct gather_kind merged[GATHER_KINDS];
+
+		memcpy(merged, kinds, sizeof(merged));
+		merged[1].mine = e->cells;
+		merged[1].n = e->ncells;
+		rc = gather(e, merged, &g, &rounds, &round);
+	} else {
+		memset(&g, 0, sizeof(g));
+	}
 
 	if (!rc && e->rank == 0)
 		rc = pfs_gather_deliver(e, order, &g);

@@ -50,6 +50,7 @@ enum pfs_mpi_tag {
 	TAG_PEER_RANKS,    /* a node's ranks, from its leader to a paired node's (peer.c) */
 	TAG_PEER_PLACE,    /* a rank's peer and reader, from its node's leader (peer.c) */
 	TAG_NODE_RECORD,   /* a node's record, from its leader to rank 0 (run.c identify) */
+	TAG_LAT_MERGE,     /* latency cells, to and from the node's leader (gather.c) */
 };
 
 /* The message a rank sends its node's aggregator (TAG_PROGRESS) at a tick,
@@ -148,6 +149,9 @@ struct pfs_engine {
 	size_t npending;
 	struct pfs_hist *hist[2];
 	bool lat_on;           /* this op records latency */
+	/* --latency-detail node: each block's cells are merged on the node
+	 * before they travel (gather.c); the same on every rank */
+	bool lat_by_node;
 
 	/* worker.c: the stonewall of the step, when it has one */
 	uint64_t deadline_us;  /* local clock; 0: none */

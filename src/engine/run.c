@@ -641,6 +641,8 @@ static void describe_run(struct pfs_engine *e, const struct pfs_fsinfo *fs, int 
 	snprintf(ri->locktable, sizeof(ri->locktable), "%s", fs->locktable);
 	ri->rows_planned = e->rows_planned;
 	ri->caches_dropped = e->common->drop_caches;
+	snprintf(ri->latency_detail, sizeof(ri->latency_detail), "%s",
+		 e->lat_by_node ? "node" : "rank");
 	if (!e->common->drop_caches)
 		snprintf(ri->caches_note, sizeof(ri->caches_note),
 			 "caches were not dropped: --no-drop-caches");
@@ -872,6 +874,25 @@ static int choose_outputs(struct pfs_engine *e)
 	return 0;
 }
 
+/* --latency-detail: node unless the workload's report reads each rank's
+ * histogram (stream), which refuses node. 0, or -1 after rank 0 said why
+ * (exit 2). */
+static int choose_latency_detail(struct pfs_engine *e)
+{
+	unsigned detail = e->common->latency_detail;
+
+	if (detail == PFS_LAT_DETAIL_NODE && e->wl->latency_by_rank) {
+		if (e->rank == 0)
+			fprintf(e->err, "pfsbench %s: --latency-detail node: its report gives each "
+					"rank's latency, so it keeps each rank's histograms\n"
+					"Try 'pfsbench %s --help'.\n", e->wl->name, e->wl->name);
+		return -1;
+	}
+	e->lat_by_node = detail == PFS_LAT_DETAIL_NODE ||
+			 (detail == PFS_LAT_DETAIL_AUTO && !e->wl->latency_by_rank);
+	return 0;
+}
+
 static int run(struct pfs_engine *e, int argc, char **argv)
 {
 	struct pfs_fsinfo fs;
@@ -880,7 +901,7 @@ static int run(struct pfs_engine *e, int argc, char **argv)
 	rc = parse_options(e, argc, argv);
 	if (rc != PFS_PARSE_OK)
 		return rc < 0 ? PFS_EXIT_USAGE : PFS_EXIT_OK;
-	if (choose_outputs(e))
+	if (choose_outputs(e) || choose_latency_detail(e))
 		return PFS_EXIT_USAGE;
 	if (identify(e))
 		return PFS_EXIT_FAILED;

@@ -1012,6 +1012,7 @@ const struct pfs_workload pfs_workload_stream = {
 	.test_applies = stream_test_applies,
 	.op_names = stream_op_names,
 	.report = &pfs_output_stream,
+	.latency_by_rank = true,
 	.defaults = stream_defaults,
 	.validate = stream_validate,
 	.needs = stream_needs,

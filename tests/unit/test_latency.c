@@ -57,6 +57,57 @@ static void test_groups_in_order_of_first_row(void **state)
 	free(s);
 }
 
+/* A file of --latency-detail node: 2 nodes of 2 ranks, one step of
+ * Create; each node's cells on its lowest rank's row, the other row's
+ * count and extremes its own. BY_NODE gives one group a node with all
+ * its rows' items and extremes, in order of first row; BY_OP the same
+ * percentiles as if every row carried its own; BY_ROW sees a row with
+ * latency and no cells, which it cannot sum alone. */
+static void test_merged_on_the_node(void **state)
+{
+	struct pfs_row rows[4];
+	struct pfs_lat_cell cells[4], node_cells[4];
+	struct pfs_lat_summary *s, *own;
+	size_t n, nown;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		row(rows, cells, i, "pa", "Create", 1, 10 * (i + 1), 1000 * (i + 1));
+		rows[i].node_index = (uint32_t)(i / 2);
+		rows[i].rank = (uint32_t)i;
+	}
+	/* node 0 is rows 0 and 1, node 1 rows 2 and 3; the cells as the merge
+	 * leaves them, each on its node's first row (one bucket a row here) */
+	for (size_t i = 0; i < 4; i++)
+		node_cells[i] = (struct pfs_lat_cell){ i / 2 * 2, cells[i].bucket, cells[i].count };
+
+	assert_int_equal(pfs_lat_finest("node"), PFS_LAT_BY_NODE);
+	assert_int_equal(pfs_lat_finest("rank"), PFS_LAT_BY_ROW);
+	assert_int_equal(pfs_lat_finest(""), PFS_LAT_BY_ROW);
+	assert_int_equal(pfs_lat_groups(rows, 4, node_cells, 4, PFS_LAT_BY_NODE, &s, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(s[0].n, 30);
+	assert_int_equal(s[0].node, 0);
+	assert_int_equal(s[0].rank, PFS_LAT_ALL);
+	assert_int_equal(s[0].min_ns, 1000);
+	assert_int_equal(s[0].max_ns, 2000);
+	assert_int_equal(s[1].n, 70);
+	assert_int_equal(s[1].node, 1);
+	assert_int_equal(s[1].max_ns, 4000);
+	free(s);
+	assert_int_equal(pfs_lat_groups(rows, 4, node_cells, 4, PFS_LAT_BY_OP, &s, &n), 0);
+	assert_int_equal(pfs_lat_groups(rows, 4, cells, 4, PFS_LAT_BY_OP, &own, &nown), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(nown, 1);
+	assert_int_equal(s[0].n, own[0].n);
+	assert_int_equal(s[0].p50_ns, own[0].p50_ns);
+	assert_int_equal(s[0].p99_ns, own[0].p99_ns);
+	assert_int_equal(s[0].node, PFS_LAT_ALL);
+	free(s);
+	free(own);
+	assert_int_equal(pfs_lat_groups(rows, 4, node_cells, 4, PFS_LAT_BY_ROW, &s, &n), -EINVAL);
+}
+
 /* 5 tests of 2 ops, each test's rows in reverse: the cap keeps the first
  * 3 groups by first row, of the first 2 tests, and says there were 5
  * tests and 10 groups. */
@@ -123,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groups_in_order_of_first_row),
+		cmocka_unit_test(test_merged_on_the_node),
 		cmocka_unit_test(test_cap_keeps_the_first_groups_of_the_first_tests),
 		cmocka_unit_test(test_cells_against_the_rows_are_damage),
 	};

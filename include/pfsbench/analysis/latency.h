@@ -1,7 +1,7 @@
 /* latency.h: latency percentiles from a results file's rows and their
  * histogram cells (src/analysis/latency.c), for show --latency, export and compare.
  * A group of rows (one op of one test, over all iterations or in one, or
- * one row) is summarised by merging the rows' histograms, which is exact:
+ * one node's in one step, or one row) is summarised by merging the rows' histograms, which is exact:
  * the merged histogram is the histogram of all the group's items. Pure: no
  * MPI, no HDF5. */
 #ifndef PFSBENCH_LATENCY_H
@@ -19,14 +19,21 @@ enum pfs_lat_by {
 	PFS_LAT_BY_OP,        /* (test, op), all iterations and ranks */
 	PFS_LAT_BY_ITERATION, /* (test, iteration, op), all ranks */
 	PFS_LAT_BY_ROW,       /* each row: one rank's op in one step */
+	PFS_LAT_BY_NODE,      /* (test, iteration, step, op, node): the finest a
+			       * file of --latency-detail node holds */
 };
+
+/* The finest grouping a file's cells allow: BY_NODE where its
+ * provenance's latency_detail is "node", else BY_ROW. */
+enum pfs_lat_by pfs_lat_finest(const char *latency_detail);
 
 struct pfs_lat_summary {
 	char test[PFS_TEST_NAME_MAX];
 	char op[PFS_OP_NAME_MAX];
 	uint32_t iteration; /* or PFS_LAT_ALL */
-	uint32_t rank;      /* or PFS_LAT_ALL */
-	uint32_t step;      /* BY_ROW only */
+	uint32_t node;      /* node_index, BY_ROW and BY_NODE; or PFS_LAT_ALL */
+	uint32_t rank;      /* BY_ROW; or PFS_LAT_ALL */
+	uint32_t step;      /* BY_ROW and BY_NODE */
 	uint64_t n;         /* items timed */
 	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 };

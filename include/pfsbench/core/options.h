@@ -217,6 +217,13 @@ extern const char *const pfs_progress_choices[];
 enum pfs_output_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
 extern const char *const pfs_output_format_choices[];
 
+/* --latency-detail: what a latency histogram of the results file covers.
+ * node: a node's ranks' items of one op in one step, merged on the node
+ * before they travel (docs/scale.md); rank: each row's own; auto: node,
+ * except for a workload whose report reads each rank's (stream). */
+enum pfs_lat_detail { PFS_LAT_DETAIL_AUTO, PFS_LAT_DETAIL_NODE, PFS_LAT_DETAIL_RANK };
+extern const char *const pfs_lat_detail_choices[];
+
 /* Options every workload shares; each workload's options struct starts with
  * one of these (so the engine can read them without knowing the workload). */
 struct pfs_common_opts {
@@ -233,6 +240,7 @@ struct pfs_common_opts {
 	bool direct;                        /* --direct: O_DIRECT, probed before the run */
 	bool drop_caches;
 	bool latency;                       /* --latency: also in the hottest loops */
+	unsigned latency_detail;            /* enum pfs_lat_detail */
 	bool force;
 	bool dry_run;
 	unsigned ntests;                    /* tests selected, in order */
@@ -259,6 +267,10 @@ struct pfs_common_opts {
 		       "do not sync and drop the page cache before each phase"),                \
 	PFS_OPT_FLAG(TYPE, common.latency, "latency", 0,                                        \
 		     "record every item's latency also in the hottest loops (Create, Unlink)"), \
+	PFS_OPT_CHOOSE_DEF(TYPE, common.latency_detail, "latency-detail", 0,                    \
+			   pfs_lat_detail_choices, "auto|node|rank",                              \
+			   "latency histograms kept per node (merged there) or per rank",          \
+			   PFS_OPTF_NEEDS_ARG | PFS_OPTF_NOT_PARAM, "auto"),                        \
 	PFS_OPT_CHOOSE_DEF(TYPE, common.progress, "progress", 0, pfs_progress_choices,          \
 			   "[=always|never|auto]",                                                \
 			   "a live progress line on stderr (auto: on a terminal)", 0, "auto"),     \

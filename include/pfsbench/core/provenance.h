@@ -61,6 +61,10 @@ struct pfs_run_info {
 	char locktable[64];           /* GFS2's lock table; "" elsewhere */
 	bool caches_dropped;          /* every phase began with dropped caches */
 	char caches_note[256];        /* why not, when not */
+	/* What a row's latency cells hold: "node", the items of its node's
+	 * rows of the same test, iteration, step and op, merged onto one of
+	 * them; "rank" or "" (files before 2026-12-06): its own. */
+	char latency_detail[8];
 	const char *results_path;     /* the HDF5 results file; NULL for none (not stored) */
 	/* The results file as the engine created it (open, with its
 	 * directory); NULL: the HDF5 output creates results_path itself, the

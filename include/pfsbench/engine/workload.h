@@ -124,6 +124,10 @@ struct pfs_workload {
 	bool (*test_applies)(const void *opts, unsigned test);
 	const char *const *op_names;  /* by op index, for messages about an op */
 	const struct pfs_output_ops *report; /* the text report on stdout */
+	/* Its report reads each row's own latency histogram (stream: a
+	 * table line and a fio line per rank), so --latency-detail auto
+	 * keeps each rank's, and node is refused. */
+	bool latency_by_rank;
 	/* The defaults its option table cannot hold, worked out at run time
 	 * (bonnie's RAM); NULL for none. Every other default is the option
 	 * table's (struct pfs_option's def): pfs_workload_defaults sets both. */
