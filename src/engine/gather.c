@@ -426,8 +426,8 @@ static bool all_ok(struct pfs_engine *e, bool ok)
 	return all;
 }
 
-/* This rank's cells, keyed by their rows, into a new array (NULL on no
- * memory, or when there are none: *n 0). */
+/* This rank's cells, keyed by their rows, at the start of a new array of
+ * room cells (room >= e->ncells); NULL on no memory. */
 static struct pfs_keyed_cell *keyed_cells(const struct pfs_engine *e, size_t room)
 {
 	struct pfs_keyed_cell *k = malloc((room ? room : 1) * sizeof(*k));
@@ -460,7 +460,7 @@ static void carry(struct pfs_engine *e, const struct pfs_keyed_cell *k, size_t n
  * merges them (pfs_keyed_cells_merge) and sends each rank the merged
  * cells of the keys it is the lowest rank to have, which it then gathers
  * to rank 0 as its own first row's of that key. So rank 0 receives one
- * histogram per node, step and op, whatever the node's ranks: M x S x c
+ * histogram per node, step and op, whatever the node's ranks: M x S x c_M
  * cells, not N x S x c (docs/scale.md). Messages: 4 (k - 1) a node, two
  * counts and two lists of cells; two reductions of one int over all
  * ranks, so that no rank waits for a rank that has no room. 0, or -ENOMEM
