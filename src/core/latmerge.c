@@ -1,6 +1,7 @@
 /* latmerge.c: a node's latency cells merged by their rows' key
  * (include/pfsbench/core/latmerge.h). */
 #include "pfsbench/core/latmerge.h"
+#include "pfsbench/core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +73,7 @@ size_t pfs_keyed_cells_merge(struct pfs_keyed_cell *c, size_t n)
 			carrier = c[j].rank < carrier ? c[j].rank : carrier;
 		for (size_t j = i; j < end; j++) {
 			if (j > i && c[j].bucket == c[out - 1].bucket) {
-				c[out - 1].count = c[out - 1].count > UINT64_MAX - c[j].count
-							   ? UINT64_MAX
-							   : c[out - 1].count + c[j].count;
+				c[out - 1].count = pfs_add_sat_u64(c[out - 1].count, c[j].count);
 				continue;
 			}
 			c[out] = c[j];
