@@ -159,6 +159,8 @@ failed_tests() {
 		log=$dir/${t%.sh}.log
 		echo "==== $t failed; its checks that failed, then the end of $log"
 		grep -E '^not ok' "$log" 2>/dev/null | head -20 || true
+		FAILED_CHECKS+=("$t ($dir): $(grep -E '^not ok' "$log" 2>/dev/null | head -3 | sed 's/^not ok - //' |
+			paste -sd '|' | sed 's/|/ | /g')")
 		echo "----"
 		tail -n 40 "$log" 2>/dev/null || true
 	done
@@ -268,6 +270,11 @@ run_lanes() {
 		done
 	done
 }
+# The failed tests' first failed checks come once more, a line a test, just
+# above the last line: a reader who sees only the start and the end of a
+# long log (a CI page that cuts the middle, as one did for check-mpich's
+# watchdog.sh) still learns which check failed.
+FAILED_CHECKS=()
 report_failures() {
 	local name
 	for name in "${FAILED_PARTS[@]}"; do
@@ -275,6 +282,7 @@ report_failures() {
 		tail -n 30 "$PARTS/$name.out"
 		[ "${PART_LOG[$name]}" = - ] || failed_tests "${PART_DIR[$name]}/${PART_LOG[$name]}"
 	done
+	[ ${#FAILED_CHECKS[@]} -eq 0 ] || printf 'build.sh: failed check: %s\n' "${FAILED_CHECKS[@]}"
 	[ ${#FAILED_PARTS[@]} -eq 0 ] || echo "build.sh: failed: ${FAILED_PARTS[*]}" >&2
 }
 
