@@ -481,10 +481,14 @@ static int merge_on_node(struct pfs_engine *e)
 	 * merges nothing. */
 	if (k < 2)
 		return all_ok(e, true) && all_ok(e, true) ? 0 : -ENOMEM;
-	counts = calloc(k, sizeof(*counts));
-	reqs = calloc(k, sizeof(*reqs));
-	from = calloc(k, sizeof(*from));
-	ok = counts && reqs && from;
+	/* The leader's alone: its ranks' counts, requests and where each
+	 * one's merged cells start. */
+	if (leader) {
+		counts = calloc(k, sizeof(*counts));
+		reqs = calloc(k, sizeof(*reqs));
+		from = calloc(k, sizeof(*from));
+	}
+	ok = !leader || (counts && reqs && from);
 	if (leader) {
 		for (unsigned w = 1; ok && w < k; w++) {
 			PFS_MPI_ASLEEP(e, MPI_Irecv, &counts[w], 1, MPI_UINT64_T, ranks[w],
