@@ -17,7 +17,8 @@
 # ub creates with both at once), and each peer is 2 processes side by
 # side: mpirun -np 2 for mdtest, two dd or two bonnie++ started together
 # by bonnie++'s own semaphore, -p 2 and -y s). 1 rank runs on BENCH_CPU
-# (bench/lib.sh), 2 ranks on every CPU.
+# (bench/lib.sh); at 2 ranks rank or process i runs on CPU i - 1, on both
+# sides (BENCH_PIN2=0: unbound, as before 2026-12-07).
 # A round runs every side once; the rounds (bench/lib.sh: a warm-up, then
 # REPS, default 9, in balanced orders) interleave the workloads and the two
 # tools. Per column and round: pfsbench's rate over the peer's, each
@@ -49,7 +50,8 @@
 # BONNIE_TMPFS and BONNIE_EXT4 (the I/O tests' -s, -r, -n 0),
 # BONNIE_TMPFS_FILES and BONNIE_EXT4_FILES (the file tests' -s 0 -n; any
 # of the four set empty leaves that part out),
-# BENCH_IMG_DIR (/var/tmp),
+# BENCH_IMG_DIR (/var/tmp), BENCH_PIN2 (default 1: at 2 ranks or more,
+# rank or process i of either side bound to CPU i - 1; 0: unbound),
 # TABLE_OUT (where the raw lines go; the report reads them).
 # Root only (mounts, a loop device, drop_caches).
 set -uo pipefail
@@ -72,6 +74,9 @@ BONNIE_EXT4=${BONNIE_EXT4--s 2g:8k:100000 -r 1024 -n 0}
 BONNIE_TMPFS_FILES=${BONNIE_TMPFS_FILES--s 0 -n 512}
 BONNIE_EXT4_FILES=${BONNIE_EXT4_FILES--s 0 -n 128}
 export BENCH_IMG_DIR=${BENCH_IMG_DIR:-/var/tmp}
+BENCH_PIN2=${BENCH_PIN2:-1}
+# mpirun's binding at 2 ranks or more, for pfsbench and mdtest alike
+BIND2=$([ "$BENCH_PIN2" = 1 ] && echo "--bind-to core" || echo "--bind-to none")
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs, a loop device, drop_caches)"; exit 77; }
 [ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3"; exit 77; }
@@ -138,7 +143,8 @@ pfs() {
 	if [ "$NP" = 1 ]; then
 		job "$r" "$wl" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" "$@" --progress=never --results "$work/h5/r.h5"
 	else
-		job "$r" "$wl" "$MPIRUN" --oversubscribe --bind-to none -np 1 -x PFSBENCH_NODENAME=n1 "$PFSBENCH" "$@" \
+		# shellcheck disable=SC2086
+		job "$r" "$wl" "$MPIRUN" --oversubscribe $BIND2 -np 1 -x PFSBENCH_NODENAME=n1 "$PFSBENCH" "$@" \
 			--progress=never --results "$work/h5/r.h5" : -np 1 -x PFSBENCH_NODENAME=$second "$PFSBENCH" "$@" \
 			--progress=never --results "$work/h5/r.h5"
 	fi
@@ -166,11 +172,14 @@ rows() {
 # the copy's number; waits for all.
 peer_np() {
 	local i s=""
-	for ((i = 1; i <= NP; i++)); do s+="${1//\{\}/$i} & "; done
+	for ((i = 1; i <= NP; i++)); do
+		[ "$BENCH_PIN2" = 1 ] && s+="taskset -c $((i - 1)) "
+		s+="${1//\{\}/$i} & "
+	done
 	printf '%s wait' "$s"
 }
 mpi_np() { # mpirun for an MPI peer at NP ranks
-	if [ "$NP" = 1 ]; then echo "$MPIRUN --bind-to none -np 1"; else echo "$MPIRUN --oversubscribe --bind-to none -np $NP"; fi
+	if [ "$NP" = 1 ]; then echo "$MPIRUN --bind-to none -np 1"; else echo "$MPIRUN --oversubscribe $BIND2 -np $NP"; fi
 }
 
 # create-unlink against mdtest: empty files in one shared directory, each
@@ -264,6 +273,16 @@ csv_rates() { # ROUND SIDE: the CSV lines in $work/csv summed per test
 		END { for (i = 1; i <= n; i++) if (seen[i]) { split(t[i], f, ":")
 			printf "%s %s bonnie %s %s\n", r, side, f[1], plus[i] ? "+++++" : sum[i] } }' "$work/csv" >>"$work/cur"
 }
+# csv_lines N: the job's output ($work/out) holds N whole CSV lines, or
+# says so and fails (a line split by the other stream is lost to grep)
+csv_lines() {
+	local n
+	n=$(grep -cE '^1\.9[0-9]*,' "$work/out")
+	[ "$n" -eq "$1" ] && return 0
+	echo "bench-table: $SIDE's bonnie printed $n CSV lines, not $1, on $FS at $NP ranks:"
+	cat "$work/out"
+	return 1
+}
 bonnie_args() { # PART: io or files, on FS
 	case $FS/$1 in
 	tmpfs/io) echo "$BONNIE_TMPFS" ;;
@@ -283,6 +302,8 @@ pfs_bonnie() {
 		# shellcheck disable=SC2046
 		pfs "$1" bonnie bonnie -d "$DIR" $(bonnie_args $part) -m bench -q --bonnie-version 1.98 \
 			--no-drop-caches || return 1
+		# the all-ranks line and a node's each: a line lost would sum fewer ranks
+		csv_lines $((NP + 1)) || return 1
 		grep -E '^1\.9[0-9]*,' "$work/out" | { [ "$NP" = 1 ] && head -n 1 || tail -n +2; } >"$work/csv"
 		csv_rates "$1" pfsbench
 	done
@@ -300,6 +321,7 @@ peer_bonnie() {
 		job "$1" bonnie bash -c "$(peer_np "$BONNIE -q -d $DIR/b{} $(bonnie_args $part) -u root -m bench $sem 2>/dev/null")" ||
 			return 1
 		[ "$NP" -gt 1 ] && "$BONNIE" -p -1 -u root >/dev/null 2>&1
+		csv_lines "$NP" || return 1
 		grep -E '^1\.9[0-9]*,' "$work/out" >"$work/csv"
 		csv_rates "$1" peer
 	done
@@ -321,7 +343,7 @@ for w in "${wanted[@]}"; do
 done
 
 echo "the one table: pfsbench against its peers (${wanted[*]}), $REPS rounds after a warm-up, on ${BENCH_FS} at ${NPS} ranks"
-echo "pfsbench $("$PFSBENCH" --version 2>&1 | head -1); mdtest ${MDTEST:-none}; $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'); $(dd --version | head -1); CPU $BENCH_CPU at 1 rank"
+echo "pfsbench $("$PFSBENCH" --version 2>&1 | head -1); mdtest ${MDTEST:-none}; $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'); $(dd --version | head -1); CPU $BENCH_CPU at 1 rank; $([ "$BENCH_PIN2" = 1 ] && echo "at 2 ranks, rank or process i on CPU i - 1" || echo "unbound at 2 ranks")"
 start=$SECONDS
 for FS in $BENCH_FS; do
 	case $FS in
