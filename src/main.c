@@ -83,19 +83,24 @@ int main(int argc, char **argv)
 
 	if (cmd)
 		return cmd->main(argc - 1, argv + 1);
+	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+		fprintf(stderr, "pfsbench: MPI_Init failed\n");
+		return PFS_EXIT_FAILED;
+	}
 	/* A rank's stdout and stderr are two pipes that mpirun relays apart;
 	 * where both go to one file (> log 2>&1, Slurm's slurm-%j.out), a
 	 * write that ends inside a line lets the other stream's next chunk in.
 	 * So each write ends at a newline: bonnie's tables, printed figure by
 	 * figure on stderr, would otherwise be split (tests/mpi/whole-lines.sh).
-	 * What does not end a line (the progress line's \r) is flushed by its
-	 * writer. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	setvbuf(stderr, NULL, _IOLBF, 0);
-	if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
-		fprintf(stderr, "pfsbench: MPI_Init failed\n");
-		return PFS_EXIT_FAILED;
-	}
+	 * After MPI_Init, which under MPICH makes stdout unbuffered, and before
+	 * anything is printed; with buffers of our own, since glibc given NULL
+	 * keeps the 1-byte buffer an unbuffered stream has. They live as long
+	 * as the streams (static: exit flushes after main returns). What does
+	 * not end a line (the progress line's \r) is flushed by its writer. */
+	static char out_buf[BUFSIZ], err_buf[BUFSIZ];
+
+	setvbuf(stdout, out_buf, _IOLBF, sizeof(out_buf));
+	setvbuf(stderr, err_buf, _IOLBF, sizeof(err_buf));
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	status = dispatch(argc, argv, rank);
 	fflush(stdout);
