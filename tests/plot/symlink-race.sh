@@ -40,13 +40,16 @@ fresh_d() {
 
 # attacker NAME...: as the user, waits (up to 20 s) for rates.svg or a
 # private directory of pfsbench's to appear in D, then plants each NAME
-# as a symbolic link to the victim; prints "planted" when it did.
+# as a symbolic link to the victim; prints "planted" when it did. Returns
+# once the user's loop has started (it prints "ready").
 attacker() {
+	rm -f "$SCRATCH/attacker.out" # not the last try's "ready"
 	# shellcheck disable=SC2016
 	runuser -u "$ATTACKER" -- bash -c '
 		d=$1 v=$2; shift 2
 		end=$((SECONDS + 20))
 		shopt -s nullglob dotglob
+		echo ready
 		while [ $SECONDS -lt $end ]; do
 			s=("$d"/.pfsbench-out.*)
 			if [ -e "$d/rates.svg" ] || [ ${#s[@]} -gt 0 ]; then
@@ -56,7 +59,15 @@ attacker() {
 			fi
 		done' attacker "$D" "$V" "$@" >"$SCRATCH/attacker.out" 2>&1 &
 	ATTACK_PID=$!
-	sleep 0.05 # it runs before pfsbench does
+	# pfsbench starts once the user is watching: a fixed sleep was not
+	# always enough on a busy machine (runuser and bash start first), and
+	# a try the user never raced proves nothing
+	local i
+	for ((i = 0; i < 2000; i++)); do
+		grep -q ready "$SCRATCH/attacker.out" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	echo "# the user's loop did not start in 20 s"
 }
 
 # What D holds that is ours: regular files owned by root; and whether a
