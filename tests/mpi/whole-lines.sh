@@ -29,21 +29,28 @@ strace -f --seccomp-bpf -e trace=write -o /dev/null true 2>/dev/null && SECCOMP=
 # LeakSanitizer cannot work under ptrace (tests/mpi/bonnie-calls.sh)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
-# traced NAME ARGS...: pfsbench ARGS on 2 simulated nodes of one rank,
-# each under strace -ff into $SCRATCH/NAME/t.PID; its stdout in
-# $SCRATCH/NAME.out, stderr in .err
-traced() {
-	local name=$1 d=$SCRATCH/$1 n cmd=()
+# two_nodes NAME CMD...: mpirun of CMD on 2 simulated nodes of one rank
+# (an MPMD line, as pfs_nodes makes), results in $SCRATCH/NAME.h5; its
+# output goes where the caller sends it
+two_nodes() {
+	local name=$1 n cmd=()
 	shift
-	mkdir "$d"
 	for n in 1 2; do
 		[ "$n" -gt 1 ] && cmd+=(:)
 		mpi_env "PFSBENCH_NODENAME=node$n"
-		cmd+=(-np 1 "${MPI_ENV[@]}" strace -ff -qq "${SECCOMP[@]}" -e trace=write -e signal=none -s 4096
-			-o "$d/t" "$PFSBENCH" "$@" --results "$SCRATCH/$name.h5")
+		cmd+=(-np 1 "${MPI_ENV[@]}" "$@" --results "$SCRATCH/$name.h5")
 	done
-	(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") \
-		>"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
+	(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}")
+}
+# traced NAME ARGS...: pfsbench ARGS on 2 nodes, each rank under strace
+# -ff into $SCRATCH/NAME/t.PID; its stdout in $SCRATCH/NAME.out, stderr
+# in .err
+traced() {
+	local name=$1
+	shift
+	mkdir "$SCRATCH/$name"
+	two_nodes "$name" strace -ff -qq "${SECCOMP[@]}" -e trace=write -e signal=none -s 4096 \
+		-o "$SCRATCH/$name/t" "$PFSBENCH" "$@" >"$SCRATCH/$name.out" 2>"$SCRATCH/$name.err"
 }
 # writes NAME FD: the writes to FD in NAME's traces, one a line as strace
 # prints them: write(FD, "...", N) = N
@@ -79,13 +86,7 @@ for name in bonnie cu; do
 done
 
 # As a user makes it: both streams of the run into one file.
-cmd=()
-for n in 1 2; do
-	[ "$n" -gt 1 ] && cmd+=(:)
-	mpi_env "PFSBENCH_NODENAME=node$n"
-	cmd+=(-np 1 "${MPI_ENV[@]}" "$PFSBENCH" "${BONNIE[@]}" --results "$SCRATCH/merged.h5")
-done
-(cd "$SCRATCH" && timeout 300 "$MPIRUN" "${MPIRUN_FLAGS[@]}" "${cmd[@]}") >"$SCRATCH/merged" 2>&1
+two_nodes merged "$PFSBENCH" "${BONNIE[@]}" >"$SCRATCH/merged" 2>&1
 check "bonnie -q, stdout and stderr in one file: 3 whole CSV lines" \
 	test "$(grep -cE '^1\.9[0-9]*,' "$SCRATCH/merged")" -eq 3
 finish
