@@ -260,8 +260,13 @@ peer_matrix() {
 }
 # bonnie against bonnie++: the same -s, -r and -n, each rank (each
 # bonnie++) its own directory; rates from the CSV lines (1.98), bonnie++'s
-# summed over its processes, pfsbench's all-ranks line; +++++ (a test
-# under 0.5 s) is kept as such.
+# summed over its processes, pfsbench's over its ranks (pfs_bonnie, below:
+# at 1 rank its all-ranks line, at 2 its node lines); +++++ (a test
+# under 0.5 s) is kept as such. Beside each rate, "cpu:TEST": the CPU
+# seconds an item (a KiB, a seek, a file), each line's %CP / 100 over its
+# rate, averaged over the lines (each rank or process does the same
+# items): both tools take %CP as the test's CPU time over its wall time,
+# cut to a whole percent.
 BONNIE_TESTS="putc:9 put_block:11 rewrite:13 getc:15 get_block:17 seeks:19 seq_create:26 seq_stat:28 seq_del:30 ran_create:32 ran_stat:34 ran_del:36"
 csv_rates() { # ROUND SIDE: the CSV lines in $work/csv summed per test
 	awk -F, -v r="$1" -v side="$2" -v tests="$BONNIE_TESTS" '
@@ -269,9 +274,13 @@ csv_rates() { # ROUND SIDE: the CSV lines in $work/csv summed per test
 		{ for (i = 1; i <= n; i++) { split(t[i], f, ":"); v = $(f[2] + 1)
 			if (v == "") continue
 			seen[i] = 1
-			if (v ~ /^\+/) plus[i] = 1; else sum[i] += v } }
+			if (v ~ /^\+/) plus[i] = 1; else sum[i] += v
+			cp = $(f[2] + 2); lines[i]++
+			if (v > 0 && cp ~ /^[0-9]+$/ && cp > 0) cpu[i] += cp / 100 / v; else nocpu[i] = 1 }
+		}
 		END { for (i = 1; i <= n; i++) if (seen[i]) { split(t[i], f, ":")
-			printf "%s %s bonnie %s %s\n", r, side, f[1], plus[i] ? "+++++" : sum[i] } }' "$work/csv" >>"$work/cur"
+			printf "%s %s bonnie %s %s\n", r, side, f[1], plus[i] ? "+++++" : sum[i]
+			if (!plus[i] && !nocpu[i]) printf "%s %s bonnie cpu:%s %.6g\n", r, side, f[1], cpu[i] / lines[i] } }' "$work/csv" >>"$work/cur"
 }
 # csv_lines N: the job's output ($work/out) holds N whole CSV lines, or
 # says so and fails (a line split by the other stream is lost to grep)

@@ -13,7 +13,8 @@ Prints, per workload and column, pfsbench's rate over the peer's, median
 [p25-p75] of the rounds' ratios (each round's pfsbench run against the
 same round's peer run), for every filesystem and rank count; a cell below
 0.95 is flagged SLOWER and one above 1.05 FASTER ("check like for like");
-then each side's median rate; then per workload the whole jobs' wall and
+then each side's median rate; then bonnie's CPU seconds an item,
+pfsbench's over bonnie++'s (from the CSV lines' %CP); then per workload the whole jobs' wall and
 CPU, pfsbench's over the peer's, and pfsbench's CPU seconds; then the
 calls per item from CALLS. Quantiles are the nearest rank, as
 bench/lib.sh's stats.
@@ -201,6 +202,35 @@ def main():
     print("| --- | --- | --- | --- | --- | --- |")
     for name, label, fs, n, ps, qs, wl in side_rows:
         print("| %s | %s | %s | %s | %s | %s %s |" % (name, label, fs, n, cell(ps), PEER[wl], cell(qs)))
+
+    # bonnie's CPU time an item (run-bench-table.sh's cpu:TEST lines, from
+    # each CSV line's %CP over its rate), pfsbench's over bonnie++'s: near
+    # 1 where a rate cell is not, the two spent the same CPU on an item and
+    # the rate differed in the time off the CPU (waiting for the disk, or
+    # for a CPU the machine gave to others); not flagged.
+    cpu_keys = sorted({k for (_, _, w, k) in rates if w == "bonnie" and k.startswith("cpu:")},
+                      key=lambda k: [t for t, _ in COLUMNS["bonnie"][1]].index(k[4:]))
+    if cpu_keys:
+        print("\nbonnie: CPU seconds an item (%CP / 100 over the rate, per CSV line), pfsbench's over "
+              "bonnie++'s, median [p25-p75] of the rounds' ratios (rounds where either side gave a rate)\n")
+        print("| column | " + " | ".join(heads) + " |")
+        print("| --- | " + " | ".join("---" for _ in heads) + " |")
+        for key in cpu_keys:
+            if key == "cpu:seeks":
+                # bonnie++ 2.00a's seekers are threads that each add the
+                # whole process's CPU time (docs/bonnie.md): not comparable
+                print("| seeks | %s |" % " | ".join("- (bonnie++ counts its CPU once a seeker)" for _ in heads))
+                continue
+            out = []
+            for fs, n in confs:
+                r = rates.get((fs, n, "bonnie", key), {})
+                every = {rnd for (_, rnd) in rates.get((fs, n, "bonnie", key[4:]), {})}
+                ratios = [float(r["pfsbench", x]) / float(r["peer", x]) for x in sorted(every)
+                          if ("pfsbench", x) in r and ("peer", x) in r and float(r["peer", x]) > 0]
+                q = quantiles(ratios)
+                out.append("-" if q is None else cell(q) + (" (%d of %d rounds)" % (len(ratios), len(every))
+                                                            if len(ratios) < len(every) else ""))
+            print("| %s | %s |" % (key[4:].replace("_", " "), " | ".join(out)))
 
     print("\nWhole jobs (mpirun and all it started; the peer's processes), summed over a workload's "
           "jobs in a round: pfsbench over the peer, median [p25-p75]; pfsbench's CPU seconds\n")
