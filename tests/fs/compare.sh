@@ -1,10 +1,15 @@
 #!/bin/bash
 # compare.sh - compare on real runs of real filesystems. create-unlink on 2
 # simulated nodes, 5 iterations, on a tmpfs and on a GlusterFS volume
-# (tests/fs/gluster-lib.sh): Create and Unlink through FUSE are over 100x
-# slower than on tmpfs, and compare calls them out, in both orders ("Nx
-# slower", "Nx faster"). (Write and Read of 5 files take about a millisecond
-# on tmpfs: too short to measure, and compare says so.) Then 20 pairs of
+# (tests/fs/gluster-lib.sh): Create and Unlink through FUSE are far slower
+# than on tmpfs (over 100x on a quiet machine, 42x at load 10), and compare
+# calls them out in the right direction, their intervals wholly beyond the
+# 10 % margin, in both orders ("Nx slower", "Nx faster"). How large the
+# factor is belongs to the machine's load, not to compare, and is only
+# printed: a check of over 100x failed a fresh-machine CI at load 10,
+# where tmpfs's pa Create ran at 29,000 files/s (41.8x). (Write and Read of
+# 5 files take about a millisecond on tmpfs: too short to measure, and
+# compare says so.) Then 20 pairs of
 # runs of one configuration on the tmpfs, with steps long enough to measure
 # (-f 3000: about 30 ms, median): the number of pairs with any line called
 # out (false positives) is printed, with each line's step times, and the
@@ -41,23 +46,26 @@ pfs_nodes 2 1 create-unlink -m "$M" "${ARGS[@]}" --label glusterfs --results "$S
 check "GlusterFS run: exit 0" test "$RC" -eq 0
 echo "# the two runs took $((SECONDS - start)) s"
 
-# over100 CSV ORDER: prints every line of run 2, and checks that Create
-# and Unlink of se and pa changed over 100x and are called out.
-over100() {
+# called_beyond CSV ORDER: prints every line of run 2, and checks that
+# Create and Unlink of se and pa are called out SLOWER (ORDER slower) or
+# FASTER, with the ratio inside its interval and the whole interval beyond
+# the 10 % margin that way.
+called_beyond() {
 	awk -F, -v o="$2" '{ sub(/\r$/, "") } NR > 1 && $4 == 2 {
-		r = o == "slower" ? 1 / $14 : $14
 		printf "# %s %s: %s (%s-%s), called out: %s\n", $1, $2, $17, $15, $16, $18
 		if ($2 != "Create" && $2 != "Unlink") next
-		if (r < 100 || $18 != "true") bad = 1
 		n++
+		if ($18 != "true" || $19 != (o == "slower" ? "SLOWER" : "FASTER")) bad = 1
+		if (!($15 <= $14 && $14 <= $16)) bad = 1
+		if (o == "slower" ? !($16 < 1 / 1.1) : !($15 > 1.1)) bad = 1
 	} END { exit bad || n != 4 }' "$1"
 }
 for order in slower faster; do
 	if [ $order = slower ]; then set -- tmpfs gluster; else set -- gluster tmpfs; fi
 	"$PFSBENCH" compare "$SCRATCH/$1.h5" "$SCRATCH/$2.h5" --csv >"$SCRATCH/$order.csv"
 	"$PFSBENCH" compare "$SCRATCH/$1.h5" "$SCRATCH/$2.h5" >"$SCRATCH/$order.txt"
-	check "$1 against $2: Create and Unlink of se and pa over 100x $order, called out" \
-		over100 "$SCRATCH/$order.csv" $order
+	check "$1 against $2: Create and Unlink of se and pa called out ${order^^}, beyond the margin" \
+		called_beyond "$SCRATCH/$order.csv" $order
 	check "$1 against $2: the text says 'Nx $order'" \
 		grep -Eq "^se +Create +files/s .* ${order^^} +[0-9.]+x $order \([0-9.]+x to [0-9.]+x\)" "$SCRATCH/$order.txt"
 done
