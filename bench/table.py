@@ -14,8 +14,9 @@ Prints, per workload and column, pfsbench's rate over the peer's, median
 same round's peer run), for every filesystem and rank count; a cell below
 0.95 is flagged SLOWER and one above 1.05 FASTER ("check like for like");
 then each side's median rate; then bonnie's CPU seconds an item,
-pfsbench's over bonnie++'s (from the CSV lines' %CP); then per workload the whole jobs' wall and
-CPU, pfsbench's over the peer's, and pfsbench's CPU seconds; then the
+pfsbench's over bonnie++'s (from the CSV lines' %CP); then per workload
+the whole jobs' wall and CPU, pfsbench's over the peer's, and pfsbench's
+CPU seconds; then the
 calls per item from CALLS. Quantiles are the nearest rank, as
 bench/lib.sh's stats.
 """
@@ -212,7 +213,7 @@ def main():
                       key=lambda k: [t for t, _ in COLUMNS["bonnie"][1]].index(k[4:]))
     if cpu_keys:
         print("\nbonnie: CPU seconds an item (%CP / 100 over the rate, per CSV line), pfsbench's over "
-              "bonnie++'s, median [p25-p75] of the rounds' ratios (rounds where either side gave a rate)\n")
+              "bonnie++'s, median [p25-p75] of the rounds' ratios (rounds where both sides gave a rate and a %CP)\n")
         print("| column | " + " | ".join(heads) + " |")
         print("| --- | " + " | ".join("---" for _ in heads) + " |")
         for key in cpu_keys:
