@@ -269,18 +269,7 @@ peer_matrix() {
 # cut to a whole percent.
 BONNIE_TESTS="putc:9 put_block:11 rewrite:13 getc:15 get_block:17 seeks:19 seq_create:26 seq_stat:28 seq_del:30 ran_create:32 ran_stat:34 ran_del:36"
 csv_rates() { # ROUND SIDE: the CSV lines in $work/csv summed per test
-	awk -F, -v r="$1" -v side="$2" -v tests="$BONNIE_TESTS" '
-		BEGIN { n = split(tests, t, " ") }
-		{ for (i = 1; i <= n; i++) { split(t[i], f, ":"); v = $(f[2] + 1)
-			if (v == "") continue
-			seen[i] = 1
-			if (v ~ /^\+/) plus[i] = 1; else sum[i] += v
-			cp = $(f[2] + 2); lines[i]++
-			if (v > 0 && cp ~ /^[0-9]+$/ && cp > 0) cpu[i] += cp / 100 / v; else nocpu[i] = 1 }
-		}
-		END { for (i = 1; i <= n; i++) if (seen[i]) { split(t[i], f, ":")
-			printf "%s %s bonnie %s %s\n", r, side, f[1], plus[i] ? "+++++" : sum[i]
-			if (!plus[i] && !nocpu[i]) printf "%s %s bonnie cpu:%s %.6g\n", r, side, f[1], cpu[i] / lines[i] } }' "$work/csv" >>"$work/cur"
+	awk -F, -v r="$1" -v side="$2" -v tests="$BONNIE_TESTS" -f "$here/bonnie_csv_rates.awk" "$work/csv" >>"$work/cur"
 }
 # csv_lines N: the job's output ($work/out) holds N whole CSV lines, or
 # says so and fails (a line split by the other stream is lost to grep)

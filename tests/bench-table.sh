@@ -1,0 +1,88 @@
+#!/bin/bash
+# bench-table.sh: the arithmetic of the bench table (make bench-table) on
+# figures made up for the purpose, whose answers are worked out by hand
+# here: bench/bonnie_csv_rates.awk (bonnie's CSV lines as rate lines and
+# CPU seconds an item) and bench/table.py (the rounds' ratios, their median
+# and p25-p75 by nearest rank, the SLOWER and FASTER flags, +++++ cells,
+# bonnie's CPU an item, the whole jobs). Runs no benchmark.
+. "$(dirname "$0")/lib.sh"
+t_scratch
+top=${SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3 (Debian: apt-get install python3)"
+
+# ---- bonnie_csv_rates.awk ----
+# Two lines of bonnie++ 1.98's CSV (columns from 0: putc 9, its %CP 10;
+# put_block 11; getc 15; seq_create 26; seq_stat 28): putc 1000 K/s at
+# 50 % and 3000 at 30 %, put_block +++++ in one line, getc with a %CP of
+# 0 in one, seq_create 200 and 300 files/s at 40 % and 60 %, seq_stat
+# empty in both.
+csv_line() { # PUTC CP PUTB CPB GETC CPG SEQC CPS
+	local f=() i
+	for ((i = 0; i < 40; i++)); do f[i]=""; done
+	f[0]=1.98 f[1]=1.98 f[2]=bench f[9]=$1 f[10]=$2 f[11]=$3 f[12]=$4 f[15]=$5 f[16]=$6 f[26]=$7 f[27]=$8
+	(IFS=,; echo "${f[*]}")
+}
+{ csv_line 1000 50 5000 10 800 20 200 40; csv_line 3000 30 +++++ +++ 900 0 300 60; } >"$SCRATCH/csv"
+awk -F, -v r=4 -v side=peer -v tests="putc:9 put_block:11 getc:15 seq_create:26 seq_stat:28" \
+	-f "$top/bench/bonnie_csv_rates.awk" "$SCRATCH/csv" >"$SCRATCH/rates"
+sed 's/^/# /' "$SCRATCH/rates"
+# shellcheck disable=SC2317 # called by check
+line() { grep -qx "$1" "$SCRATCH/rates"; }
+check "awk: putc's rates summed over the lines" line '4 peer bonnie putc 4000'
+# (0.5 / 1000 + 0.3 / 3000) / 2 = 0.0003 CPU seconds a KiB
+check "awk: putc's CPU an item, the lines' mean" line '4 peer bonnie cpu:putc 0.0003'
+check "awk: a +++++ in one line makes the sum +++++" line '4 peer bonnie put_block +++++'
+check "awk: no CPU an item beside +++++" test "$(grep -c 'cpu:put_block' "$SCRATCH/rates")" -eq 0
+check "awk: getc's rate kept where a %CP is 0" line '4 peer bonnie getc 1700'
+check "awk: no CPU an item where a %CP is 0" test "$(grep -c 'cpu:getc' "$SCRATCH/rates")" -eq 0
+# (0.4 / 200 + 0.6 / 300) / 2 = 0.002
+check "awk: seq_create's CPU an item" line '4 peer bonnie cpu:seq_create 0.002'
+check "awk: nothing for a test no line has" test "$(grep -c 'seq_stat' "$SCRATCH/rates")" -eq 0
+
+# ---- table.py ----
+# 9 rounds on "ext4", 1 rank. The peer 100 a round; pfsbench's rates give
+# the rounds' ratios (listed out of order, as rounds come):
+#   stream Write 0.90 ... 0.98: median (5th of 9) 0.94, p25 (3rd) 0.92,
+#     p75 (7th) 0.96: SLOWER;
+#   stream Read 1.00 ... 1.08: 1.04 [1.02-1.06], inside 0.95-1.05;
+#   bonnie getc 1.10 ... 1.18: 1.14 [1.12-1.16], FASTER;
+#   bonnie seq_stat: the peer +++++ in 6 rounds: 3 of 9 timed, no ratio;
+#   bonnie cpu:getc: pfsbench 2e-6 against 1e-6: 2.00;
+#   the stream jobs: pfsbench's wall 3 s, the peer's 2 s; CPU 1 s and 4 s.
+raw=$SCRATCH/raw
+order=(4 0 8 2 6 1 5 3 7)
+for i in "${!order[@]}"; do
+	k=${order[i]}
+	{
+		echo "ext4 1 $i peer stream Write 100"
+		echo "ext4 1 $i pfsbench stream Write $((90 + k))"
+		echo "ext4 1 $i pfsbench stream Read $((100 + k))"
+		echo "ext4 1 $i peer stream Read 100"
+		echo "ext4 1 $i pfsbench bonnie getc $((110 + k))"
+		echo "ext4 1 $i peer bonnie getc 100"
+		echo "ext4 1 $i pfsbench bonnie cpu:getc 2e-06"
+		echo "ext4 1 $i peer bonnie cpu:getc 1e-06"
+		echo "ext4 1 $i pfsbench bonnie seq_stat 5000"
+		if ((i < 6)); then echo "ext4 1 $i peer bonnie seq_stat +++++"; else echo "ext4 1 $i peer bonnie seq_stat 5000"; fi
+		echo "ext4 1 $i pfsbench stream job 3 1"
+		echo "ext4 1 $i peer stream job 2 4"
+	} >>"$raw"
+done
+/usr/bin/python3 "$top/bench/table.py" "$raw" >"$SCRATCH/table" 2>&1
+check "table.py: exit 0" test $? -eq 0
+sed 's/^/# /' "$SCRATCH/table"
+# shellcheck disable=SC2317 # called by check
+has() { grep -qF -- "$1" "$SCRATCH/table"; }
+check "table.py: stream Write, the rounds' ratios' median and p25-p75, SLOWER" \
+	has '| stream | Write | dd | 0.94 [0.92-0.96] **SLOWER** |'
+check "table.py: stream Read inside 0.95-1.05, not flagged" has '| stream | Read | dd | 1.04 [1.02-1.06] |'
+check "table.py: getc FASTER" has '| bonnie | getc | bonnie++ | 1.14 [1.12-1.16] **FASTER** |'
+check "table.py: seq_stat, too few rounds timed for a ratio" \
+	has '| bonnie | seq stat | bonnie++ | +++++ peer (3 of 9 rounds timed) |'
+check "table.py: each side's own rate" has '| stream | Write | ext4 | 1 | 94.0 [92.0-96.0] | dd 100 [100-100] |'
+check "table.py: bonnie's CPU an item, pfsbench's over bonnie++'s" has '| getc | 2.00 [2.00-2.00] |'
+check "table.py: the whole jobs' wall, CPU and pfsbench's CPU seconds" \
+	has '| stream | 1.50 [1.50-1.50] | 0.25 [0.25-0.25] | 1.00 [1.00-1.00] |'
+check "table.py: the flags listed under the tables" has 'stream Write on ext4, 1 rank: 0.94 [0.92-0.96] SLOWER'
+check "table.py: the cells outside 0.95-1.05 counted (Write, getc)" has 'table: 2 cells outside 0.95-1.05'
+finish
