@@ -13,9 +13,10 @@
 # Method (bench/lib.sh): every side on one CPU, a warm-up round each, then
 # REPS rounds (default 9) interleaved and rotated; before each write and
 # each read the page cache is synced, 1 s passes for the kernel's deferred
-# work, and the cache is dropped (pfsbench drops it again itself, in its
-# plan). Rates are each tool's own: dd's bytes over the seconds it
-# prints, fio's io_bytes over its runtime (which includes end_fsync),
+# work, and the cache is dropped: by the script right before dd and fio,
+# by pfsbench itself, in its plan (until 2026-12-07 the script dropped it
+# before pfsbench too). Rates are each tool's own: dd's bytes over the
+# seconds it prints, fio's io_bytes over its runtime (which includes end_fsync),
 # pfsbench's row (bytes over elapsed_us, fsync included). CPU per byte:
 # user + system time of the dd and fio processes (and fio's job process),
 # and the rank's CPU over the stream (the row's cpu_us; the whole mpirun
@@ -52,9 +53,17 @@ F=$work/file
 
 # Before each write and each read: the last run's deferred work (freeing a
 # removed 1 GiB file, the journal) finishes first, then the cache goes.
-drop() {
+# pfsbench's side only settles: it drops the cache itself, in its plan,
+# right before each phase. A drop here as well, half a second before its
+# own, would leave its own with nothing to free, and on a virtual machine
+# that returns freed memory to its host the read would refill memory the
+# host had taken back (docs/benchmarks.md, "stream on the ext4").
+settle() {
 	sync
 	sleep 1
+}
+drop() {
+	settle
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
@@ -99,11 +108,11 @@ pfs_line() { # OP JOB-CPU: the row of results file $work/r.h5 as a rates line
 pfs_side() {
 	local out=$work/pfs.rates cpu
 	[ "$1" = warm ] && out=/dev/null
-	drop
+	settle
 	cpu=$(timed "$work/o" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" stream -o "$work/run" -b 1M \
 		-s "${MIB}M" -y --keep --progress=never --results "$work/r.h5") || return 1
 	pfs_line write "$cpu" >>"$out"
-	drop
+	settle
 	cpu=$(timed "$work/o" "$MPIRUN" --bind-to none -np 1 "$PFSBENCH" stream -i "$work/run" -b 1M \
 		-s "${MIB}M" --progress=never --results "$work/r.h5") || return 1
 	pfs_line read "$cpu" >>"$out"
