@@ -47,9 +47,10 @@ int pfs_check_dir(const char *dir, char *why, size_t whylen);
  * O_DIRECT. */
 int pfs_direct_probe(const char *dir, uint64_t *align);
 
-/* sync(), then writes 3 to /proc/sys/vm/drop_caches. Returns 0, -errno, or
- * -ECANCELED when SIGINT or SIGTERM came first (pfsbench/interrupt.h): the
- * drop then ends on its own while the caller goes on. */
+/* sync() (in a thread of its own), then writes 3 to /proc/sys/vm/drop_caches
+ * from the calling thread. Returns 0, -errno, or -ECANCELED when SIGINT or
+ * SIGTERM came during the sync (pfsbench/interrupt.h): the sync then ends on
+ * its own while the caller goes on, and nothing is dropped. */
 int pfs_drop_caches(void);
 
 #endif
