@@ -361,6 +361,13 @@ static int drop_write(void)
 	return rc;
 }
 
+/* Both in the calling thread: where no thread can be had. */
+static int drop_now(void)
+{
+	sync();
+	return drop_write();
+}
+
 /* The sync runs in a thread of its own: sync(2) cannot be interrupted, and
  * writing back gigabytes takes seconds to minutes. The caller waits with an
  * eye on SIGINT and SIGTERM; when one comes it leaves the thread to end
@@ -409,10 +416,8 @@ int pfs_drop_caches(void)
 	pthread_condattr_t ca;
 	pthread_t tid;
 
-	if (!job) {
-		sync();
-		return drop_write();
-	}
+	if (!job)
+		return drop_now();
 	pthread_mutex_init(&job->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -420,8 +425,7 @@ int pfs_drop_caches(void)
 	pthread_condattr_destroy(&ca);
 	if (pthread_create(&tid, NULL, drop_thread, job)) {
 		drop_job_free(job);
-		sync();
-		return drop_write();
+		return drop_now();
 	}
 	pthread_mutex_lock(&job->mu);
 	while (!job->done && !pfs_interrupted()) {
