@@ -80,6 +80,14 @@ timed() {
 	awk '{ print $1 + $2 }' "$out.time"
 }
 
+# settle: sync, then 1 s for the kernel's deferred work (freeing a removed
+# file, the journal), before a side's run; a side that drops the page cache
+# drops it after this, right before its command.
+settle() {
+	sync
+	sleep 1
+}
+
 # Cleaning up: a script pushes the command that undoes each step it takes
 # on undo (undo+=("rm -f '$img'")); undo_all, its EXIT trap, runs them in
 # reverse order.

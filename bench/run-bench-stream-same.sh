@@ -68,7 +68,6 @@ dd_rate() {
 	awk -v r="$1" -v s="$2" -v op="$3" '/ bytes .* copied, / { printf "%s %s %s rate %.6g\n", r, s, op, $1 / 1048576 / $(NF - 3) }' \
 		"$work/out" >>"$work/raw"
 }
-settle() { sync; sleep 1; }
 
 # pfs OP ROUND: pfsbench's write of W or read of F
 pfs() {

@@ -58,10 +58,6 @@ F=$work/file
 # own, would leave its own with nothing to free, and on a virtual machine
 # that returns freed memory to its host the read would refill memory the
 # host had taken back (docs/benchmarks.md, "stream on the ext4").
-settle() {
-	sync
-	sleep 1
-}
 drop() {
 	settle
 	echo 3 >/proc/sys/vm/drop_caches

@@ -16,9 +16,8 @@ same round's peer run), for every filesystem and rank count; a cell below
 then each side's median rate; then bonnie's CPU seconds an item,
 pfsbench's over bonnie++'s (from the CSV lines' %CP); then per workload
 the whole jobs' wall and CPU, pfsbench's over the peer's, and pfsbench's
-CPU seconds; then the
-calls per item from CALLS. Quantiles are the nearest rank, as
-bench/lib.sh's stats.
+CPU seconds; then the calls per item from CALLS. Quantiles are the
+nearest rank, as bench/lib.sh's stats.
 """
 import collections
 import math
