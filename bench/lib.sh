@@ -24,7 +24,11 @@ stats() {
 # neighbour in every round, so whatever a side leaves behind (memory to
 # reclaim, a filesystem's freed blocks) always falls on the same next side:
 # in bench-bonnie it made bonnie++'s ext4 block write 3.3x slower than
-# pfsbench's, when run in an order that varies the two were even.
+# pfsbench's, when run in an order that varies the two were even. With an
+# even number of sides, over a whole cycle (as many rounds as sides) side
+# 2i runs before side 2i+1 in exactly half the rounds. Each function runs
+# with ROUND_SEAT set to its place in the round (0 first), so that a
+# report can judge each order apart (bench/table.py).
 rounds() {
 	local n=$1 r k
 	shift
@@ -44,7 +48,7 @@ rounds() {
 		local row=$((r % rows)) j
 		for ((k = 0; k < m; k++)); do
 			j=$((row < m ? k : m - 1 - k))
-			"${sides[(seq[j] + row) % m]}" "$r" || return 1
+			ROUND_SEAT=$k "${sides[(seq[j] + row) % m]}" "$r" || return 1
 		done
 	done
 }

@@ -20,8 +20,12 @@
 # (bench/lib.sh); at 2 ranks rank or process i runs on CPU i - 1, on both
 # sides (BENCH_PIN2=0: unbound, as before 2026-12-07).
 # A round runs every side once; the rounds (bench/lib.sh: a warm-up, then
-# REPS, default 9, in balanced orders) interleave the workloads and the two
-# tools. Per column and round: pfsbench's rate over the peer's, each
+# REPS, default 10, in balanced orders) interleave the workloads and the
+# two tools. 10 rounds are a whole cycle of the orders of the full table's
+# 10 sides (and 5 of one workload's 2): pfsbench runs before its peer in 5
+# of them and after it in 5 (with 2 or 3 workloads, 4 to 6), and the
+# report takes the two orders apart (bench/table.py's by_order).
+# Per column and round: pfsbench's rate over the peer's, each
 # tool's own rate, aggregated over the ranks as the peer aggregates its
 # processes: against mdtest (which times a phase from barrier to barrier)
 # the items of all ranks over the span from the earliest start to the
@@ -37,10 +41,11 @@
 # include one); create-unlink, tree and bonnie run without drops, as
 # mdtest and bonnie++ do.
 # The report (bench/table.py): one table, median [p25-p75] of the per-round
-# ratios, flagged SLOWER below 0.95 and FASTER above 1.05 ("check like for
-# like": docs/benchmarks.md and bench-calls say whether the calls are the
-# same), and the calls on the files per item of each side from bench-calls'
-# output when BENCH_CALLS_OUT names it.
+# ratios (the geometric mean of each order's), flagged SLOWER below 0.95
+# and FASTER above 1.05 ("check like for like": docs/benchmarks.md and
+# bench-calls say whether the calls are the same), and the calls on the
+# files per item of each side from bench-calls' output when
+# BENCH_CALLS_OUT names it.
 # Environment: PFSBENCH, MPIRUN, MDTEST (create-unlink and tree are skipped
 # without it: Debian has no mdtest; docs/benchmarks.md says how to build
 # it), BONNIE (default bonnie++), REPS, BENCH_CPU, BENCH_FS ("tmpfs ext4"),
@@ -58,6 +63,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+REPS=${REPS:-10}
 bench_env
 MDTEST=${MDTEST:-}
 BONNIE=${BONNIE:-$(command -v bonnie++ || echo /usr/sbin/bonnie++)}
@@ -326,11 +332,15 @@ peer_bonnie() {
 }
 
 # Each side's function NAME ROUND: the round's lines go to $work/cur,
-# tagged with the side, the filesystem and the rank count, then to raw.
+# tagged with the side, the filesystem and the rank count, then to raw,
+# with a line "ROUND SIDE WORKLOAD seat N": the side's place in the round
+# (bench/lib.sh's ROUND_SEAT), from which table.py tells the rounds where
+# pfsbench ran before its peer from those where it ran after.
 side() {
 	local r=$2
 	: >"$work/cur"
 	SIDE=$([ "${1%%_*}" = pfs ] && echo pfsbench || echo peer)
+	echo "$r $SIDE ${1#*_} seat ${ROUND_SEAT:-0}" >"$work/cur"
 	"$1" "$r" || return 1
 	[ "$r" = warm ] || sed "s/^/$FS $NP /" "$work/cur" >>"$raw"
 }

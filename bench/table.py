@@ -4,20 +4,23 @@
   table.py RAW [CALLS]
 
 RAW holds the rounds' lines, "FS NP ROUND SIDE WORKLOAD KEY VALUE" (a
-rate; "+++++" where bonnie++'s CSV has no figure) and "FS NP ROUND SIDE
-WORKLOAD job WALL CPU" (one whole job's seconds). CALLS, optional, is
+rate; "+++++" where bonnie++'s CSV has no figure), "FS NP ROUND SIDE
+WORKLOAD job WALL CPU" (one whole job's seconds) and "FS NP ROUND SIDE
+WORKLOAD seat N" (the side's place in the round, 0 first). CALLS, optional, is
 bench-calls' output (bench/run-bench-calls.sh): the calls on the files per
 item of each side, op by op, at 1 rank.
 
 Prints, per workload and column, pfsbench's rate over the peer's, median
 [p25-p75] of the rounds' ratios (each round's pfsbench run against the
-same round's peer run), for every filesystem and rank count; a cell below
+same round's peer run), each order apart (see by_order), for every
+filesystem and rank count; a cell below
 0.95 is flagged SLOWER and one above 1.05 FASTER ("check like for like");
 then each side's median rate; then bonnie's CPU seconds an item,
 pfsbench's over bonnie++'s (from the CSV lines' %CP); then per workload
 the whole jobs' wall and CPU, pfsbench's over the peer's, and pfsbench's
-CPU seconds; then the calls per item from CALLS. Quantiles are the
-nearest rank, as bench/lib.sh's stats.
+CPU seconds; then the calls per item from CALLS; then the cells whose two
+orders differ by more than ORDER_GAP. Quantiles are the nearest rank, as
+bench/lib.sh's stats.
 """
 import collections
 import math
@@ -25,6 +28,9 @@ import re
 import sys
 
 LOW, HIGH = 0.95, 1.05
+# A cell whose two orders' medians differ by more than this factor is
+# listed under the tables with each order's figures.
+ORDER_GAP = 1.10
 
 # The columns in the order of each tool's report; the bench-calls op that
 # counts each one's calls (None where bench-calls has none).
@@ -54,6 +60,44 @@ def quantiles(values):
     return at(0.5), at(0.25), at(0.75)
 
 
+def by_order(values):
+    """(median, p25, p75) of values given as (value, first): first is True
+    where pfsbench ran before its peer in the round, False where after,
+    None where the raw lines say nothing of the order (the rounds pooled).
+
+    On a machine whose memory or disk answers the first of two runs faster
+    than the second (docs/benchmarks.md: the ext4's stream Read gave 1.12x
+    to 8.81x in the rounds where pfsbench read first, 0.12x to 0.20x where
+    dd did), the median of all rounds follows whichever order had more
+    rounds (5 of 9), and even with as many of each it lands on one order's
+    figures. So each order's rounds give their own median, p25 and p75,
+    and the cell is the geometric mean of the two orders' figures: an order
+    effect that multiplies one order's ratios by k and the other's by 1/k
+    cancels, and an order that has no effect gives the median of all
+    rounds, near enough. A cell with only one order's rounds is that
+    order's figures; with no order known, all rounds' figures."""
+    groups = {}
+    for v, first in values:
+        groups.setdefault(first, []).append(v)
+    if True in groups and False in groups:
+        a, b = quantiles(groups[True]), quantiles(groups[False])
+        return tuple(math.sqrt(x * y) for x, y in zip(a, b))
+    return quantiles([v for v, _ in values])
+
+
+def order_split(values):
+    """((pfsbench first q, n), (pfsbench after q, n)) when both orders have
+    rounds and their medians differ by more than ORDER_GAP, else None."""
+    a = [v for v, f in values if f is True]
+    b = [v for v, f in values if f is False]
+    if not a or not b:
+        return None
+    qa, qb = quantiles(a), quantiles(b)
+    if qa[0] > 0 and qb[0] > 0 and max(qa[0] / qb[0], qb[0] / qa[0]) <= ORDER_GAP:
+        return None
+    return (qa, len(a)), (qb, len(b))
+
+
 def fmt(x):
     """2-3 significant figures."""
     if x == 0:
@@ -80,6 +124,7 @@ def size_name(b):
 def read_raw(path):
     rates = collections.defaultdict(dict)  # (fs, np, wl, key) -> {(side, round): value}
     jobs = collections.defaultdict(lambda: [0.0, 0.0])  # (fs, np, wl, side, round) -> [wall, cpu]
+    seats = {}  # (fs, np, wl, side, round) -> place in the round
     confs = []
     with open(path) as f:
         for line in f:
@@ -93,9 +138,18 @@ def read_raw(path):
                 j = jobs[fs, np_, wl, side, rnd]
                 j[0] += float(w[6])
                 j[1] += float(w[7])
+            elif key == "seat":
+                seats[fs, np_, wl, side, rnd] = int(w[6])
             else:
                 rates[fs, np_, wl, key][side, rnd] = w[6]
-    return rates, jobs, confs
+    return rates, jobs, seats, confs
+
+
+def first_of(seats, fs, n, wl, rnd):
+    """True where pfsbench ran before its peer in the round, False where
+    after, None where the raw lines give no seats."""
+    a, b = seats.get((fs, n, wl, "pfsbench", rnd)), seats.get((fs, n, wl, "peer", rnd))
+    return None if a is None or b is None else a < b
 
 
 def calls_per_item(path):
@@ -144,11 +198,14 @@ def calls_text(calls, op, want):
 
 
 def main():
-    rates, jobs, confs = read_raw(sys.argv[1])
+    rates, jobs, seats, confs = read_raw(sys.argv[1])
     calls = calls_per_item(sys.argv[2]) if len(sys.argv) > 2 else None
     heads = ["%s, %s rank%s" % (fs, n, "" if n == "1" else "s") for fs, n in confs]
     flags = []
-    print("\npfsbench's rate over the peer's, median [p25-p75] of the rounds' ratios "
+    orders = []  # the cells whose two orders differ by more than ORDER_GAP
+    print("\npfsbench's rate over the peer's, median [p25-p75] of the rounds' ratios, "
+          "the rounds where pfsbench ran first and those where its peer did taken apart and "
+          "their figures' geometric mean given (every figure below is so) "
           "(SLOWER < %.2f, FASTER > %.2f: check like for like; +++++: a side's test took under "
           "0.5 s, bonnie++'s format gives no rate)\n" % (LOW, HIGH))
     print("| workload | column | peer | " + " | ".join(heads) + " | calls on the files per item, pfsbench / peer (bench-calls, 1 rank, tmpfs) |")
@@ -171,27 +228,32 @@ def main():
                     out.append("-")
                     continue
                 rounds = sorted({rnd for (_, rnd) in r})
-                pairs = [(r.get(("pfsbench", x)), r.get(("peer", x))) for x in rounds]
+                pairs = [(r.get(("pfsbench", x)), r.get(("peer", x)), first_of(seats, fs, n, wl, x))
+                         for x in rounds]
                 # bonnie's +++++ (a test under 0.5 s): a round with one on
                 # either side has no ratio; a cell needs half its rounds.
-                timed = [(p, q) for p, q in pairs if p and q and "+++++" not in (p, q)]
+                timed = [(p, q, f) for p, q, f in pairs if p and q and "+++++" not in (p, q)]
                 if len(timed) * 2 < len(pairs):
-                    plus = ["pfsbench" * any(p == "+++++" for p, _ in pairs),
-                            "peer" * any(q == "+++++" for _, q in pairs)]
+                    plus = ["pfsbench" * any(p == "+++++" for p, _, _ in pairs),
+                            "peer" * any(q == "+++++" for _, q, _ in pairs)]
                     out.append("+++++ %s (%d of %d rounds timed)" % ("+".join(x for x in plus if x), len(timed), len(pairs)))
                     continue
-                ratios = [float(p) / float(q) for p, q in timed if float(q) > 0]
-                q = quantiles(ratios)
+                ratios = [(float(p) / float(q), f) for p, q, f in timed if float(q) > 0]
+                q = by_order(ratios) if ratios else None
                 if q is None:
                     out.append("-")
                     continue
                 flag = " SLOWER" if q[0] < LOW else " FASTER" if q[0] > HIGH else ""
+                where = "%s %s on %s, %s rank%s" % (name, label, fs, n, "" if n == "1" else "s")
                 if flag:
-                    flags.append("%s %s on %s, %s rank%s: %s%s" % (name, label, fs, n, "" if n == "1" else "s", cell(q), flag))
+                    flags.append("%s: %s%s" % (where, cell(q), flag))
+                split = order_split(ratios)
+                if split:
+                    orders.append((where, PEER[wl], split))
                 out.append(cell(q) + (" **" + flag.strip() + "**" if flag else "")
                            + (" (%d of %d rounds timed)" % (len(timed), len(pairs)) if len(timed) < len(pairs) else ""))
-                ps = quantiles([float(p) for p, _ in timed])
-                qs = quantiles([float(x) for _, x in timed])
+                ps = by_order([(float(p), f) for p, _, f in timed])
+                qs = by_order([(float(x), f) for _, x, f in timed])
                 side_rows.append((name, label, fs, n, ps, qs, wl))
             print("| %s | %s | %s | %s | %s |" % (name, label, PEER[wl], " | ".join(out),
                                                  "bench-bonnie-calls" if wl == "bonnie" else calls_text(calls, op, PEER[wl])))
@@ -225,9 +287,10 @@ def main():
             for fs, n in confs:
                 r = rates.get((fs, n, "bonnie", key), {})
                 every = {rnd for (_, rnd) in rates.get((fs, n, "bonnie", key[4:]), {})}
-                ratios = [float(r["pfsbench", x]) / float(r["peer", x]) for x in sorted(every)
+                ratios = [(float(r["pfsbench", x]) / float(r["peer", x]), first_of(seats, fs, n, "bonnie", x))
+                          for x in sorted(every)
                           if ("pfsbench", x) in r and ("peer", x) in r and float(r["peer", x]) > 0]
-                q = quantiles(ratios)
+                q = by_order(ratios) if ratios else None
                 out.append("-" if q is None else cell(q) + (" (%d of %d rounds)" % (len(ratios), len(every))
                                                             if len(ratios) < len(every) else ""))
             print("| %s | %s |" % (key[4:].replace("_", " "), " | ".join(out)))
@@ -241,17 +304,28 @@ def main():
         seen = False
         for fs, n in confs:
             rounds = sorted({k[4] for k in jobs if k[:3] == (fs, n, wl)})
-            pairs = [(jobs.get((fs, n, wl, "pfsbench", x)), jobs.get((fs, n, wl, "peer", x))) for x in rounds]
-            pairs = [(p, q) for p, q in pairs if p and q]
+            pairs = [(jobs.get((fs, n, wl, "pfsbench", x)), jobs.get((fs, n, wl, "peer", x)),
+                      first_of(seats, fs, n, wl, x)) for x in rounds]
+            pairs = [(p, q, f) for p, q, f in pairs if p and q]
             if not pairs:
                 out += ["-", "-", "-"]
                 continue
             seen = True
-            out.append(cell(quantiles([p[0] / q[0] for p, q in pairs])))
-            out.append(cell(quantiles([p[1] / q[1] for p, q in pairs if q[1] > 0])) if any(q[1] > 0 for _, q in pairs) else "-")
-            out.append(cell(quantiles([p[1] for p, _ in pairs])))
+            out.append(cell(by_order([(p[0] / q[0], f) for p, q, f in pairs])))
+            cpu = [(p[1] / q[1], f) for p, q, f in pairs if q[1] > 0]
+            out.append(cell(by_order(cpu)) if cpu else "-")
+            out.append(cell(by_order([(p[1], f) for p, _, f in pairs])))
         if seen:
             print("| %s | %s |" % (name, " | ".join(out)))
+
+    if orders:
+        print("\nCells whose two orders differ by more than %.2fx: the rounds' ratios, median [p25-p75], "
+              "where pfsbench ran first and where its peer did (the cells above are the geometric "
+              "mean of the two)\n" % ORDER_GAP)
+        print("| cell | pfsbench first | peer first |")
+        print("| --- | --- | --- |")
+        for where, peer, ((qa, na), (qb, nb)) in orders:
+            print("| %s | %s (%d rounds) | %s first: %s (%d rounds) |" % (where, cell(qa), na, peer, cell(qb), nb))
 
     print()
     for f in flags:

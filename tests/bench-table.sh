@@ -4,7 +4,8 @@
 # here: bench/bonnie_csv_rates.awk (bonnie's CSV lines as rate lines and
 # CPU seconds an item) and bench/table.py (the rounds' ratios, their median
 # and p25-p75 by nearest rank, the SLOWER and FASTER flags, +++++ cells,
-# bonnie's CPU an item, the whole jobs). Runs no benchmark.
+# bonnie's CPU an item, the whole jobs, each order of a round apart) and
+# bench/lib.sh's rounds (who sits where in a round). Runs no benchmark.
 . "$(dirname "$0")/lib.sh"
 t_scratch
 top=${SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -68,6 +69,23 @@ for i in "${!order[@]}"; do
 		echo "ext4 1 $i peer stream job 2 4"
 	} >>"$raw"
 done
+# The same 9 rounds on "tmpfs", 2 ranks, now with seats: pfsbench first in
+# the even rounds (5), its peer in the odd (4). stream Read's ratios where
+# pfsbench went first: 4, 2, 4, 2, 4 (median 4, p25 2, p75 4, nearest rank
+# of 5); where dd did: 1, 0.25, 1, 0.25 (median 0.25 (2nd of 4), p25 0.25,
+# p75 1). The cell: sqrt(4 * 0.25) = 1.00 [sqrt(2 * 0.25) = 0.71 -
+# sqrt(4 * 1) = 2.00], not flagged; all 9 rounds pooled would give 2.00
+# (the 5th of 0.25 0.25 1 1 2 2 4 4 4), FASTER. pfsbench's own rate: 400
+# [200-400] and 25 [25-100], so 100 [70.7-200].
+pr=(400 100 200 25 400 100 200 25 400)
+for i in "${!pr[@]}"; do
+	{
+		echo "tmpfs 2 $i pfsbench stream seat $((i % 2))"
+		echo "tmpfs 2 $i peer stream seat $((1 - i % 2))"
+		echo "tmpfs 2 $i pfsbench stream Read ${pr[i]}"
+		echo "tmpfs 2 $i peer stream Read 100"
+	} >>"$raw"
+done
 /usr/bin/python3 "$top/bench/table.py" "$raw" >"$SCRATCH/table" 2>&1
 check "table.py: exit 0" test $? -eq 0
 sed 's/^/# /' "$SCRATCH/table"
@@ -76,6 +94,12 @@ has() { grep -qF -- "$1" "$SCRATCH/table"; }
 check "table.py: stream Write, the rounds' ratios' median and p25-p75, SLOWER" \
 	has '| stream | Write | dd | 0.94 [0.92-0.96] **SLOWER** |'
 check "table.py: stream Read inside 0.95-1.05, not flagged" has '| stream | Read | dd | 1.04 [1.02-1.06] |'
+check "table.py: each order's median, p25, p75 apart, their geometric mean" \
+	has '| stream | Read | dd | 1.04 [1.02-1.06] | 1.00 [0.71-2.00] |'
+check "table.py: each side's own rate, each order apart" has '| stream | Read | tmpfs | 2 | 100 [70.7-200] | dd 100 [100-100] |'
+check "table.py: the cell whose orders differ, each order's figures" \
+	has '| stream Read on tmpfs, 2 ranks | 4.00 [2.00-4.00] (5 rounds) | dd first: 0.25 [0.25-1.00] (4 rounds) |'
+check "table.py: no order listing for rounds without seats" test "$(grep -c '^| stream Read on ext4' "$SCRATCH/table")" -eq 0
 check "table.py: getc FASTER" has '| bonnie | getc | bonnie++ | 1.14 [1.12-1.16] **FASTER** |'
 check "table.py: seq_stat, too few rounds timed for a ratio" \
 	has '| bonnie | seq stat | bonnie++ | +++++ peer (3 of 9 rounds timed) |'
@@ -85,4 +109,19 @@ check "table.py: the whole jobs' wall, CPU and pfsbench's CPU seconds" \
 	has '| stream | 1.50 [1.50-1.50] | 0.25 [0.25-0.25] | 1.00 [1.00-1.00] |'
 check "table.py: the flags listed under the tables" has 'stream Write on ext4, 1 rank: 0.94 [0.92-0.96] SLOWER'
 check "table.py: the cells outside 0.95-1.05 counted (Write, getc)" has 'table: 2 cells outside 0.95-1.05'
+
+# ---- lib.sh's rounds ----
+# Two sides, 4 rounds: A first in rounds 0 and 2, B in 1 and 3; each side
+# told its seat (ROUND_SEAT); the warm-up runs A then B.
+(
+	. "$top/bench/lib.sh"
+	# shellcheck disable=SC2317 # called by rounds
+	A() { echo "A $1 ${ROUND_SEAT:--}"; }
+	# shellcheck disable=SC2317 # called by rounds
+	B() { echo "B $1 ${ROUND_SEAT:--}"; }
+	rounds 4 A B
+) >"$SCRATCH/seats"
+sed 's/^/# /' "$SCRATCH/seats"
+check "lib.sh: rounds alternate who goes first and tell each its seat" \
+	test "$(tr '\n' ' ' <"$SCRATCH/seats")" = "A warm - B warm - A 0 0 B 0 1 B 1 0 A 1 1 A 2 0 B 2 1 B 3 0 A 3 1 "
 finish
