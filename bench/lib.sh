@@ -63,6 +63,21 @@ bench_env() {
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 }
 
+# bench_need WHAT...: status 77 (exit), with the reason on stdout, unless
+# each is here: fio, time (/usr/bin/time, for timed), drop (a writable
+# drop_caches: root).
+bench_need() {
+	local w
+	for w; do
+		case $w in
+		fio) command -v fio >/dev/null || { echo "SKIP: no fio (Debian: apt-get install fio)"; exit 77; } ;;
+		time) [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; } ;;
+		drop) [ -w /proc/sys/vm/drop_caches ] || { echo "SKIP: dropping caches needs root"; exit 77; } ;;
+		*) echo "bench_need: unknown '$w'" >&2; exit 2 ;;
+		esac
+	done
+}
+
 # Both sides run on one CPU, BENCH_CPU (default the last): on a virtual
 # machine cores differ (here core 0 ran this loop 1.4x slower than core 1,
 # whatever ran it), and mpirun binds rank 0 to core 0 while a plain program

@@ -24,7 +24,7 @@ HDPARM=${HDPARM:-$(command -v hdparm || echo /usr/sbin/hdparm)}
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a loop device, BLKFLSBUF)"; exit 77; }
 [ -x "$HDPARM" ] || { echo "SKIP: no hdparm (Debian: apt-get install hdparm)"; exit 77; }
-[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
+bench_need time
 trap undo_all EXIT
 work=$(mktemp -d /tmp/pfsbench-bench-hdparm.XXXXXX) || exit 1
 undo+=("rm -rf '$work'")

@@ -27,16 +27,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
-MPIRUN=${MPIRUN:-mpirun}
-REPS=${REPS:-9}
+bench_env
 XFER_TMPFS=${XFER_TMPFS:-64m}
 XFER_EXT4=${XFER_EXT4:-16m}
 REQS=${REQS:-1k..4m}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
-[ -w /proc/sys/vm/drop_caches ] || { echo "SKIP: dropping caches needs root"; exit 77; }
+bench_need time drop
 trap undo_all EXIT
 work=$(mktemp -d /tmp/pfsbench-bench-matrix.XXXXXX) || exit 1
 undo+=("rm -rf '$work'")

@@ -38,15 +38,11 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
-MPIRUN=${MPIRUN:-mpirun}
-REPS=${REPS:-9}
+bench_env
 MIB=${SIZE_MIB:-128}
 FSES=${BENCH_FS:-tmpfs ext4}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-command -v fio >/dev/null || { echo "SKIP: no fio (Debian: apt-get install fio)"; exit 77; }
-[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
+bench_need fio time
 fio_direct=() pfs_direct=()
 [ "${BENCH_DIRECT:-0}" = 1 ] && fio_direct=(--direct=1) pfs_direct=(-x)
 trap undo_all EXIT

@@ -29,15 +29,9 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
-MPIRUN=${MPIRUN:-mpirun}
-REPS=${REPS:-9}
+bench_env
 MIB=${SIZE_MIB:-1024}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-command -v fio >/dev/null || { echo "SKIP: no fio (Debian: apt-get install fio)"; exit 77; }
-[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (Debian: apt-get install time)"; exit 77; }
-[ -w /proc/sys/vm/drop_caches ] || { echo "SKIP: dropping caches needs root"; exit 77; }
+bench_need fio time drop
 trap undo_all EXIT
 if [ -n "${BENCH_DIR:-}" ]; then
 	base=$BENCH_DIR

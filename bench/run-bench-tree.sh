@@ -15,11 +15,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-PFSBENCH=$(realpath "${PFSBENCH:-src/pfsbench}")
+bench_env
 BASELINE=$(realpath "${BASELINE:-bench/baseline_tree}")
-MPIRUN=${MPIRUN:-mpirun}
-REPS=${REPS:-9}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 shm_work tree
 mkdir "$work/run" "$work/cg"
