@@ -338,7 +338,6 @@ peer_bonnie() {
 # pfsbench ran before its peer from those where it ran after.
 side() {
 	local r=$2
-	: >"$work/cur"
 	SIDE=$([ "${1%%_*}" = pfs ] && echo pfsbench || echo peer)
 	echo "$r $SIDE ${1#*_} seat ${ROUND_SEAT:-0}" >"$work/cur"
 	"$1" "$r" || return 1

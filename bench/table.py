@@ -75,21 +75,24 @@ def by_order(values):
     effect that multiplies one order's ratios by k and the other's by 1/k
     cancels, and an order that has no effect gives the median of all
     rounds, near enough. A cell with only one order's rounds is that
-    order's figures; with no order known, all rounds' figures."""
-    groups = {}
-    for v, first in values:
-        groups.setdefault(first, []).append(v)
-    if True in groups and False in groups:
-        a, b = quantiles(groups[True]), quantiles(groups[False])
-        return tuple(math.sqrt(x * y) for x, y in zip(a, b))
+    order's figures; with no order known, all rounds' figures. None for
+    no values."""
+    a, b = order_groups(values)
+    if a and b:
+        return tuple(math.sqrt(x * y) for x, y in zip(quantiles(a), quantiles(b)))
     return quantiles([v for v, _ in values])
+
+
+def order_groups(values):
+    """The values of (value, first) pairs where pfsbench ran first, and
+    where it ran after its peer."""
+    return [v for v, f in values if f is True], [v for v, f in values if f is False]
 
 
 def order_split(values):
     """((pfsbench first q, n), (pfsbench after q, n)) when both orders have
     rounds and their medians differ by more than ORDER_GAP, else None."""
-    a = [v for v, f in values if f is True]
-    b = [v for v, f in values if f is False]
+    a, b = order_groups(values)
     if not a or not b:
         return None
     qa, qb = quantiles(a), quantiles(b)
@@ -239,7 +242,7 @@ def main():
                     out.append("+++++ %s (%d of %d rounds timed)" % ("+".join(x for x in plus if x), len(timed), len(pairs)))
                     continue
                 ratios = [(float(p) / float(q), f) for p, q, f in timed if float(q) > 0]
-                q = by_order(ratios) if ratios else None
+                q = by_order(ratios)
                 if q is None:
                     out.append("-")
                     continue
@@ -290,7 +293,7 @@ def main():
                 ratios = [(float(r["pfsbench", x]) / float(r["peer", x]), first_of(seats, fs, n, "bonnie", x))
                           for x in sorted(every)
                           if ("pfsbench", x) in r and ("peer", x) in r and float(r["peer", x]) > 0]
-                q = by_order(ratios) if ratios else None
+                q = by_order(ratios)
                 out.append("-" if q is None else cell(q) + (" (%d of %d rounds)" % (len(ratios), len(every))
                                                             if len(ratios) < len(every) else ""))
             print("| %s | %s |" % (key[4:].replace("_", " "), " | ".join(out)))
