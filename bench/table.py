@@ -116,6 +116,19 @@ def cell(q):
     return "%s [%s-%s]" % (fmt(q[0]), fmt(q[1]), fmt(q[2]))
 
 
+def ratio_fmt(x):
+    """fmt, or 3 decimals where 2 would put a ratio on the other side of a
+    flag's line: 0.9479, SLOWER, is 0.948, not 0.95."""
+    s = fmt(x)
+    if (x < LOW) != (float(s) < LOW) or (x > HIGH) != (float(s) > HIGH):
+        return "%.3f" % x
+    return s
+
+
+def ratio_cell(q):
+    return "%s [%s-%s]" % (ratio_fmt(q[0]), ratio_fmt(q[1]), ratio_fmt(q[2]))
+
+
 def size_name(b):
     b = int(float(b))
     for unit, shift in (("m", 20), ("k", 10)):
@@ -249,11 +262,11 @@ def main():
                 flag = " SLOWER" if q[0] < LOW else " FASTER" if q[0] > HIGH else ""
                 where = "%s %s on %s, %s rank%s" % (name, label, fs, n, "" if n == "1" else "s")
                 if flag:
-                    flags.append("%s: %s%s" % (where, cell(q), flag))
+                    flags.append("%s: %s%s" % (where, ratio_cell(q), flag))
                 split = order_split(ratios)
                 if split:
                     orders.append((where, PEER[wl], split))
-                out.append(cell(q) + (" **" + flag.strip() + "**" if flag else "")
+                out.append(ratio_cell(q) + (" **" + flag.strip() + "**" if flag else "")
                            + (" (%d of %d rounds timed)" % (len(timed), len(pairs)) if len(timed) < len(pairs) else ""))
                 ps = by_order([(float(p), f) for p, _, f in timed])
                 qs = by_order([(float(x), f) for _, x, f in timed])

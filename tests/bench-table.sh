@@ -47,6 +47,8 @@ check "awk: nothing for a test no line has" test "$(grep -c 'seq_stat' "$SCRATCH
 #     p75 (7th) 0.96: SLOWER;
 #   stream Read 1.00 ... 1.08: 1.04 [1.02-1.06], inside 0.95-1.05;
 #   bonnie getc 1.10 ... 1.18: 1.14 [1.12-1.16], FASTER;
+#   bonnie putc 0.9479 in every round: SLOWER, and printed 0.948, since
+#     0.95 would read as inside the lines;
 #   bonnie seq_stat: the peer +++++ in 6 rounds: 3 of 9 timed, no ratio;
 #   bonnie cpu:getc: pfsbench 2e-6 against 1e-6: 2.00;
 #   the stream jobs: pfsbench's wall 3 s, the peer's 2 s; CPU 1 s and 4 s.
@@ -61,6 +63,8 @@ for i in "${!order[@]}"; do
 		echo "ext4 1 $i peer stream Read 100"
 		echo "ext4 1 $i pfsbench bonnie getc $((110 + k))"
 		echo "ext4 1 $i peer bonnie getc 100"
+		echo "ext4 1 $i pfsbench bonnie putc 94.79"
+		echo "ext4 1 $i peer bonnie putc 100"
 		echo "ext4 1 $i pfsbench bonnie cpu:getc 2e-06"
 		echo "ext4 1 $i peer bonnie cpu:getc 1e-06"
 		echo "ext4 1 $i pfsbench bonnie seq_stat 5000"
@@ -101,6 +105,7 @@ check "table.py: the cell whose orders differ, each order's figures" \
 	has '| stream Read on tmpfs, 2 ranks | 4.00 [2.00-4.00] (5 rounds) | dd first: 0.25 [0.25-1.00] (4 rounds) |'
 check "table.py: no order listing for rounds without seats" test "$(grep -c '^| stream Read on ext4' "$SCRATCH/table")" -eq 0
 check "table.py: getc FASTER" has '| bonnie | getc | bonnie++ | 1.14 [1.12-1.16] **FASTER** |'
+check "table.py: a ratio just under 0.95 in 3 decimals" has '| bonnie | putc | bonnie++ | 0.948 [0.948-0.948] **SLOWER** |'
 check "table.py: seq_stat, too few rounds timed for a ratio" \
 	has '| bonnie | seq stat | bonnie++ | +++++ peer (3 of 9 rounds timed) |'
 check "table.py: each side's own rate" has '| stream | Write | ext4 | 1 | 94.0 [92.0-96.0] | dd 100 [100-100] |'
@@ -108,7 +113,7 @@ check "table.py: bonnie's CPU an item, pfsbench's over bonnie++'s" has '| getc |
 check "table.py: the whole jobs' wall, CPU and pfsbench's CPU seconds" \
 	has '| stream | 1.50 [1.50-1.50] | 0.25 [0.25-0.25] | 1.00 [1.00-1.00] |'
 check "table.py: the flags listed under the tables" has 'stream Write on ext4, 1 rank: 0.94 [0.92-0.96] SLOWER'
-check "table.py: the cells outside 0.95-1.05 counted (Write, getc)" has 'table: 2 cells outside 0.95-1.05'
+check "table.py: the cells outside 0.95-1.05 counted (Write, getc, putc)" has 'table: 3 cells outside 0.95-1.05'
 
 # ---- lib.sh's rounds ----
 # Two sides, 4 rounds: A first in rounds 0 and 2, B in 1 and 3; each side
