@@ -117,6 +117,31 @@ undo_all() {
 	for ((i = ${#undo[@]} - 1; i >= 0; i--)); do eval "${undo[i]}"; done
 }
 
+# hold_page_reporting: a virtual machine's kernel may report the pages it
+# has free to its host (virtio-balloon's free page reporting), which takes
+# them back; a page the guest then allocates again is faulted in from the
+# host. On the development machine (a Firecracker guest) a cold 256 MiB
+# read of an ext4 ran at 470-1,300 MiB/s instead of 3,000-4,100 when its
+# page cache came from such pages, and which side of a round got them was
+# a lottery (docs/benchmarks.md, "Free page reporting"). Where the kernel
+# has the knob /sys/module/page_reporting/parameters/min_free_ms (how long
+# a page stays free before it is reported, by its name and its effect;
+# Firecracker's guest kernels),
+# sets it to BENCH_REPORT_HOLD_MS (default 300000, five minutes: that
+# kernel refused 600000) and puts the old value back on undo;
+# BENCH_HOLD_REPORTING=0 leaves it. Says which on stdout.
+hold_page_reporting() {
+	local knob=/sys/module/page_reporting/parameters/min_free_ms old
+	if [ "${BENCH_HOLD_REPORTING:-1}" = 0 ]; then
+		echo "bench: free page reporting left as it is (BENCH_HOLD_REPORTING=0)"
+	elif [ -w "$knob" ] && old=$(cat "$knob") && echo "${BENCH_REPORT_HOLD_MS:-300000}" >"$knob" 2>/dev/null; then
+		undo+=("echo '$old' >'$knob'")
+		echo "bench: free page reporting held off for the bench (min_free_ms $old -> $(cat "$knob"))"
+	elif [ -d /sys/module/page_reporting ]; then
+		echo "bench: this kernel reports free pages to its host and cannot be told to wait: cold reads may swing with it"
+	fi
+}
+
 # ext4_on_shm NAME MIB: an ext4 of MIB MiB on a loop device whose image is
 # in /dev/shm, mounted on a new directory in /tmp, its path in EXT4_DIR: a
 # disk that always answers at memory speed, so that the tools' own costs

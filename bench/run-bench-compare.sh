@@ -39,7 +39,8 @@
 # Environment: PFSBENCH (default src/pfsbench), PFSFAULT, MPIRUN, PAIRS,
 # TRIALS, ITERS, P_ITERS (-i of the power runs, 1), FILES, TESTS (se,pa
 # first), SCENARIOS ("a b c d"), DELAYS, MARGIN (compare's --margin, when
-# set), RUN_TIMEOUT (300 s a run), CAL_ROUNDS, CAL_RUNS (refine). A smoke
+# set), RUN_TIMEOUT (300 s a run), CAL_ROUNDS, CAL_RUNS (refine),
+# BENCH_HOLD_REPORTING (lib.sh's hold_page_reporting: on by default). A smoke
 # run: PAIRS=4 TRIALS=1 ITERS=1 (about 1.5 minutes here).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -84,6 +85,9 @@ else
 	fs=$(mktemp -d /dev/shm/pfsbench-bench-compare.XXXXXX) || exit 1
 	undo+=("rm -rf '$fs'")
 fi
+
+hold_page_reporting >"$work/hold"
+cat "$work/hold"
 
 # The busy loop of a pair; never left running.
 busy_pid=
@@ -361,6 +365,7 @@ done
 	echo "- machine: $(nproc) CPUs, $(uname -sr); pfsbench: \`$PFSBENCH\`" \
 		"($(git -C "$(dirname "$PFSBENCH")" describe --always --dirty 2>/dev/null || echo "no git"))"
 	echo "- compare: $mode${MARGIN:+, --margin $MARGIN}"
+	[ -s "$work/hold" ] && echo "- memory: $(sed 's/^bench: //' "$work/hold")"
 	echo "- runs: create-unlink, $NODES simulated nodes x 1 rank, tmpfs, -f $FILES -F 4 -s 4k -t $TESTS" \
 		"--no-drop-caches; error -i $ITERS, $PAIRS pairs each (odd quiet, even under one busy loop);" \
 		"power -i $P_ITERS, $TRIALS trials a scenario"

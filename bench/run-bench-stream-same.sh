@@ -48,6 +48,7 @@ export BENCH_IMG_DIR=${BENCH_IMG_DIR:-/var/tmp}
 [ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3 (Debian: apt-get install python3)"; exit 77; }
 trap undo_all EXIT
 trap 'exit 1' INT TERM
+hold_page_reporting
 ext4_on_shm bench-stream-same $((MIB * 3)) || exit
 work=$(mktemp -d /tmp/pfsbench-bench-stream-same.XXXXXX) || exit 1
 undo+=("rm -rf '$work'")

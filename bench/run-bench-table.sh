@@ -350,6 +350,7 @@ for w in "${wanted[@]}"; do
 done
 
 echo "the one table: pfsbench against its peers (${wanted[*]}), $REPS rounds after a warm-up, on ${BENCH_FS} at ${NPS} ranks"
+hold_page_reporting
 echo "pfsbench $("$PFSBENCH" --version 2>&1 | head -1); mdtest ${MDTEST:-none}; $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'); $(dd --version | head -1); CPU $BENCH_CPU at 1 rank; $([ "$BENCH_PIN2" = 1 ] && echo "at 2 ranks, rank or process i on CPU i - 1" || echo "unbound at 2 ranks")"
 start=$SECONDS
 for FS in $BENCH_FS; do
