@@ -798,6 +798,17 @@ static int start(struct pfs_engine *e, const struct pfs_fsinfo *fs, int argc, ch
 	e->hist[1] = malloc(sizeof(struct pfs_hist));
 	rc = e->w.state && e->hist[0] && e->hist[1] ? pfs_rundir_make_worker(e)
 						    : pfs_fail(&e->w, "allocate", "state", ENOMEM);
+	/* Every worker's directory before any worker's file (setup makes the
+	 * files of stream and matrix): the files then get inode numbers one
+	 * after another, as a file per process in one directory does. Left to
+	 * the race between one rank's file and the next rank's directory, two
+	 * ranks' files on ext4 (Linux 6.18; its streaming writes take their
+	 * goal by inode number modulo the possible CPUs, 2 here) often took
+	 * the same goal and were written back interleaved in 8 MiB extents,
+	 * and their cold reads ran at 0.63-0.70x dd's (docs/benchmarks.md,
+	 * "Two ranks' files on ext4"). */
+	if (pfs_agree(e, rc != 0) && !rc)
+		rc = -ECANCELED;
 	if (!rc) {
 		rc = e->wl->setup(&e->w);
 		e->setup_done = true;
