@@ -126,10 +126,9 @@ undo_all() {
 # a lottery (docs/benchmarks.md, "Free page reporting"). Where the kernel
 # has the knob /sys/module/page_reporting/parameters/min_free_ms (how long
 # a page stays free before it is reported, by its name and its effect;
-# Firecracker's guest kernels),
-# sets it to BENCH_REPORT_HOLD_MS (default 300000, five minutes: that
-# kernel refused 600000) and puts the old value back on undo;
-# BENCH_HOLD_REPORTING=0 leaves it. Says which on stdout.
+# Firecracker's guest kernels), sets it to BENCH_REPORT_HOLD_MS (default
+# 300000, five minutes: that kernel refused 600000) and puts the old value
+# back on undo; BENCH_HOLD_REPORTING=0 leaves it. Says which on stdout.
 hold_page_reporting() {
 	local knob=/sys/module/page_reporting/parameters/min_free_ms old
 	if [ "${BENCH_HOLD_REPORTING:-1}" = 0 ]; then

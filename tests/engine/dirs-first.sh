@@ -19,10 +19,8 @@ SLOW=$(faulty "delay mkdirat 300ms node=node2")
 # born WHAT RUNDIR: the birth times of the worker directories (what=d) or
 # of the files in them (what=f), one a line, in a form that sorts as time.
 born() {
-	find "$2" -mindepth "$([ "$1" = d ] && echo 1 || echo 2)" -maxdepth "$([ "$1" = d ] && echo 1 || echo 2)" \
-		-type "$1" -printf '%P\n' | while read -r p; do
-		[ "$p" = .pfsbench-run ] || stat -c '%w' "$2/$p"
-	done | sort
+	local depth=$([ "$1" = d ] && echo 1 || echo 2)
+	find "$2" -mindepth "$depth" -maxdepth "$depth" -type "$1" -exec stat -c '%w' {} + | sort
 }
 # order WL: no file born before a directory, in WL's run directory (a
 # tmpfs's clock may give a directory and a file the same time).
