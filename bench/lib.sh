@@ -79,10 +79,12 @@ bench_need() {
 }
 
 # Both sides run on one CPU, BENCH_CPU (default the last): on a virtual
-# machine cores differ (here core 0 ran this loop 1.4x slower than core 1,
-# whatever ran it), and mpirun binds rank 0 to core 0 while a plain program
-# lands where the scheduler likes. on_cpu CMD... runs CMD there; with
-# mpirun, pass --bind-to none so that mpirun keeps the mask.
+# machine cores differ (here each CPU runs a loop of system calls either
+# at one speed or 1.55x slower, and which changes from minute to minute:
+# docs/benchmarks.md, "A machine that changes speed"), and mpirun binds
+# rank 0 to core 0 while a plain program lands where the scheduler likes.
+# on_cpu CMD... runs CMD there; with mpirun, pass --bind-to none so that
+# mpirun keeps the mask.
 BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 on_cpu() {
 	taskset -c "$BENCH_CPU" "$@"

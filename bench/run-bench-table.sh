@@ -57,6 +57,9 @@
 # of the four set empty leaves that part out),
 # BENCH_IMG_DIR (/var/tmp), BENCH_PIN2 (default 1: at 2 ranks or more,
 # rank or process i of either side bound to CPU i - 1; 0: unbound),
+# PROBE (bench/baseline_create_unlink, make bench-table's; empty: no
+# probes, every round counts) and PROBE_FILES (5000): the machine's speed
+# before and after every job (probe, below),
 # TABLE_OUT (where the raw lines go; the report reads them).
 # Root only (mounts, a loop device, drop_caches).
 set -uo pipefail
@@ -83,6 +86,9 @@ export BENCH_IMG_DIR=${BENCH_IMG_DIR:-/var/tmp}
 BENCH_PIN2=${BENCH_PIN2:-1}
 # mpirun's binding at 2 ranks or more, for pfsbench and mdtest alike
 BIND2=$([ "$BENCH_PIN2" = 1 ] && echo "--bind-to core" || echo "--bind-to none")
+PROBE=${PROBE-}
+PROBE_FILES=${PROBE_FILES:-5000}
+NCPU=$(nproc)
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a tmpfs, a loop device, drop_caches)"; exit 77; }
 [ -x /usr/bin/python3 ] || { echo "SKIP: no /usr/bin/python3"; exit 77; }
@@ -90,6 +96,8 @@ if [ -n "$MDTEST" ]; then
 	MDTEST=$(realpath "$MDTEST")
 	[ -x "$MDTEST" ] || { echo "bench-table: MDTEST='$MDTEST' is not an executable" >&2; exit 2; }
 fi
+[ -z "$PROBE" ] || [ -x "$PROBE" ] || { echo "bench-table: PROBE='$PROBE' is not an executable" >&2; exit 2; }
+[ "$PROBE_FILES" -ge 1 ] 2>/dev/null || { echo "bench-table: PROBE_FILES must be a positive number, not '$PROBE_FILES'" >&2; exit 2; }
 [ "$REPS" -ge 1 ] 2>/dev/null || { echo "bench-table: REPS must be a positive number, not '$REPS'" >&2; exit 2; }
 wanted=()
 for w in $WORKLOADS; do
@@ -111,6 +119,7 @@ raw=${TABLE_OUT:-$work/raw}
 mkdir "$work/tmpfs" "$work/h5"
 mount -t tmpfs -o size=6g,nr_inodes=4m pfsbench-bench-table "$work/tmpfs" || exit 1
 undo+=("umount '$work/tmpfs'")
+mkdir "$work/tmpfs/probe"
 
 # bytes SIZE: 64m, 4k as bytes
 bytes() {
@@ -128,14 +137,35 @@ bytes() {
 DROP_SH='sync; echo 3 >/proc/sys/vm/drop_caches;'
 fresh() { rm -rf "$DIR"; mkdir "$DIR"; }
 
+# probe ROUND WL: the machine's speed now, for the round's "probe" line:
+# the CPU microseconds a plain C loop (PROBE, bench/baseline_create_unlink)
+# takes to create and remove PROBE_FILES empty files in a directory of its
+# own on the bench's tmpfs, on each CPU the jobs use (BENCH_CPU at 1 rank,
+# CPU 0 to NP - 1 at more), summed. The same work every time, so a figure
+# that moves is the machine moving (docs/benchmarks.md, "A machine that
+# changes speed"); table.py leaves out a round whose probes disagree.
+probe() {
+	[ -n "$PROBE" ] || return 0
+	local c us=0 v cpus=$BENCH_CPU
+	[ "$NP" = 1 ] || cpus=$(seq 0 $((NP > NCPU ? NCPU - 1 : NP - 1)))
+	for c in $cpus; do
+		v=$(WARM_MS=20 taskset -c "$c" "$PROBE" "$work/tmpfs/probe" "$PROBE_FILES" | awk 'NF == 4 { print $3 + $4 }')
+		[ -n "$v" ] || { echo "bench-table: the probe failed: $PROBE $work/tmpfs/probe $PROBE_FILES"; return 1; }
+		us=$((us + v))
+	done
+	echo "$1 $SIDE $2 probe $us" >>"$work/cur"
+}
 # job ROUND WL CMD...: runs CMD as one whole job (on BENCH_CPU at 1 rank),
-# its output in $work/out; adds "job" with its wall and CPU to the round.
+# its output in $work/out, between two probes; adds "job" with its wall
+# and CPU to the round.
 job() {
 	local r=$1 wl=$2 t
 	shift 2
 	if [ "$NP" = 1 ]; then set -- taskset -c "$BENCH_CPU" "$@"; fi
+	probe "$r" "$wl" || return 1
 	t=$(wait4_run "$work/out" "$work/out" "$@") || { echo "bench-table: failed on $FS, $NP ranks: $*"; cat "$work/out"; return 1; }
 	echo "$r $SIDE $wl job $t" >>"$work/cur"
+	probe "$r" "$wl"
 }
 # pfs ROUND WL ARGS...: pfsbench ARGS as one job, at NP ranks: NP workers
 # on NP simulated nodes, or on one with ONE_NODE=1 (create-unlink's ub
@@ -351,6 +381,8 @@ done
 
 echo "the one table: pfsbench against its peers (${wanted[*]}), $REPS rounds after a warm-up, on ${BENCH_FS} at ${NPS} ranks"
 hold_page_reporting
+[ -n "$PROBE" ] && echo "the machine's speed: $PROBE_FILES files created and removed by $PROBE before and after every job" ||
+	echo "no probe (PROBE empty): every round counts, whatever the machine's speed did"
 echo "pfsbench $("$PFSBENCH" --version 2>&1 | head -1); mdtest ${MDTEST:-none}; $("$BONNIE" 2>&1 | sed -n 's/^Version: /bonnie++ /p'); $(dd --version | head -1); CPU $BENCH_CPU at 1 rank; $([ "$BENCH_PIN2" = 1 ] && echo "at 2 ranks, rank or process i on CPU i - 1" || echo "unbound at 2 ranks")"
 start=$SECONDS
 for FS in $BENCH_FS; do

@@ -5,21 +5,25 @@
 
 RAW holds the rounds' lines, "FS NP ROUND SIDE WORKLOAD KEY VALUE" (a
 rate; "+++++" where bonnie++'s CSV has no figure), "FS NP ROUND SIDE
-WORKLOAD job WALL CPU" (one whole job's seconds) and "FS NP ROUND SIDE
-WORKLOAD seat N" (the side's place in the round, 0 first). CALLS, optional, is
+WORKLOAD job WALL CPU" (one whole job's seconds), "FS NP ROUND SIDE
+WORKLOAD seat N" (the side's place in the round, 0 first) and "FS NP ROUND
+SIDE WORKLOAD probe US" (the machine's speed before or after a job: the CPU
+microseconds of the same plain C loop every time). CALLS, optional, is
 bench-calls' output (bench/run-bench-calls.sh): the calls on the files per
 item of each side, op by op, at 1 rank.
 
 Prints, per workload and column, pfsbench's rate over the peer's, median
 [p25-p75] of the rounds' ratios (each round's pfsbench run against the
-same round's peer run), each order apart (see by_order), for every
+same round's peer run), each order apart (see by_order), over the
+rounds in which the machine kept its speed (see steady), for every
 filesystem and rank count; a cell below
 0.95 is flagged SLOWER and one above 1.05 FASTER ("check like for like");
 then each side's median rate; then bonnie's CPU seconds an item,
 pfsbench's over bonnie++'s (from the CSV lines' %CP); then per workload
 the whole jobs' wall and CPU, pfsbench's over the peer's, and pfsbench's
 CPU seconds; then the calls per item from CALLS; then the cells whose two
-orders differ by more than ORDER_GAP. Quantiles are the nearest rank, as
+orders differ by more than ORDER_GAP; then the probes and the rounds each
+workload left out. Quantiles are the nearest rank, as
 bench/lib.sh's stats.
 """
 import collections
@@ -31,6 +35,12 @@ LOW, HIGH = 0.95, 1.05
 # A cell whose two orders' medians differ by more than this factor is
 # listed under the tables with each order's figures.
 ORDER_GAP = 1.10
+# A workload's round counts only if its probes (before and after every job
+# of both sides) lie within this factor of one another: beyond it the
+# machine changed speed between or during the sides' jobs, and the round's
+# ratio would measure the machine (docs/benchmarks.md, "A machine that
+# changes speed"). Rounds of both orders and of either outcome go alike.
+STEADY = 1.10
 
 # The columns in the order of each tool's report; the bench-calls op that
 # counts each one's calls (None where bench-calls has none).
@@ -141,6 +151,7 @@ def read_raw(path):
     rates = collections.defaultdict(dict)  # (fs, np, wl, key) -> {(side, round): value}
     jobs = collections.defaultdict(lambda: [0.0, 0.0])  # (fs, np, wl, side, round) -> [wall, cpu]
     seats = {}  # (fs, np, wl, side, round) -> place in the round
+    probes = collections.defaultdict(list)  # (fs, np, wl, round) -> [us]
     confs = []
     with open(path) as f:
         for line in f:
@@ -156,9 +167,35 @@ def read_raw(path):
                 j[1] += float(w[7])
             elif key == "seat":
                 seats[fs, np_, wl, side, rnd] = int(w[6])
+            elif key == "probe":
+                probes[fs, np_, wl, rnd].append(float(w[6]))
             else:
                 rates[fs, np_, wl, key][side, rnd] = w[6]
-    return rates, jobs, seats, confs
+    return rates, jobs, seats, probes, confs
+
+
+def steady(probes, fs, n, wl, rounds):
+    """(the rounds to use, how many were left out): the rounds whose
+    probes lie within STEADY of one another (a round without probes
+    counts). When fewer than half the rounds are steady, all of them, so
+    that a machine that never held still gives the figures of every round
+    rather than of a few; the caller says so."""
+    keep = [x for x in rounds
+            if not probes.get((fs, n, wl, x)) or
+            max(probes[fs, n, wl, x]) <= STEADY * min(probes[fs, n, wl, x])]
+    if len(keep) * 2 < len(rounds):
+        return list(rounds), len(rounds) - len(keep)
+    return keep, len(rounds) - len(keep)
+
+
+def steady_note(rounds, used, out):
+    """A cell's note on the rounds left out, or on a machine that moved
+    in too many for any to be left out."""
+    if not out:
+        return ""
+    if len(used) == len(rounds):
+        return " (machine unsteady in %d of %d rounds: all used)" % (out, len(rounds))
+    return " (%d of %d rounds left out: machine unsteady)" % (out, len(rounds))
 
 
 def first_of(seats, fs, n, wl, rnd):
@@ -214,16 +251,17 @@ def calls_text(calls, op, want):
 
 
 def main():
-    rates, jobs, seats, confs = read_raw(sys.argv[1])
+    rates, jobs, seats, probes, confs = read_raw(sys.argv[1])
     calls = calls_per_item(sys.argv[2]) if len(sys.argv) > 2 else None
     heads = ["%s, %s rank%s" % (fs, n, "" if n == "1" else "s") for fs, n in confs]
     flags = []
     orders = []  # the cells whose two orders differ by more than ORDER_GAP
     print("\npfsbench's rate over the peer's, median [p25-p75] of the rounds' ratios, "
           "the rounds where pfsbench ran first and those where its peer did taken apart and "
-          "their figures' geometric mean given (every figure below is so) "
+          "their figures' geometric mean given (every figure below is so), over the rounds "
+          "where the machine kept its speed (probes within %.2fx: below) "
           "(SLOWER < %.2f, FASTER > %.2f: check like for like; +++++: a side's test took under "
-          "0.5 s, bonnie++'s format gives no rate)\n" % (LOW, HIGH))
+          "0.5 s, bonnie++'s format gives no rate)\n" % (STEADY, LOW, HIGH))
     print("| workload | column | peer | " + " | ".join(heads) + " | calls on the files per item, pfsbench / peer (bench-calls, 1 rank, tmpfs) |")
     print("| --- | --- | --- | " + " | ".join("---" for _ in heads) + " | --- |")
     side_rows = []
@@ -244,8 +282,9 @@ def main():
                     out.append("-")
                     continue
                 rounds = sorted({rnd for (_, rnd) in r})
+                used, left = steady(probes, fs, n, wl, rounds)
                 pairs = [(r.get(("pfsbench", x)), r.get(("peer", x)), first_of(seats, fs, n, wl, x))
-                         for x in rounds]
+                         for x in used]
                 # bonnie's +++++ (a test under 0.5 s): a round with one on
                 # either side has no ratio; a cell needs half its rounds.
                 timed = [(p, q, f) for p, q, f in pairs if p and q and "+++++" not in (p, q)]
@@ -267,7 +306,8 @@ def main():
                 if split:
                     orders.append((where, PEER[wl], split))
                 out.append(ratio_cell(q) + (" **" + flag.strip() + "**" if flag else "")
-                           + (" (%d of %d rounds timed)" % (len(timed), len(pairs)) if len(timed) < len(pairs) else ""))
+                           + (" (%d of %d rounds timed)" % (len(timed), len(pairs)) if len(timed) < len(pairs) else "")
+                           + steady_note(rounds, used, left))
                 ps = by_order([(float(p), f) for p, _, f in timed])
                 qs = by_order([(float(x), f) for _, x, f in timed])
                 side_rows.append((name, label, fs, n, ps, qs, wl))
@@ -302,7 +342,8 @@ def main():
             out = []
             for fs, n in confs:
                 r = rates.get((fs, n, "bonnie", key), {})
-                every = {rnd for (_, rnd) in rates.get((fs, n, "bonnie", key[4:]), {})}
+                every, _ = steady(probes, fs, n, "bonnie",
+                                  sorted({rnd for (_, rnd) in rates.get((fs, n, "bonnie", key[4:]), {})}))
                 ratios = [(float(r["pfsbench", x]) / float(r["peer", x]), first_of(seats, fs, n, "bonnie", x))
                           for x in sorted(every)
                           if ("pfsbench", x) in r and ("peer", x) in r and float(r["peer", x]) > 0]
@@ -319,7 +360,7 @@ def main():
         out = []
         seen = False
         for fs, n in confs:
-            rounds = sorted({k[4] for k in jobs if k[:3] == (fs, n, wl)})
+            rounds, _ = steady(probes, fs, n, wl, sorted({k[4] for k in jobs if k[:3] == (fs, n, wl)}))
             pairs = [(jobs.get((fs, n, wl, "pfsbench", x)), jobs.get((fs, n, wl, "peer", x)),
                       first_of(seats, fs, n, wl, x)) for x in rounds]
             pairs = [(p, q, f) for p, q, f in pairs if p and q]
@@ -342,6 +383,27 @@ def main():
         print("| --- | --- | --- |")
         for where, peer, ((qa, na), (qb, nb)) in orders:
             print("| %s | %s (%d rounds) | %s first: %s (%d rounds) |" % (where, cell(qa), na, peer, cell(qb), nb))
+
+    if probes:
+        print("\nThe machine's speed: the probes' CPU microseconds (the same plain C loop before and after "
+              "every job), median [p25-p75], and the rounds left out, where a workload's probes "
+              "differed by more than %.2fx\n" % STEADY)
+        print("| workload | " + " | ".join("%s probe us | %s rounds left out" % (h, h) for h in heads) + " |")
+        print("| --- | " + " | ".join("--- | ---" for _ in heads) + " |")
+        for wl, (name, _) in COLUMNS.items():
+            out = []
+            seen = False
+            for fs, n in confs:
+                rounds = sorted({k[3] for k in probes if k[:3] == (fs, n, wl)})
+                if not rounds:
+                    out += ["-", "-"]
+                    continue
+                seen = True
+                used, left = steady(probes, fs, n, wl, rounds)
+                out.append(cell(quantiles([v for x in rounds for v in probes[fs, n, wl, x]])))
+                out.append("%d of %d%s" % (left, len(rounds), " (all used)" if left and len(used) == len(rounds) else ""))
+            if seen:
+                print("| %s | %s |" % (name, " | ".join(out)))
 
     print()
     for f in flags:
