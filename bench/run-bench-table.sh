@@ -137,23 +137,22 @@ bytes() {
 DROP_SH='sync; echo 3 >/proc/sys/vm/drop_caches;'
 fresh() { rm -rf "$DIR"; mkdir "$DIR"; }
 
-# probe ROUND WL: the machine's speed now, for the round's "probe" line:
-# the CPU microseconds a plain C loop (PROBE, bench/baseline_create_unlink)
-# takes to create and remove PROBE_FILES empty files in a directory of its
-# own on the bench's tmpfs, on each CPU the jobs use (BENCH_CPU at 1 rank,
-# CPU 0 to NP - 1 at more), summed. The same work every time, so a figure
-# that moves is the machine moving (docs/benchmarks.md, "A machine that
-# changes speed"); table.py leaves out a round whose probes disagree.
+# probe ROUND WL: the machine's speed now, a "probe US CPU" line for each
+# CPU the jobs use (BENCH_CPU at 1 rank, CPU 0 to NP - 1 at more): the CPU
+# microseconds a plain C loop (PROBE, bench/baseline_create_unlink) takes
+# there to create and remove PROBE_FILES empty files in a directory of its
+# own on the bench's tmpfs. The same work every time, so a figure that
+# moves is the machine moving (docs/benchmarks.md, "A machine that changes
+# speed"); table.py leaves out a round whose probes of a CPU disagree.
 probe() {
 	[ -n "$PROBE" ] || return 0
-	local c us=0 v cpus=$BENCH_CPU
+	local c v cpus=$BENCH_CPU
 	[ "$NP" = 1 ] || cpus=$(seq 0 $((NP > NCPU ? NCPU - 1 : NP - 1)))
 	for c in $cpus; do
 		v=$(WARM_MS=20 taskset -c "$c" "$PROBE" "$work/tmpfs/probe" "$PROBE_FILES" | awk 'NF == 4 { print $3 + $4 }')
 		[ -n "$v" ] || { echo "bench-table: the probe failed: $PROBE $work/tmpfs/probe $PROBE_FILES"; return 1; }
-		us=$((us + v))
+		echo "$1 $SIDE $2 probe $v $c" >>"$work/cur"
 	done
-	echo "$1 $SIDE $2 probe $us" >>"$work/cur"
 }
 # job ROUND WL CMD...: runs CMD as one whole job (on BENCH_CPU at 1 rank),
 # its output in $work/out, between two probes; adds "job" with its wall

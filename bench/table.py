@@ -7,8 +7,9 @@ RAW holds the rounds' lines, "FS NP ROUND SIDE WORKLOAD KEY VALUE" (a
 rate; "+++++" where bonnie++'s CSV has no figure), "FS NP ROUND SIDE
 WORKLOAD job WALL CPU" (one whole job's seconds), "FS NP ROUND SIDE
 WORKLOAD seat N" (the side's place in the round, 0 first) and "FS NP ROUND
-SIDE WORKLOAD probe US" (the machine's speed before or after a job: the CPU
-microseconds of the same plain C loop every time). CALLS, optional, is
+SIDE WORKLOAD probe US CPU" (the machine's speed before or after a job:
+the CPU microseconds of the same plain C loop every time, on that CPU;
+without CPU, one CPU). CALLS, optional, is
 bench-calls' output (bench/run-bench-calls.sh): the calls on the files per
 item of each side, op by op, at 1 rank.
 
@@ -35,12 +36,15 @@ LOW, HIGH = 0.95, 1.05
 # A cell whose two orders' medians differ by more than this factor is
 # listed under the tables with each order's figures.
 ORDER_GAP = 1.10
-# A workload's round counts only if its probes (before and after every job
-# of both sides) lie within this factor of one another: beyond it the
-# machine changed speed between or during the sides' jobs, and the round's
-# ratio would measure the machine (docs/benchmarks.md, "A machine that
-# changes speed"). Rounds of both orders and of either outcome go alike.
-STEADY = 1.10
+# A workload's round counts only if its probes of each CPU (before and
+# after every job of both sides) lie within this factor of one another:
+# beyond it the machine changed speed between or during the sides' jobs,
+# and the round's ratio would measure the machine (docs/benchmarks.md, "A
+# machine that changes speed": the development machine's CPUs ran the
+# probe at about 41,500 or 59,900 us, 1.44x apart, and 90 % of either
+# speed's probes lay within 1.12x and 1.17x). Rounds of both orders and of
+# either outcome go alike.
+STEADY = 1.25
 
 # The columns in the order of each tool's report; the bench-calls op that
 # counts each one's calls (None where bench-calls has none).
@@ -151,7 +155,7 @@ def read_raw(path):
     rates = collections.defaultdict(dict)  # (fs, np, wl, key) -> {(side, round): value}
     jobs = collections.defaultdict(lambda: [0.0, 0.0])  # (fs, np, wl, side, round) -> [wall, cpu]
     seats = {}  # (fs, np, wl, side, round) -> place in the round
-    probes = collections.defaultdict(list)  # (fs, np, wl, round) -> [us]
+    probes = collections.defaultdict(list)  # (fs, np, wl, round) -> [(cpu, us)]
     confs = []
     with open(path) as f:
         for line in f:
@@ -168,7 +172,7 @@ def read_raw(path):
             elif key == "seat":
                 seats[fs, np_, wl, side, rnd] = int(w[6])
             elif key == "probe":
-                probes[fs, np_, wl, rnd].append(float(w[6]))
+                probes[fs, np_, wl, rnd].append((w[7] if len(w) > 7 else "", float(w[6])))
             else:
                 rates[fs, np_, wl, key][side, rnd] = w[6]
     return rates, jobs, seats, probes, confs
@@ -176,13 +180,16 @@ def read_raw(path):
 
 def steady(probes, fs, n, wl, rounds):
     """(the rounds to use, how many were left out): the rounds whose
-    probes lie within STEADY of one another (a round without probes
-    counts). When fewer than half the rounds are steady, all of them, so
-    that a machine that never held still gives the figures of every round
-    rather than of a few; the caller says so."""
-    keep = [x for x in rounds
-            if not probes.get((fs, n, wl, x)) or
-            max(probes[fs, n, wl, x]) <= STEADY * min(probes[fs, n, wl, x])]
+    probes of each CPU lie within STEADY of one another (a round without
+    probes counts). When fewer than half the rounds are steady, all of
+    them, so that a machine that never held still gives the figures of
+    every round rather than of a few; the caller says so."""
+    def held(x):
+        by_cpu = collections.defaultdict(list)
+        for cpu, us in probes.get((fs, n, wl, x), []):
+            by_cpu[cpu].append(us)
+        return all(max(v) <= STEADY * min(v) for v in by_cpu.values())
+    keep = [x for x in rounds if held(x)]
     if len(keep) * 2 < len(rounds):
         return list(rounds), len(rounds) - len(keep)
     return keep, len(rounds) - len(keep)
@@ -386,8 +393,8 @@ def main():
 
     if probes:
         print("\nThe machine's speed: the probes' CPU microseconds (the same plain C loop before and after "
-              "every job), median [p25-p75], and the rounds left out, where a workload's probes "
-              "differed by more than %.2fx\n" % STEADY)
+              "every job, on each CPU the jobs used), median [p25-p75] of all CPUs', and the rounds "
+              "left out, where a workload's probes of one CPU differed by more than %.2fx\n" % STEADY)
         print("| workload | " + " | ".join("%s probe us | %s rounds left out" % (h, h) for h in heads) + " |")
         print("| --- | " + " | ".join("--- | ---" for _ in heads) + " |")
         for wl, (name, _) in COLUMNS.items():
@@ -400,7 +407,7 @@ def main():
                     continue
                 seen = True
                 used, left = steady(probes, fs, n, wl, rounds)
-                out.append(cell(quantiles([v for x in rounds for v in probes[fs, n, wl, x]])))
+                out.append(cell(quantiles([us for x in rounds for _, us in probes[fs, n, wl, x]])))
                 out.append("%d of %d%s" % (left, len(rounds), " (all used)" if left and len(used) == len(rounds) else ""))
             if seen:
                 print("| %s | %s |" % (name, " | ".join(out)))
