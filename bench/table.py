@@ -36,6 +36,8 @@ LOW, HIGH = 0.95, 1.05
 # A cell whose two orders' medians differ by more than this factor is
 # listed under the tables with each order's figures.
 ORDER_GAP = 1.10
+# by_order takes the two orders apart only where each has this many rounds.
+MIN_ORDER = 3
 # A workload's round counts only if its probes of each CPU (before and
 # after every job of both sides) lie within this factor of one another:
 # beyond it the machine changed speed between or during the sides' jobs,
@@ -88,11 +90,13 @@ def by_order(values):
     and the cell is the geometric mean of the two orders' figures: an order
     effect that multiplies one order's ratios by k and the other's by 1/k
     cancels, and an order that has no effect gives the median of all
-    rounds, near enough. A cell with only one order's rounds is that
-    order's figures; with no order known, all rounds' figures. None for
-    no values."""
+    rounds, near enough. Each order needs MIN_ORDER rounds for its own
+    median: with the rounds a machine's change of speed left out (see
+    steady), one order can keep 5 rounds and the other 1, and that one
+    round would weigh as much as the five. With fewer, or with no order
+    known, all rounds' figures. None for no values."""
     a, b = order_groups(values)
-    if a and b:
+    if len(a) >= MIN_ORDER and len(b) >= MIN_ORDER:
         return tuple(math.sqrt(x * y) for x, y in zip(quantiles(a), quantiles(b)))
     return quantiles([v for v, _ in values])
 
