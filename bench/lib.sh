@@ -80,7 +80,7 @@ bench_need() {
 
 # Both sides run on one CPU, BENCH_CPU (default the last): on a virtual
 # machine cores differ (here each CPU runs a loop of system calls either
-# at one speed or 1.55x slower, and which changes from minute to minute:
+# at one speed or about 1.5x slower, and which changes from minute to minute:
 # docs/benchmarks.md, "A machine that changes speed"), and mpirun binds
 # rank 0 to core 0 while a plain program lands where the scheduler likes.
 # on_cpu CMD... runs CMD there; with mpirun, pass --bind-to none so that
