@@ -53,6 +53,25 @@ rounds() {
 	done
 }
 
+# more_rounds FROM TO LIST: after rounds' (FROM of them), more rounds,
+# FROM, FROM + 1, ... while fewer than TO: each runs the sides the
+# command LIST prints (a word each) in the order given, then turned in
+# the next, and so on (ROUND_SEAT as in rounds); none once LIST prints
+# nothing. No warm-up: the sides ran just before.
+more_rounds() {
+	local r=$1 to=$2 list=$3 names k n
+	while ((r < to)); do
+		names=$($list) || return 1
+		read -ra names <<<"$names"
+		n=${#names[@]}
+		((n)) || return 0
+		for ((k = 0; k < n; k++)); do
+			ROUND_SEAT=$k "${names[(r - $1) % 2 ? n - 1 - k : k]}" "$r" || return 1
+		done
+		r=$((r + 1))
+	done
+}
+
 # bench_env: what most benchmarks take from the environment: PFSBENCH
 # (default this tree's), MPIRUN, REPS (default 9), and Open MPI's leave
 # to run as root.

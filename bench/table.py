@@ -2,6 +2,7 @@
 """table.py: the one table of bench-table (bench/run-bench-table.sh).
 
   table.py RAW [CALLS]
+  table.py --short RAW FS NP WANT
 
 RAW holds the rounds' lines, "FS NP ROUND SIDE WORKLOAD KEY VALUE" (a
 rate; "+++++" where bonnie++'s CSV has no figure), "FS NP ROUND SIDE
@@ -26,6 +27,9 @@ CPU seconds; then the calls per item from CALLS; then the cells whose two
 orders differ by more than ORDER_GAP; then the probes and the rounds each
 workload left out. Quantiles are the nearest rank, as
 bench/lib.sh's stats.
+
+--short prints the workloads that have fewer than WANT such rounds on FS
+at NP ranks: run-bench-table.sh runs more rounds of those (TOPUP).
 """
 import collections
 import math
@@ -182,18 +186,22 @@ def read_raw(path):
     return rates, jobs, seats, probes, confs
 
 
-def steady(probes, fs, n, wl, rounds):
-    """(the rounds to use, how many were left out): the rounds whose
+def held(probes, fs, n, wl, x):
+    """True where round x of the workload kept the machine's speed: its
     probes of each CPU lie within STEADY of one another (a round without
-    probes counts). When fewer than half the rounds are steady, all of
-    them, so that a machine that never held still gives the figures of
-    every round rather than of a few; the caller says so."""
-    def held(x):
-        by_cpu = collections.defaultdict(list)
-        for cpu, us in probes.get((fs, n, wl, x), []):
-            by_cpu[cpu].append(us)
-        return all(max(v) <= STEADY * min(v) for v in by_cpu.values())
-    keep = [x for x in rounds if held(x)]
+    probes counts)."""
+    by_cpu = collections.defaultdict(list)
+    for cpu, us in probes.get((fs, n, wl, x), []):
+        by_cpu[cpu].append(us)
+    return all(max(v) <= STEADY * min(v) for v in by_cpu.values())
+
+
+def steady(probes, fs, n, wl, rounds):
+    """(the rounds to use, how many were left out): the rounds that kept
+    the machine's speed (held). When fewer than half the rounds are
+    steady, all of them, so that a machine that never held still gives the
+    figures of every round rather than of a few; the caller says so."""
+    keep = [x for x in rounds if held(probes, fs, n, wl, x)]
     if len(keep) * 2 < len(rounds):
         return list(rounds), len(rounds) - len(keep)
     return keep, len(rounds) - len(keep)
@@ -261,7 +269,26 @@ def calls_text(calls, op, want):
     return text
 
 
+def short(path, fs, n, want):
+    """`table.py --short RAW FS NP WANT` (run-bench-table.sh's top-up):
+    the workloads run on FS at NP ranks with fewer than WANT rounds that
+    kept the machine's speed, one line, in the order of COLUMNS."""
+    rates, _, _, probes, _ = read_raw(path)
+    out = []
+    for wl in COLUMNS:
+        rounds = set()
+        for (f, m, w, key), by_round in rates.items():
+            if (f, m, w) == (fs, n, wl):
+                rounds.update(rnd for (_side, rnd) in by_round)
+        if rounds and sum(held(probes, fs, n, wl, x) for x in rounds) < want:
+            out.append(wl)
+    print(" ".join(out))
+
+
 def main():
+    if sys.argv[1] == "--short":
+        short(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        return
     rates, jobs, seats, probes, confs = read_raw(sys.argv[1])
     calls = calls_per_item(sys.argv[2]) if len(sys.argv) > 2 else None
     heads = ["%s, %s rank%s" % (fs, n, "" if n == "1" else "s") for fs, n in confs]

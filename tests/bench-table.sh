@@ -172,6 +172,15 @@ probe_row() { grep -E '^\| stream \|' "$SCRATCH/table" | tail -n 1 | grep -qF "$
 check "table.py: the probes' figures and the rounds left out, each configuration" \
 	probe_row '| 100 [100-100] | 4 of 9 | 130 [100-150] | 3 of 5 (all used) |'
 check "table.py: the cells outside 0.95-1.05 counted (Write, getc, putc, xfs's Write)" has 'table: 4 cells outside 0.95-1.05'
+# --short (the top-up's question): tmpfs at 1 rank has 5 steady rounds of
+# stream, xfs at 2 ranks 2 of 5; ext4's rounds have no probes, so all 9 of
+# stream and of bonnie count.
+short() { test "$(/usr/bin/python3 "$top/bench/table.py" --short "$raw" "$1" "$2" "$3")" = "$4"; }
+check "table.py --short: stream at tmpfs, 1 rank, has 5 steady rounds: short of 6" short tmpfs 1 6 stream
+check "table.py --short: ... and not of 5" short tmpfs 1 5 ""
+check "table.py --short: xfs, 2 ranks: 2 steady, short of 3" short xfs 2 3 stream
+check "table.py --short: rounds without probes count, every workload listed in order" short ext4 1 10 "stream bonnie"
+check "table.py --short: ... none short of 9" short ext4 1 9 ""
 
 # ---- lib.sh's rounds ----
 # Two sides, 4 rounds: A first in rounds 0 and 2, B in 1 and 3; each side
@@ -187,4 +196,24 @@ check "table.py: the cells outside 0.95-1.05 counted (Write, getc, putc, xfs's W
 sed 's/^/# /' "$SCRATCH/seats"
 check "lib.sh: rounds alternate who goes first and tell each its seat" \
 	test "$(tr '\n' ' ' <"$SCRATCH/seats")" = "A warm - B warm - A 0 0 B 0 1 B 1 0 A 1 1 A 2 0 B 2 1 B 3 0 A 3 1 "
+# more_rounds: rounds 10 and up while the list says so (twice A and B,
+# then nothing), turned every other round; none past TO.
+(
+	. "$top/bench/lib.sh"
+	# shellcheck disable=SC2317 # called by more_rounds
+	A() { echo "A $1 ${ROUND_SEAT:--}"; }
+	# shellcheck disable=SC2317 # called by more_rounds
+	B() { echo "B $1 ${ROUND_SEAT:--}"; }
+	# shellcheck disable=SC2317 # called by more_rounds
+	list() { [ "$(wc -l <"$SCRATCH/more")" -lt 4 ] && echo "A B"; }
+	: >"$SCRATCH/more"
+	more_rounds 10 20 list >>"$SCRATCH/more"
+	echo end >>"$SCRATCH/more"
+	# shellcheck disable=SC2317 # called by more_rounds
+	always() { echo "B"; }
+	more_rounds 10 12 always >>"$SCRATCH/more"
+)
+sed 's/^/# /' "$SCRATCH/more"
+check "lib.sh: more_rounds runs what the list says, turned every other round, until it says nothing or TO" \
+	test "$(tr '\n' ' ' <"$SCRATCH/more")" = "A 10 0 B 10 1 B 11 0 A 11 1 end B 10 0 B 11 0 "
 finish
