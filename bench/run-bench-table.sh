@@ -387,7 +387,8 @@ done
 
 # topup: after the REPS rounds of this filesystem and rank count, more
 # rounds for the workloads with fewer than STEADY_MIN rounds in which the
-# machine kept its speed (table.py --short), until each has them or TOPUP
+# machine kept its speed, or fewer than half their rounds (which table.py
+# would then count all of: table.py --short), until each has them or TOPUP
 # more rounds have run. A round of the top-up runs those workloads alone,
 # both tools each, pfsbench first in every other one and the workloads in
 # turned order, with no warm-up (they ran minutes before). Leaving the

@@ -29,7 +29,8 @@ workload left out. Quantiles are the nearest rank, as
 bench/lib.sh's stats.
 
 --short prints the workloads that have fewer than WANT such rounds on FS
-at NP ranks: run-bench-table.sh runs more rounds of those (TOPUP).
+at NP ranks, or fewer than half their rounds: run-bench-table.sh runs
+more rounds of those (TOPUP).
 """
 import collections
 import math
@@ -272,7 +273,8 @@ def calls_text(calls, op, want):
 def short(path, fs, n, want):
     """`table.py --short RAW FS NP WANT` (run-bench-table.sh's top-up):
     the workloads run on FS at NP ranks with fewer than WANT rounds that
-    kept the machine's speed, one line, in the order of COLUMNS."""
+    kept the machine's speed, or fewer than half their rounds (then steady
+    counts them all), one line, in the order of COLUMNS."""
     rates, _, _, probes, _ = read_raw(path)
     out = []
     for wl in COLUMNS:
@@ -280,7 +282,8 @@ def short(path, fs, n, want):
         for (f, m, w, key), by_round in rates.items():
             if (f, m, w) == (fs, n, wl):
                 rounds.update(rnd for (_side, rnd) in by_round)
-        if rounds and sum(held(probes, fs, n, wl, x) for x in rounds) < want:
+        kept = sum(held(probes, fs, n, wl, x) for x in rounds)
+        if rounds and (kept < want or 2 * kept < len(rounds)):
             out.append(wl)
     print(" ".join(out))
 

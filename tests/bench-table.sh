@@ -179,6 +179,8 @@ short() { test "$(/usr/bin/python3 "$top/bench/table.py" --short "$raw" "$1" "$2
 check "table.py --short: stream at tmpfs, 1 rank, has 5 steady rounds: short of 6" short tmpfs 1 6 stream
 check "table.py --short: ... and not of 5" short tmpfs 1 5 ""
 check "table.py --short: xfs, 2 ranks: 2 steady, short of 3" short xfs 2 3 stream
+check "table.py --short: ... and of 2 as well, 2 being under half its 5 rounds" short xfs 2 2 stream
+check "table.py --short: ... but not of 5 of 9 steady, over half" short tmpfs 1 1 ""
 check "table.py --short: rounds without probes count, every workload listed in order" short ext4 1 10 "stream bonnie"
 check "table.py --short: ... none short of 9" short ext4 1 9 ""
 
