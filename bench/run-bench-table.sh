@@ -61,8 +61,9 @@
 # probes, every round counts) and PROBE_FILES (5000): the machine's speed
 # before and after every job (probe, below), STEADY_MIN (default 7 of 10:
 # REPS x 0.7, rounded up) and TOPUP (default REPS): a workload with fewer
-# than STEADY_MIN rounds in which the machine kept its speed gets more
-# rounds of its own, TOPUP at most (topup, below; 0: none),
+# than STEADY_MIN rounds in which the machine kept its speed, or fewer
+# than half its rounds, gets more rounds of its own, TOPUP at most
+# (topup, below; 0: none),
 # TABLE_OUT (where the raw lines go; the report reads them).
 # Root only (mounts, a loop device, drop_caches).
 set -uo pipefail

@@ -282,8 +282,10 @@ def short(path, fs, n, want):
         for (f, m, w, key), by_round in rates.items():
             if (f, m, w) == (fs, n, wl):
                 rounds.update(rnd for (_side, rnd) in by_round)
-        kept = sum(held(probes, fs, n, wl, x) for x in rounds)
-        if rounds and (kept < want or 2 * kept < len(rounds)):
+        used, left = steady(probes, fs, n, wl, sorted(rounds))
+        # steady's own fallback (every round used though some moved) is
+        # the other way to be short: the rule lives there, once.
+        if rounds and (len(rounds) - left < want or (left and len(used) == len(rounds))):
             out.append(wl)
     print(" ".join(out))
 
